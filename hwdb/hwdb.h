@@ -1,0 +1,95 @@
+/* hwdb.h - the hardware database: one YAML file per GPU over one file per
+ * architecture, loaded strictly into immutable plain structs.
+ *
+ * Ownership: simt_hwdb_load_dir returns a database with one reference, owned
+ * by the caller. simt_hwdb_ref adds a reference; simt_hwdb_unref drops one and
+ * frees the database with the last. Both are thread-safe (atomic count), so a
+ * server can swap databases while requests still read the old one. Pointers
+ * returned by simt_hwdb_at/find live as long as the database. On failure a
+ * loader returns a negative SIMT_E* code, sets *out to NULL, and fills diag
+ * with file:line:column, the key and what was expected; nothing is leaked. */
+#ifndef SIMT_HWDB_H
+#define SIMT_HWDB_H
+
+#include <stddef.h>
+
+#include "gpu.h"
+#include "simt_error.h"
+
+#define SIMT_HWDB_MAX_SOURCES 32
+
+/* Where one group of figures came from ("limits" -> "CUDA C++ Programming
+ * Guide 12.x, Table 21 ..."). */
+struct simt_hwdb_source {
+    char group[48];
+    char text[512];
+};
+
+struct simt_hwdb_gpu {
+    char id[64];                 /* "h200-sxm" */
+    char name[128];              /* "NVIDIA H200 SXM 141GB" */
+    char vendor[16];             /* "nvidia" | "amd" */
+    char architecture[32];       /* "hopper" */
+    char arch_id[32];            /* architecture file id: "sm_90", "cdna3" */
+    char compute_capability[16]; /* "9.0"; AMD: "gfx942" */
+    char form_factor[32];        /* "sxm", "pcie", "oam" ... */
+    struct simt_gpu_spec spec;
+    int source_count;
+    struct simt_hwdb_source sources[SIMT_HWDB_MAX_SOURCES];
+    /* the measured: section's provenance; has_measured 0 when absent */
+    int has_measured;
+    char measured_method[1024];
+    char measured_date[32];
+    char measured_device[128];
+    char measured_driver[64];
+};
+
+struct simt_hwdb;
+
+int simt_hwdb_load_dir(const char *dir, struct simt_hwdb **out, struct simt_diag *diag) SIMT_WARN_UNUSED;
+void simt_hwdb_ref(struct simt_hwdb *db);
+void simt_hwdb_unref(struct simt_hwdb *db); /* NULL is a no-op */
+
+size_t simt_hwdb_count(const struct simt_hwdb *db);
+/* i-th GPU in id order; NULL when i >= count */
+const struct simt_hwdb_gpu *simt_hwdb_at(const struct simt_hwdb *db, size_t i);
+/* NULL when no GPU has that id */
+const struct simt_hwdb_gpu *simt_hwdb_find(const struct simt_hwdb *db, const char *id);
+/* the directory it was loaded from */
+const char *simt_hwdb_dir(const struct simt_hwdb *db);
+
+/* ---- the field table: every numeric field of struct simt_gpu_spec, by the
+ * name used in YAML, in GET /v1/gpus/{id} and in what-if overrides. One table
+ * drives the loader, the JSON output and the overrides. ---- */
+
+enum simt_field_type {
+    SIMT_FIELD_INT,     /* int */
+    SIMT_FIELD_INT64,   /* int64_t */
+    SIMT_FIELD_DOUBLE,  /* double */
+    SIMT_FIELD_DTYPES,  /* double[SIMT_DTYPE_COUNT], keyed by dtype name */
+    SIMT_FIELD_CARVEOUTS /* int64_t[SIMT_MAX_CARVEOUTS] + shared_carveout_count */
+};
+
+struct simt_hwdb_field {
+    const char *name;    /* unique: "dram_bandwidth_bytes_per_s", "measured_dram_bandwidth_bytes_per_s" */
+    const char *group;   /* YAML section / JSON object: "limits", "sm", "clocks", "memory", ..., "measured" */
+    const char *key;     /* key inside its group: equals name, except in "measured" (no prefix) */
+    size_t offset;       /* into struct simt_gpu_spec */
+    enum simt_field_type type;
+    double min;          /* inclusive range a value must lie in */
+    double max;
+    unsigned required;   /* bit 0: required for NVIDIA, bit 1: for AMD */
+};
+
+/* The whole table; *count receives its length. Static storage. */
+const struct simt_hwdb_field *simt_hwdb_fields(size_t *count);
+/* NULL when no field has that name */
+const struct simt_hwdb_field *simt_hwdb_field_find(const char *name);
+/* Scalar fields only (INT, INT64, DOUBLE). */
+double simt_hwdb_field_get(const struct simt_gpu_spec *spec, const struct simt_hwdb_field *field);
+/* Sets a scalar field; SIMT_EINVAL (diag says why) when the value is out of
+ * range or not an integer for an integer field. spec unchanged on failure. */
+int simt_hwdb_field_set(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field, double value,
+                        struct simt_diag *diag) SIMT_WARN_UNUSED;
+
+#endif

@@ -1,0 +1,149 @@
+/* gpu.h - the numbers that describe one GPU to the models: limits that
+ * occupancy uses, the SM's make-up, clocks, memory, throughputs, latencies,
+ * interconnect and what was measured on a real card. Plain data, no
+ * behaviour: hwdb/ fills it from YAML, api/ copies it and applies a request's
+ * what-if overrides, model/ reads it. Every field's unit is in its name.
+ *
+ * A field that the database does not give for a GPU (an NVLink count on a
+ * PCIe card, a measured figure on a card nobody measured) holds 0; models
+ * treat 0 as "absent" where the field is optional and say so in their
+ * assumptions. Pure. */
+#ifndef SIMT_GPU_H
+#define SIMT_GPU_H
+
+#include <stdint.h>
+
+#define SIMT_MAX_CARVEOUTS 16
+
+enum simt_vendor { SIMT_VENDOR_NVIDIA = 0, SIMT_VENDOR_AMD = 1 };
+
+/* Data types with a tensor-core (matrix-core) rate. Index into the
+ * tensor_*_flops_per_s arrays; the names are the API's dtype strings. */
+enum simt_dtype {
+    SIMT_DTYPE_FP64 = 0,
+    SIMT_DTYPE_FP32,
+    SIMT_DTYPE_TF32,
+    SIMT_DTYPE_FP16,
+    SIMT_DTYPE_BF16,
+    SIMT_DTYPE_FP8,
+    SIMT_DTYPE_INT8,
+    SIMT_DTYPE_INT4,
+    SIMT_DTYPE_COUNT
+};
+
+/* Returns the API name of a dtype ("bf16"), or NULL when out of range. */
+const char *simt_dtype_name(enum simt_dtype dtype);
+/* Parses an API dtype name; returns 0 and sets *out, or SIMT_EINVAL. */
+int simt_dtype_parse(const char *name, enum simt_dtype *out) __attribute__((warn_unused_result));
+
+struct simt_gpu_spec {
+    enum simt_vendor vendor;
+    int compute_major; /* NVIDIA compute capability; AMD: gfx major (9 for gfx942) */
+    int compute_minor;
+    int sm_count; /* SMs (NVIDIA) or CUs (AMD) */
+
+    /* --- limits (occupancy) --- */
+    int warp_size; /* 32 NVIDIA, 64 AMD wave64 */
+    int max_threads_per_sm;
+    int max_warps_per_sm;
+    int max_blocks_per_sm;
+    int max_threads_per_block;
+    int registers_per_sm;            /* 32-bit registers */
+    int max_registers_per_block;
+    int max_registers_per_thread;
+    int register_allocation_unit;    /* registers, allocated per warp */
+    int register_file_partitions;    /* warps' registers come from one of these */
+    int64_t shared_bytes_per_sm;     /* largest carveout */
+    int64_t shared_bytes_per_block;  /* without opt-in */
+    int64_t shared_bytes_per_block_optin;
+    int64_t reserved_shared_bytes_per_block; /* taken by the driver per block */
+    int64_t shared_allocation_unit_bytes;
+    int shared_carveout_count;
+    int64_t shared_carveout_bytes[SIMT_MAX_CARVEOUTS]; /* ascending */
+    int max_barriers_per_sm;         /* named block barriers per SM; 0 = not a limit */
+
+    /* --- AMD only (0 on NVIDIA) --- */
+    int simds_per_cu;
+    int max_waves_per_simd;
+    int vgprs_per_simd_lane;         /* VGPR file per lane of one SIMD */
+    int vgpr_allocation_unit;
+    int max_vgprs_per_wave;
+    int sgprs_per_simd;
+    int sgpr_allocation_unit;
+    int max_sgprs_per_wave;
+    int64_t lds_bytes_per_cu;
+    int64_t lds_allocation_unit_bytes;
+    int64_t max_lds_bytes_per_workgroup;
+
+    /* --- the SM's make-up --- */
+    int sub_partitions;              /* warp schedulers per SM */
+    int fp32_lanes_per_sm;
+    int fp64_lanes_per_sm;
+    int int32_lanes_per_sm;
+    int sfu_lanes_per_sm;
+    int load_store_units_per_sm;
+    int tensor_cores_per_sm;
+    int shared_banks;
+    int shared_bank_bytes;
+
+    /* --- clocks --- */
+    double base_clock_hz;
+    double boost_clock_hz;
+    double memory_clock_hz;
+
+    /* --- memory --- */
+    double dram_bytes;
+    double dram_bandwidth_bytes_per_s;
+    int dram_bus_width_bits;
+    double l2_bytes;
+    double l2_bandwidth_bytes_per_s;  /* whole chip */
+    double l1_bytes_per_sm;           /* combined L1/shared array */
+    int sector_bytes;
+    int cache_line_bytes;
+    int dram_access_granularity_bytes;
+    int constant_cache_bytes_per_sm;
+
+    /* --- throughputs, per SM per clock unless the name says per_s --- */
+    double fp32_flops_per_clock_per_sm; /* an FMA counts 2 */
+    double fp64_flops_per_clock_per_sm;
+    double fp16_flops_per_clock_per_sm; /* non-tensor half2 */
+    double int32_ops_per_clock_per_sm;
+    double sfu_ops_per_clock_per_sm;
+    double issue_slots_per_clock_per_sm; /* warp instructions per clock */
+    double tensor_dense_flops_per_s[SIMT_DTYPE_COUNT];  /* 0 = no tensor path */
+    double tensor_sparse_flops_per_s[SIMT_DTYPE_COUNT];
+
+    /* --- latencies, cycles --- */
+    double fma_latency_cycles;
+    double shared_latency_cycles;
+    double l1_latency_cycles;
+    double l2_latency_cycles;
+    double dram_latency_cycles;
+    double launch_overhead_s;
+
+    /* --- interconnect --- */
+    int nvlink_generation;            /* 0 = none */
+    int nvlink_links;
+    double nvlink_bandwidth_bytes_per_s; /* per direction, all links together */
+    int nvswitch;                     /* 1 when the platform joins GPUs through NVSwitch */
+    int pcie_generation;
+    int pcie_lanes;
+    double pcie_bandwidth_bytes_per_s;   /* per direction */
+
+    /* --- measured on a real card (issue: calibration); 0 = not measured --- */
+    double measured_dram_bandwidth_bytes_per_s;
+    double measured_l2_bandwidth_bytes_per_s;
+    double measured_dram_latency_cycles;
+    double measured_l2_latency_cycles;
+    double measured_l1_latency_cycles;
+    double measured_shared_latency_cycles;
+    double measured_fma_latency_cycles;
+    double measured_fp32_flops_per_s;
+    double measured_fp64_flops_per_s;
+    double measured_sfu_ops_per_s;
+    double measured_tensor_flops_per_s[SIMT_DTYPE_COUNT];
+    double measured_launch_overhead_s;
+    double measured_clock_hz;         /* SM clock the card ran at while measured */
+};
+
+#endif
