@@ -44,7 +44,9 @@ void simt_api_response_clear(struct simt_api_response *resp);
 int simt_api_error_response(int status, const char *code, const char *message, const char *field,
                             struct simt_api_response *resp) SIMT_WARN_UNUSED;
 
-/* Route patterns the router knows, NULL-terminated, each "METHOD /path". */
-const char *const *simt_api_routes(void);
+/* The routes the router knows: method and pattern of the i-th, i below
+ * simt_api_route_count(). Static strings; 0, or SIMT_ENOENT past the end. */
+size_t simt_api_route_count(void);
+int simt_api_route_at(size_t i, const char **method, const char **pattern) SIMT_WARN_UNUSED;
 
 #endif

@@ -1,0 +1,15 @@
+/* routes.c - the route table: every endpoint the daemon answers, its method,
+ * its handler and whether it is a model endpoint (assumptions, figures).
+ * One line per route; GET /openapi.json must list each of them. */
+#include "api_internal.h"
+
+const struct simt_route simt_route_table[] = {
+    {"GET", "/healthz", h_healthz, 0},
+    {"GET", "/v1/gpus", h_gpus_list, 0},
+    {"GET", "/v1/gpus/{id}", h_gpus_get, 0},
+    {"POST", "/v1/occupancy", h_occupancy, SIMT_ROUTE_MODEL},
+    {"POST", "/v1/occupancy/sweep", h_occupancy_sweep, SIMT_ROUTE_MODEL},
+    {"POST", "/v1/launch/suggest", h_launch_suggest, SIMT_ROUTE_MODEL},
+};
+
+const size_t simt_route_count = sizeof simt_route_table / sizeof simt_route_table[0];
