@@ -1,0 +1,197 @@
+/* figures.c - picks each effective figure (measured over datasheet, per-clock
+ * rates times the clock in use) and names it for the assumptions. Pure. */
+#include "figures.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const figure_names[SIMT_FIG_COUNT] = {
+    [SIMT_FIG_CLOCK] = "clock_hz",
+    [SIMT_FIG_DRAM_BANDWIDTH] = "dram_bandwidth_bytes_per_s",
+    [SIMT_FIG_L2_BANDWIDTH] = "l2_bandwidth_bytes_per_s",
+    [SIMT_FIG_SHARED_BANDWIDTH] = "shared_bandwidth_bytes_per_s",
+    [SIMT_FIG_DRAM_LATENCY] = "dram_latency_cycles",
+    [SIMT_FIG_L2_LATENCY] = "l2_latency_cycles",
+    [SIMT_FIG_L1_LATENCY] = "l1_latency_cycles",
+    [SIMT_FIG_SHARED_LATENCY] = "shared_latency_cycles",
+    [SIMT_FIG_FMA_LATENCY] = "fma_latency_cycles",
+    [SIMT_FIG_FP32] = "fp32_flops_per_s",
+    [SIMT_FIG_FP64] = "fp64_flops_per_s",
+    [SIMT_FIG_FP16] = "fp16_flops_per_s",
+    [SIMT_FIG_SFU] = "sfu_ops_per_s",
+    [SIMT_FIG_INT32] = "int32_ops_per_s",
+    [SIMT_FIG_ISSUE] = "issue_warp_instructions_per_s",
+    [SIMT_FIG_LAUNCH_OVERHEAD] = "launch_overhead_s",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_flops_per_s.fp64",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_flops_per_s.fp32",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_flops_per_s.tf32",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP16] = "tensor_flops_per_s.fp16",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_BF16] = "tensor_flops_per_s.bf16",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP8] = "tensor_flops_per_s.fp8",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT8] = "tensor_flops_per_s.int8",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT4] = "tensor_flops_per_s.int4",
+};
+
+/* The database field a user would fill in to supply a missing figure. */
+static const char *const figure_fields[SIMT_FIG_COUNT] = {
+    [SIMT_FIG_CLOCK] = "boost_clock_hz",
+    [SIMT_FIG_DRAM_BANDWIDTH] = "dram_bandwidth_bytes_per_s",
+    [SIMT_FIG_L2_BANDWIDTH] = "l2_bandwidth_bytes_per_s",
+    [SIMT_FIG_SHARED_BANDWIDTH] = "shared_banks",
+    [SIMT_FIG_DRAM_LATENCY] = "dram_latency_cycles",
+    [SIMT_FIG_L2_LATENCY] = "l2_latency_cycles",
+    [SIMT_FIG_L1_LATENCY] = "l1_latency_cycles",
+    [SIMT_FIG_SHARED_LATENCY] = "shared_latency_cycles",
+    [SIMT_FIG_FMA_LATENCY] = "fma_latency_cycles",
+    [SIMT_FIG_FP32] = "fp32_flops_per_clock_per_sm",
+    [SIMT_FIG_FP64] = "fp64_flops_per_clock_per_sm",
+    [SIMT_FIG_FP16] = "fp16_flops_per_clock_per_sm",
+    [SIMT_FIG_SFU] = "sfu_ops_per_clock_per_sm",
+    [SIMT_FIG_INT32] = "int32_ops_per_clock_per_sm",
+    [SIMT_FIG_ISSUE] = "issue_slots_per_clock_per_sm",
+    [SIMT_FIG_LAUNCH_OVERHEAD] = "launch_overhead_s",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_dense_flops_per_s.fp64",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_dense_flops_per_s.fp32",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_dense_flops_per_s.tf32",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP16] = "tensor_dense_flops_per_s.fp16",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_BF16] = "tensor_dense_flops_per_s.bf16",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP8] = "tensor_dense_flops_per_s.fp8",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT8] = "tensor_dense_flops_per_s.int8",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT4] = "tensor_dense_flops_per_s.int4",
+};
+
+static int valid_id(enum simt_figure_id id)
+{
+    return (int)id >= 0 && id < SIMT_FIG_COUNT;
+}
+
+/* measured when allowed and present, else the datasheet value. */
+static void pick(struct simt_figure_set *set, enum simt_figure_id id, double measured, double datasheet)
+{
+    if (set->policy == SIMT_POLICY_PREFER_MEASURED && measured > 0.0) {
+        set->value[id] = measured;
+        set->source[id] = SIMT_FIGURE_MEASURED;
+    } else if (datasheet > 0.0) {
+        set->value[id] = datasheet;
+        set->source[id] = SIMT_FIGURE_DATASHEET;
+    } else {
+        set->value[id] = 0.0;
+        set->source[id] = SIMT_FIGURE_ABSENT;
+    }
+}
+
+/* A chip-wide rate from a per-SM per-clock datasheet rate, at the clock in use. */
+static void per_clock(struct simt_figure_set *set, enum simt_figure_id id, double measured, double per_clock_per_sm,
+                      int sm_count)
+{
+    double clock = set->value[SIMT_FIG_CLOCK];
+    double rate = per_clock_per_sm * (double)sm_count * clock;
+    pick(set, id, measured, rate);
+    if (set->source[id] == SIMT_FIGURE_DATASHEET && set->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED)
+        set->source[id] = SIMT_FIGURE_DERIVED;
+}
+
+void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
+                          struct simt_figure_set *out)
+{
+    memset(out, 0, sizeof *out);
+    out->policy = policy;
+    pick(out, SIMT_FIG_CLOCK, gpu->measured_clock_hz, gpu->boost_clock_hz);
+    pick(out, SIMT_FIG_DRAM_BANDWIDTH, gpu->measured_dram_bandwidth_bytes_per_s, gpu->dram_bandwidth_bytes_per_s);
+    pick(out, SIMT_FIG_L2_BANDWIDTH, gpu->measured_l2_bandwidth_bytes_per_s, gpu->l2_bandwidth_bytes_per_s);
+    per_clock(out, SIMT_FIG_SHARED_BANDWIDTH, 0.0, (double)gpu->shared_banks * (double)gpu->shared_bank_bytes,
+              gpu->sm_count);
+    pick(out, SIMT_FIG_DRAM_LATENCY, gpu->measured_dram_latency_cycles, gpu->dram_latency_cycles);
+    pick(out, SIMT_FIG_L2_LATENCY, gpu->measured_l2_latency_cycles, gpu->l2_latency_cycles);
+    pick(out, SIMT_FIG_L1_LATENCY, gpu->measured_l1_latency_cycles, gpu->l1_latency_cycles);
+    pick(out, SIMT_FIG_SHARED_LATENCY, gpu->measured_shared_latency_cycles, gpu->shared_latency_cycles);
+    pick(out, SIMT_FIG_FMA_LATENCY, gpu->measured_fma_latency_cycles, gpu->fma_latency_cycles);
+    per_clock(out, SIMT_FIG_FP32, gpu->measured_fp32_flops_per_s, gpu->fp32_flops_per_clock_per_sm, gpu->sm_count);
+    per_clock(out, SIMT_FIG_FP64, gpu->measured_fp64_flops_per_s, gpu->fp64_flops_per_clock_per_sm, gpu->sm_count);
+    per_clock(out, SIMT_FIG_FP16, 0.0, gpu->fp16_flops_per_clock_per_sm, gpu->sm_count);
+    per_clock(out, SIMT_FIG_SFU, gpu->measured_sfu_ops_per_s, gpu->sfu_ops_per_clock_per_sm, gpu->sm_count);
+    per_clock(out, SIMT_FIG_INT32, 0.0, gpu->int32_ops_per_clock_per_sm, gpu->sm_count);
+    per_clock(out, SIMT_FIG_ISSUE, 0.0, gpu->issue_slots_per_clock_per_sm, gpu->sm_count);
+    pick(out, SIMT_FIG_LAUNCH_OVERHEAD, gpu->measured_launch_overhead_s, gpu->launch_overhead_s);
+
+    /* Datasheet tensor rates are quoted at the boost clock; at a measured
+     * clock they scale with it (the units are clocked). */
+    double clock_ratio = 1.0;
+    if (out->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED && gpu->boost_clock_hz > 0.0)
+        clock_ratio = out->value[SIMT_FIG_CLOCK] / gpu->boost_clock_hz;
+    for (int d = 0; d < SIMT_DTYPE_COUNT; d++) {
+        enum simt_figure_id id = (enum simt_figure_id)(SIMT_FIG_TENSOR_FIRST + d);
+        pick(out, id, gpu->measured_tensor_flops_per_s[d], gpu->tensor_dense_flops_per_s[d] * clock_ratio);
+        if (out->source[id] == SIMT_FIGURE_DATASHEET && out->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED)
+            out->source[id] = SIMT_FIGURE_DERIVED;
+    }
+}
+
+double simt_figure_get(const struct simt_figure_set *set, enum simt_figure_id id)
+{
+    if (!valid_id(id))
+        return 0.0;
+    return set->value[id];
+}
+
+int simt_figure_require(const struct simt_figure_set *set, enum simt_figure_id id, struct simt_diag *diag)
+{
+    if (valid_id(id) && set->value[id] > 0.0)
+        return SIMT_OK;
+    if (diag != NULL) {
+        const char *field = valid_id(id) ? figure_fields[id] : "";
+        snprintf(diag->field, sizeof diag->field, "%s", field);
+        snprintf(diag->message, sizeof diag->message,
+                 "this GPU has no %s (database field %s); the model needs it",
+                 valid_id(id) ? figure_names[id] : "such figure", field);
+    }
+    return SIMT_EUNSAT;
+}
+
+const char *simt_figure_name(enum simt_figure_id id)
+{
+    return valid_id(id) ? figure_names[id] : NULL;
+}
+
+const char *simt_figure_source_name(enum simt_figure_source source)
+{
+    switch (source) {
+    case SIMT_FIGURE_DATASHEET:
+        return "datasheet";
+    case SIMT_FIGURE_MEASURED:
+        return "measured";
+    case SIMT_FIGURE_DERIVED:
+        return "derived";
+    case SIMT_FIGURE_ABSENT:
+        break;
+    }
+    return "absent";
+}
+
+int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id id, char *buf, size_t size)
+{
+    if (!valid_id(id)) {
+        if (size > 0)
+            buf[0] = '\0';
+        return -1;
+    }
+    const char *how;
+    switch (set->source[id]) {
+    case SIMT_FIGURE_MEASURED:
+        how = "measured on a real card";
+        break;
+    case SIMT_FIGURE_DERIVED:
+        how = "datasheet per-clock rate at the measured clock";
+        break;
+    case SIMT_FIGURE_DATASHEET:
+        how = (id == SIMT_FIG_SHARED_BANDWIDTH || (id >= SIMT_FIG_FP32 && id <= SIMT_FIG_ISSUE))
+                  ? "datasheet per-clock rate at boost clock"
+                  : "datasheet";
+        break;
+    case SIMT_FIGURE_ABSENT:
+    default:
+        how = "absent";
+        break;
+    }
+    return snprintf(buf, size, "%s = %.4g (%s)", figure_names[id], set->value[id], how);
+}

@@ -1,0 +1,102 @@
+/* figures.h - the effective figures every model computes with (clock,
+ * bandwidths, latencies, peaks, launch overhead), chosen once from a struct
+ * simt_gpu_spec so that all models prefer a measured figure to a datasheet
+ * one in the same way and can say which they used. Each figure is a value
+ * plus its source; a model reports the figures it read as a bit mask
+ * (simt_figure_mask), and the API turns the mask into assumption strings
+ * with simt_figure_describe.
+ *
+ * Rules, applied per figure:
+ *   - policy PREFER_MEASURED and spec.measured_<x> > 0: that value, source
+ *     MEASURED;
+ *   - else the datasheet field, source DATASHEET;
+ *   - per-clock datasheet rates (fp32_flops_per_clock_per_sm, shared banks,
+ *     issue slots) are multiplied by the clock figure: boost_clock_hz, or
+ *     measured_clock_hz when measured; in the latter case the source is
+ *     DERIVED (a datasheet rate at a measured clock);
+ *   - a figure neither measured nor in the datasheet is ABSENT with value 0;
+ *     models refuse (SIMT_EUNSAT) rather than invent it.
+ * Pure: no allocation, no globals, no I/O. */
+#ifndef SIMT_FIGURES_H
+#define SIMT_FIGURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu.h"
+#include "simt_error.h"
+
+enum simt_figure_policy {
+    SIMT_POLICY_PREFER_MEASURED = 0, /* measured where the spec has it */
+    SIMT_POLICY_DATASHEET = 1        /* ignore spec.measured_* entirely */
+};
+
+enum simt_figure_source {
+    SIMT_FIGURE_ABSENT = 0,
+    SIMT_FIGURE_DATASHEET,
+    SIMT_FIGURE_MEASURED,
+    SIMT_FIGURE_DERIVED /* a datasheet per-clock rate times a measured clock */
+};
+
+/* One id per figure; the name (simt_figure_name) is the API's field name. */
+enum simt_figure_id {
+    SIMT_FIG_CLOCK = 0,          /* clock_hz: SM clock the rates are taken at */
+    SIMT_FIG_DRAM_BANDWIDTH,     /* dram_bandwidth_bytes_per_s, chip */
+    SIMT_FIG_L2_BANDWIDTH,       /* l2_bandwidth_bytes_per_s, chip */
+    SIMT_FIG_SHARED_BANDWIDTH,   /* shared_bandwidth_bytes_per_s, chip: banks*bank_bytes*SMs*clock */
+    SIMT_FIG_DRAM_LATENCY,       /* dram_latency_cycles */
+    SIMT_FIG_L2_LATENCY,         /* l2_latency_cycles */
+    SIMT_FIG_L1_LATENCY,         /* l1_latency_cycles */
+    SIMT_FIG_SHARED_LATENCY,     /* shared_latency_cycles */
+    SIMT_FIG_FMA_LATENCY,        /* fma_latency_cycles */
+    SIMT_FIG_FP32,               /* fp32_flops_per_s, chip, non-tensor */
+    SIMT_FIG_FP64,               /* fp64_flops_per_s, chip, non-tensor */
+    SIMT_FIG_FP16,               /* fp16_flops_per_s, chip, non-tensor (half2) */
+    SIMT_FIG_SFU,                /* sfu_ops_per_s, chip */
+    SIMT_FIG_INT32,              /* int32_ops_per_s, chip */
+    SIMT_FIG_ISSUE,              /* issue_warp_instructions_per_s, chip */
+    SIMT_FIG_LAUNCH_OVERHEAD,    /* launch_overhead_s */
+    SIMT_FIG_TENSOR_FIRST,       /* tensor_flops_per_s.<dtype>, dense, chip: */
+    SIMT_FIG_TENSOR_LAST = SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_COUNT - 1, /* id = FIRST + dtype */
+    SIMT_FIG_COUNT
+};
+
+/* A set of figure ids: bit (1 << id). */
+typedef uint64_t simt_figure_mask;
+#define SIMT_FIG_BIT(id) ((simt_figure_mask)1 << (unsigned)(id))
+
+struct simt_figure_set {
+    enum simt_figure_policy policy;
+    double value[SIMT_FIG_COUNT];                 /* unit: the figure's name */
+    enum simt_figure_source source[SIMT_FIG_COUNT];
+};
+
+/* Fills *out from gpu under policy. Never fails; absent figures are 0 with
+ * source ABSENT. */
+void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
+                          struct simt_figure_set *out);
+
+/* The value of one figure (0 when absent or id out of range). */
+double simt_figure_get(const struct simt_figure_set *set, enum simt_figure_id id);
+
+/* Returns SIMT_OK when the figure is present (value > 0); otherwise
+ * SIMT_EUNSAT with diag->field set to the database field a user would add
+ * ("l2_bandwidth_bytes_per_s") and a message naming the figure. diag may be
+ * NULL. */
+int simt_figure_require(const struct simt_figure_set *set, enum simt_figure_id id,
+                        struct simt_diag *diag) SIMT_WARN_UNUSED;
+
+/* Static strings: "dram_bandwidth_bytes_per_s", "tensor_flops_per_s.bf16";
+ * NULL for an id out of range. */
+const char *simt_figure_name(enum simt_figure_id id);
+/* "measured", "datasheet", "derived", "absent". */
+const char *simt_figure_source_name(enum simt_figure_source source);
+
+/* Writes one assumption line for a used figure into buf, e.g.
+ * "dram_bandwidth_bytes_per_s = 4.02e+12 (measured)" or
+ * "fp32_flops_per_s = 6.69e+13 (datasheet rate at boost clock 1.98e+09 Hz)".
+ * Always NUL-terminates (truncating); returns the snprintf length, or -1 for
+ * an id out of range. */
+int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id id, char *buf, size_t size);
+
+#endif
