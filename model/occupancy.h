@@ -6,6 +6,7 @@
 #ifndef SIMT_OCCUPANCY_H
 #define SIMT_OCCUPANCY_H
 
+#include <limits.h>
 #include <stdint.h>
 
 #include "gpu.h"
@@ -18,19 +19,26 @@
 #define SIMT_LIMIT_BLOCKS (1u << 3)
 #define SIMT_LIMIT_BARRIERS (1u << 4)
 
+/* A per-resource limit that does not apply (no registers used, no shared
+ * memory, no barrier limit on this architecture) holds this value, as the
+ * CUDA occupancy calculator reports INT_MAX. */
+#define SIMT_OCC_NO_LIMIT INT_MAX
+
 /* assumption bits: defaults the model filled in */
 #define SIMT_OCC_ASSUMED_MAX_DYNAMIC (1u << 0)  /* max_dynamic_shared_bytes taken as opt-in limit - static */
 #define SIMT_OCC_ASSUMED_CARVEOUT (1u << 1)     /* driver's default carveout preference */
+#define SIMT_OCC_ASSUMED_SGPRS (1u << 2)        /* AMD: SGPR use not given, not counted as a limit */
 
 struct simt_occ_request {
     int block_size;
-    int registers_per_thread;
-    int64_t static_shared_bytes;
+    int registers_per_thread;         /* AMD: VGPRs per lane, AccVGPRs included */
+    int64_t static_shared_bytes;      /* AMD: LDS */
     int64_t dynamic_shared_bytes;
     int64_t max_dynamic_shared_bytes; /* -1: the most the GPU allows (opt-in limit - static) */
     int carveout_percent;             /* -1: driver default; 0..100 a preference */
     int block_barriers;               /* default 1 */
     int64_t grid_size;                /* 0: none, no waves */
+    int sgprs_per_wave;               /* AMD only: scalar registers per wave; 0 = not given */
 };
 
 /* Fills the defaults of the contract: barriers 1, carveout -1, max dynamic -1. */
