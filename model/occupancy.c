@@ -265,7 +265,8 @@ static void finish(const struct simt_gpu_spec *gpu, const struct simt_occ_reques
     if (blocks == out->limit_barriers)
         out->limiters |= SIMT_LIMIT_BARRIERS;
     out->active_warps_per_sm = blocks * warps_per_block;
-    out->occupancy = out->max_warps_per_sm > 0 ? (double)out->active_warps_per_sm / (double)out->max_warps_per_sm : 0.0;
+    out->occupancy =
+        out->max_warps_per_sm > 0 ? (double)out->active_warps_per_sm / (double)out->max_warps_per_sm : 0.0;
     if (req->grid_size > 0 && blocks > 0)
         out->waves = (double)req->grid_size / ((double)blocks * (double)gpu->sm_count);
     else
@@ -295,9 +296,8 @@ static void nvidia_shared(const struct simt_gpu_spec *gpu, const struct simt_occ
     const int64_t dynamic_bytes = req->dynamic_shared_bytes;
     const int64_t reserved = gpu->reserved_shared_bytes_per_block;
     const int64_t default_limit = gpu->shared_bytes_per_block;
-    const int64_t optin_limit = gpu->shared_bytes_per_block_optin > default_limit
-                                    ? gpu->shared_bytes_per_block_optin
-                                    : default_limit;
+    const int64_t optin_limit =
+        gpu->shared_bytes_per_block_optin > default_limit ? gpu->shared_bytes_per_block_optin : default_limit;
     int ok = 1;
 
     /* The carveout the preference alone asks for. */
@@ -407,7 +407,8 @@ static int nvidia_compute(const struct simt_gpu_spec *gpu, const struct simt_occ
         const int64_t per_warp =
             round_up64((int64_t)req->registers_per_thread * warp, gpu->register_allocation_unit);
         const int64_t per_block = per_warp * warps_per_block;
-        const int64_t per_block_checked = per_warp * (int64_t)(div_up(warps_per_block, partitions) * partitions);
+        const int64_t per_block_checked =
+            per_warp * (int64_t)(div_up(warps_per_block, partitions) * partitions);
         out->registers_per_block = per_block;
         if (per_block > gpu->max_registers_per_block || per_block_checked > gpu->max_registers_per_block) {
             refuse(&r, "registers_per_thread",
@@ -493,8 +494,8 @@ static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_re
 
     /* wave slots: max_waves_per_simd on each SIMD */
     if (req->block_size > gpu->max_threads_per_block) {
-        refuse(&r, "block_size", "block_size %d exceeds the %d work-items a workgroup may have", req->block_size,
-               gpu->max_threads_per_block);
+        refuse(&r, "block_size", "block_size %d exceeds the %d work-items a workgroup may have",
+               req->block_size, gpu->max_threads_per_block);
         out->limit_warps = 0;
     } else {
         out->limit_warps = out->max_warps_per_sm / waves_per_group;
@@ -503,8 +504,8 @@ static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_re
     /* vector and scalar registers: waves per SIMD each allows */
     int gpr_waves_per_simd = SIMT_OCC_NO_LIMIT;
     if (req->registers_per_thread > gpu->max_vgprs_per_wave) {
-        refuse(&r, "registers_per_thread", "%d VGPRs exceed the %d a wave may address", req->registers_per_thread,
-               gpu->max_vgprs_per_wave);
+        refuse(&r, "registers_per_thread", "%d VGPRs exceed the %d a wave may address",
+               req->registers_per_thread, gpu->max_vgprs_per_wave);
         gpr_waves_per_simd = 0;
     } else if (req->registers_per_thread > 0) {
         const int64_t vgprs = round_up64(req->registers_per_thread, gpu->vgpr_allocation_unit);
@@ -539,8 +540,8 @@ static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_re
                (long long)gpu->max_lds_bytes_per_workgroup);
         out->limit_shared = 0;
     } else {
-        const int64_t lds = round_up64(req->static_shared_bytes + req->dynamic_shared_bytes,
-                                       gpu->lds_allocation_unit_bytes);
+        const int64_t lds =
+            round_up64(req->static_shared_bytes + req->dynamic_shared_bytes, gpu->lds_allocation_unit_bytes);
         out->lds_bytes_per_workgroup = lds;
         out->shared_bytes_per_block = lds;
         out->limit_shared = lds > 0 ? clamp_int(gpu->lds_bytes_per_cu / lds) : SIMT_OCC_NO_LIMIT;
@@ -593,7 +594,8 @@ int simt_occupancy_suggest(const struct simt_gpu_spec *gpu, const struct simt_su
 {
     memset(out, 0, sizeof *out);
     if (req->dynamic_shared_bytes_per_thread < 0) {
-        set_diag(diag, "dynamic_shared_bytes_per_thread", "dynamic_shared_bytes_per_thread must not be negative");
+        set_diag(diag, "dynamic_shared_bytes_per_thread",
+                 "dynamic_shared_bytes_per_thread must not be negative");
         return SIMT_EINVAL;
     }
     if (req->max_block_size < 0) {
@@ -608,10 +610,10 @@ int simt_occupancy_suggest(const struct simt_gpu_spec *gpu, const struct simt_su
     int limit = gpu->max_threads_per_block;
     if (req->max_block_size > 0 && req->max_block_size < limit)
         limit = req->max_block_size;
-    const int64_t full_sm_threads = gpu->vendor == SIMT_VENDOR_AMD
-                                        ? (int64_t)gpu->simds_per_cu * gpu->max_waves_per_simd * warp
-                                        : (gpu->max_threads_per_sm > 0 ? gpu->max_threads_per_sm
-                                                                       : (int64_t)gpu->max_warps_per_sm * warp);
+    const int64_t full_sm_threads =
+        gpu->vendor == SIMT_VENDOR_AMD
+            ? (int64_t)gpu->simds_per_cu * gpu->max_waves_per_simd * warp
+            : (gpu->max_threads_per_sm > 0 ? gpu->max_threads_per_sm : (int64_t)gpu->max_warps_per_sm * warp);
 
     struct simt_occ_request occ;
     simt_occupancy_request_init(&occ);
@@ -665,8 +667,8 @@ int simt_occupancy_suggest(const struct simt_gpu_spec *gpu, const struct simt_su
     out->active_blocks_per_sm = best_blocks;
     out->min_grid_size = clamp_int((int64_t)best_blocks * gpu->sm_count);
     const int warps = div_up(best_size, warp) * best_blocks;
-    const int max_warps = gpu->vendor == SIMT_VENDOR_AMD ? gpu->simds_per_cu * gpu->max_waves_per_simd
-                                                         : gpu->max_warps_per_sm;
+    const int max_warps =
+        gpu->vendor == SIMT_VENDOR_AMD ? gpu->simds_per_cu * gpu->max_waves_per_simd : gpu->max_warps_per_sm;
     out->occupancy = max_warps > 0 ? (double)warps / (double)max_warps : 0.0;
     return SIMT_OK;
 }

@@ -30,7 +30,8 @@ extern "C" {
 #include "occupancy.h"
 }
 
-namespace {
+namespace
+{
 
 /* splitmix64: small, fast, and the same sequence on every platform. */
 struct rng {
@@ -49,7 +50,10 @@ struct rng {
             return lo;
         return lo + (int64_t)(next() % (uint64_t)(hi - lo + 1));
     }
-    bool chance(int percent) { return (int)(next() % 100) < percent; }
+    bool chance(int percent)
+    {
+        return (int)(next() % 100) < percent;
+    }
 };
 
 /* FNV-1a of a GPU id: each GPU draws its own, reproducible sequence. */
@@ -67,8 +71,9 @@ struct gpu_entry {
 };
 
 /* request fields our refusals may name, for the summary */
-const char *const refusal_fields[] = {"block_size", "registers_per_thread", "static_shared_bytes",
-                                      "max_dynamic_shared_bytes", "dynamic_shared_bytes", "block_barriers"};
+const char *const refusal_fields[] = {"block_size",           "registers_per_thread",
+                                      "static_shared_bytes",  "max_dynamic_shared_bytes",
+                                      "dynamic_shared_bytes", "block_barriers"};
 const size_t refusal_field_count = sizeof refusal_fields / sizeof refusal_fields[0];
 
 struct counts {
@@ -151,9 +156,9 @@ bool compare_one(const gpu_entry &g, const struct simt_occ_request &req, counts 
 {
     const struct simt_gpu_spec &s = g.spec;
     cudaOccDeviceProp prop = device_prop(s);
-    cudaOccFuncAttributes attrs = func_attrs(s, req.registers_per_thread, req.static_shared_bytes,
-                                             req.max_dynamic_shared_bytes, req.block_barriers,
-                                             s.max_threads_per_block);
+    cudaOccFuncAttributes attrs =
+        func_attrs(s, req.registers_per_thread, req.static_shared_bytes, req.max_dynamic_shared_bytes,
+                   req.block_barriers, s.max_threads_per_block);
     cudaOccDeviceState state;
     state.carveoutConfig = req.carveout_percent;
     cudaOccResult theirs;
@@ -180,7 +185,8 @@ bool compare_one(const gpu_entry &g, const struct simt_occ_request &req, counts 
     if (same) {
         same = theirs.activeBlocksPerMultiprocessor == ours.active_blocks_per_sm &&
                theirs.blockLimitWarps == ours.limit_warps && theirs.blockLimitRegs == ours.limit_registers &&
-               theirs.blockLimitSharedMem == ours.limit_shared && theirs.blockLimitBlocks == ours.limit_blocks &&
+               theirs.blockLimitSharedMem == ours.limit_shared &&
+               theirs.blockLimitBlocks == ours.limit_blocks &&
                theirs.blockLimitBarriers == ours.limit_barriers && their_limiters(theirs) == ours.limiters &&
                (int64_t)theirs.allocatedRegistersPerBlock == ours.registers_per_block &&
                (int64_t)theirs.allocatedSharedMemPerBlock == ours.shared_bytes_per_block;
@@ -193,17 +199,20 @@ bool compare_one(const gpu_entry &g, const struct simt_occ_request &req, counts 
     if (c.mismatches <= 20) {
         std::printf("MISMATCH\n");
         print_request(g.id.c_str(), req);
-        std::printf("  cuda_occupancy.h: err=%d blocks=%d limits warps=%d regs=%d smem=%d blocks=%d barriers=%d "
-                    "factors=0x%x (limits equal to the result: 0x%x) regs/block=%d smem/block=%zu\n",
-                    (int)err, theirs.activeBlocksPerMultiprocessor, theirs.blockLimitWarps, theirs.blockLimitRegs,
-                    theirs.blockLimitSharedMem, theirs.blockLimitBlocks, theirs.blockLimitBarriers,
-                    theirs.limitingFactors, their_limiters(theirs), theirs.allocatedRegistersPerBlock, theirs.allocatedSharedMemPerBlock);
-        std::printf("  simtd:            rc=%d blocks=%d limits warps=%d regs=%d smem=%d blocks=%d barriers=%d "
-                    "factors=0x%x regs/block=%lld smem/block=%lld carveout=%lld%s%s\n",
-                    rc, ours.active_blocks_per_sm, ours.limit_warps, ours.limit_registers, ours.limit_shared,
-                    ours.limit_blocks, ours.limit_barriers, ours.limiters, (long long)ours.registers_per_block,
-                    (long long)ours.shared_bytes_per_block, (long long)ours.shared_carveout_bytes,
-                    we_refuse ? " refused: " : "", we_refuse ? diag.field : "");
+        std::printf(
+            "  cuda_occupancy.h: err=%d blocks=%d limits warps=%d regs=%d smem=%d blocks=%d barriers=%d "
+            "factors=0x%x (limits equal to the result: 0x%x) regs/block=%d smem/block=%zu\n",
+            (int)err, theirs.activeBlocksPerMultiprocessor, theirs.blockLimitWarps, theirs.blockLimitRegs,
+            theirs.blockLimitSharedMem, theirs.blockLimitBlocks, theirs.blockLimitBarriers,
+            theirs.limitingFactors, their_limiters(theirs), theirs.allocatedRegistersPerBlock,
+            theirs.allocatedSharedMemPerBlock);
+        std::printf(
+            "  simtd:            rc=%d blocks=%d limits warps=%d regs=%d smem=%d blocks=%d barriers=%d "
+            "factors=0x%x regs/block=%lld smem/block=%lld carveout=%lld%s%s\n",
+            rc, ours.active_blocks_per_sm, ours.limit_warps, ours.limit_registers, ours.limit_shared,
+            ours.limit_blocks, ours.limit_barriers, ours.limiters, (long long)ours.registers_per_block,
+            (long long)ours.shared_bytes_per_block, (long long)ours.shared_carveout_bytes,
+            we_refuse ? " refused: " : "", we_refuse ? diag.field : "");
     }
     return false;
 }
@@ -211,7 +220,10 @@ bool compare_one(const gpu_entry &g, const struct simt_occ_request &req, counts 
 struct smem_per_thread {
     int64_t fixed;
     int64_t per_thread;
-    size_t operator()(int block_size) const { return (size_t)(fixed + per_thread * block_size); }
+    size_t operator()(int block_size) const
+    {
+        return (size_t)(fixed + per_thread * block_size);
+    }
 };
 
 bool compare_suggest(const gpu_entry &g, const struct simt_suggest_request &req, bool variable, counts &c)
@@ -219,15 +231,16 @@ bool compare_suggest(const gpu_entry &g, const struct simt_suggest_request &req,
     const struct simt_gpu_spec &s = g.spec;
     cudaOccDeviceProp prop = device_prop(s);
     int max_threads = req.max_block_size > 0 ? req.max_block_size : s.max_threads_per_block;
-    cudaOccFuncAttributes attrs = func_attrs(s, req.registers_per_thread, req.static_shared_bytes, -1,
-                                             req.block_barriers, max_threads);
+    cudaOccFuncAttributes attrs =
+        func_attrs(s, req.registers_per_thread, req.static_shared_bytes, -1, req.block_barriers, max_threads);
     cudaOccDeviceState state;
     state.carveoutConfig = req.carveout_percent;
     int their_grid = 0, their_block = 0;
     cudaOccError err;
     if (variable) {
         smem_per_thread f{req.dynamic_shared_bytes, req.dynamic_shared_bytes_per_thread};
-        err = cudaOccMaxPotentialOccupancyBlockSizeVariableSMem(&their_grid, &their_block, &prop, &attrs, &state, f);
+        err = cudaOccMaxPotentialOccupancyBlockSizeVariableSMem(&their_grid, &their_block, &prop, &attrs,
+                                                                &state, f);
     } else {
         err = cudaOccMaxPotentialOccupancyBlockSize(&their_grid, &their_block, &prop, &attrs, &state,
                                                     (size_t)req.dynamic_shared_bytes);
@@ -248,11 +261,12 @@ bool compare_suggest(const gpu_entry &g, const struct simt_suggest_request &req,
     c.mismatches++;
     if (c.mismatches <= 20) {
         std::printf("MISMATCH (suggest, %s dynamic shared memory)\n", variable ? "per-thread" : "fixed");
-        std::printf("  gpu=%s registers=%d static=%lld dynamic=%lld per_thread=%lld max_block_size=%d carveout=%d "
-                    "barriers=%d\n",
-                    g.id.c_str(), req.registers_per_thread, (long long)req.static_shared_bytes,
-                    (long long)req.dynamic_shared_bytes, (long long)req.dynamic_shared_bytes_per_thread,
-                    req.max_block_size, req.carveout_percent, req.block_barriers);
+        std::printf(
+            "  gpu=%s registers=%d static=%lld dynamic=%lld per_thread=%lld max_block_size=%d carveout=%d "
+            "barriers=%d\n",
+            g.id.c_str(), req.registers_per_thread, (long long)req.static_shared_bytes,
+            (long long)req.dynamic_shared_bytes, (long long)req.dynamic_shared_bytes_per_thread,
+            req.max_block_size, req.carveout_percent, req.block_barriers);
         std::printf("  cuda_occupancy.h: err=%d block_size=%d min_grid_size=%d\n", (int)err, their_block,
                     their_grid);
         std::printf("  simtd:            rc=%d block_size=%d min_grid_size=%d%s%s\n", rc, ours.block_size,
@@ -268,34 +282,45 @@ struct simt_occ_request random_request(const struct simt_gpu_spec &s, rng &r)
     simt_occupancy_request_init(&q);
 
     const int max_block = s.max_threads_per_block;
-    switch (r.range(0, 9)) {
-    case 0: case 1: case 2: case 3: case 4: case 5: q.block_size = (int)r.range(1, max_block); break;
-    case 6: case 7: q.block_size = s.warp_size * (int)r.range(1, max_block / s.warp_size); break;
-    case 8: q.block_size = (int)r.range(1, 96); break;
-    default: q.block_size = (int)r.range(max_block - 40, max_block + 8); break; /* a few too large */
-    }
-    switch (r.range(0, 3)) {
-    case 0: q.registers_per_thread = (int)r.range(0, 255); break;
-    case 1: q.registers_per_thread = (int)r.range(0, 16); break;
-    default: q.registers_per_thread = (int)r.range(16, 64); break;
-    }
+    const int64_t block_roll = r.range(0, 99);
+    if (block_roll < 60)
+        q.block_size = (int)r.range(1, max_block); /* any size, most not a multiple of the warp */
+    else if (block_roll < 80)
+        q.block_size = s.warp_size * (int)r.range(1, max_block / s.warp_size);
+    else if (block_roll < 90)
+        q.block_size = (int)r.range(1, 96);
+    else
+        q.block_size = (int)r.range(max_block - 40, max_block + 8); /* around the limit, a few over */
+
+    const int64_t register_roll = r.range(0, 99);
+    if (register_roll < 25)
+        q.registers_per_thread = (int)r.range(0, 255);
+    else if (register_roll < 50)
+        q.registers_per_thread = (int)r.range(0, 16);
+    else
+        q.registers_per_thread = (int)r.range(16, 64);
 
     const int64_t static_max = s.shared_bytes_per_block; /* static shared memory is limited to 48 KiB */
-    switch (r.range(0, 3)) {
-    case 0: q.static_shared_bytes = 0; break;
-    case 1: q.static_shared_bytes = 1024 * r.range(0, static_max / 1024); break;
-    default: q.static_shared_bytes = r.range(0, static_max); break;
-    }
+    const int64_t static_roll = r.range(0, 99);
+    if (static_roll < 25)
+        q.static_shared_bytes = 0;
+    else if (static_roll < 50)
+        q.static_shared_bytes = 1024 * r.range(0, static_max / 1024);
+    else
+        q.static_shared_bytes = r.range(0, static_max);
 
     const int64_t optin_room = s.shared_bytes_per_block_optin - q.static_shared_bytes;
     q.max_dynamic_shared_bytes = r.chance(50) ? -1 : r.range(0, optin_room);
     const int64_t max_dynamic = q.max_dynamic_shared_bytes >= 0 ? q.max_dynamic_shared_bytes : optin_room;
-    switch (r.range(0, 4)) {
-    case 0: q.dynamic_shared_bytes = 0; break;
-    case 1: q.dynamic_shared_bytes = r.range(0, 16384); break;
-    case 2: q.dynamic_shared_bytes = r.range(max_dynamic - 2048, max_dynamic + 512); break; /* near the limit */
-    default: q.dynamic_shared_bytes = r.range(0, max_dynamic); break;
-    }
+    const int64_t dynamic_roll = r.range(0, 99);
+    if (dynamic_roll < 20)
+        q.dynamic_shared_bytes = 0;
+    else if (dynamic_roll < 40)
+        q.dynamic_shared_bytes = r.range(0, 16384);
+    else if (dynamic_roll < 60)
+        q.dynamic_shared_bytes = r.range(max_dynamic - 2048, max_dynamic + 512); /* around the limit */
+    else
+        q.dynamic_shared_bytes = r.range(0, max_dynamic);
     if (q.dynamic_shared_bytes < 0)
         q.dynamic_shared_bytes = 0;
 
@@ -314,7 +339,8 @@ struct simt_suggest_request random_suggest(const struct simt_gpu_spec &s, rng &r
         q.dynamic_shared_bytes = r.chance(70) ? 0 : r.range(0, 8192);
         q.dynamic_shared_bytes_per_thread = r.range(1, r.chance(50) ? 64 : 256);
     } else {
-        q.dynamic_shared_bytes = r.chance(30) ? 0 : r.range(0, s.shared_bytes_per_block_optin - q.static_shared_bytes);
+        q.dynamic_shared_bytes =
+            r.chance(30) ? 0 : r.range(0, s.shared_bytes_per_block_optin - q.static_shared_bytes);
     }
     q.max_block_size = r.chance(60) ? 0 : (int)r.range(1, s.max_threads_per_block);
     q.carveout_percent = (int)r.range(-1, 100);
@@ -384,10 +410,11 @@ int main(int argc, char **argv)
             compare_suggest(g, random_suggest(g.spec, r, false), false, c);
             compare_suggest(g, random_suggest(g.spec, r, true), true, c);
         }
-        std::printf("  %-16s sm_%d%d: %6ld configurations (%6ld launchable, %6ld refused by both), %4ld suggestions, "
-                    "%ld mismatches\n",
-                    g.id.c_str(), g.spec.compute_major, g.spec.compute_minor, c.configs, c.launchable,
-                    c.both_refused, c.suggests, c.mismatches);
+        std::printf(
+            "  %-16s sm_%d%d: %6ld configurations (%6ld launchable, %6ld refused by both), %4ld suggestions, "
+            "%ld mismatches\n",
+            g.id.c_str(), g.spec.compute_major, g.spec.compute_minor, c.configs, c.launchable, c.both_refused,
+            c.suggests, c.mismatches);
         total.configs += c.configs;
         total.launchable += c.launchable;
         total.both_refused += c.both_refused;
@@ -398,9 +425,10 @@ int main(int argc, char **argv)
     }
     std::printf("refused by both, by the field simtd names:");
     for (size_t i = 0; i < refusal_field_count; i++)
-        std::printf(" %s %ld%s", refusal_fields[i], total.refused_by_field[i], i + 1 < refusal_field_count ? "," : "\n");
-    std::printf("total: %ld configurations and %ld suggestions over %zu GPUs, %ld mismatches\n", total.configs,
-                total.suggests, gpus.size(), total.mismatches);
+        std::printf(" %s %ld%s", refusal_fields[i], total.refused_by_field[i],
+                    i + 1 < refusal_field_count ? "," : "\n");
+    std::printf("total: %ld configurations and %ld suggestions over %zu GPUs, %ld mismatches\n",
+                total.configs, total.suggests, gpus.size(), total.mismatches);
     simt_hwdb_unref(db);
     if (total.mismatches != 0) {
         std::printf("FAIL\n");

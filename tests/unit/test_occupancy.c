@@ -1,0 +1,470 @@
+/* test_occupancy.c - the occupancy model on cases worked by hand from the
+ * documented rules: every limit, ties between limiters, the carveout snapped
+ * and overridden, the shared memory the driver reserves, the register
+ * sub-partition rounding, every unsatisfiable field, waves, the block-size
+ * suggestion's tie-breaking, and AMD CDNA waves from VGPR/SGPR/LDS
+ * allocation. The specs are written out here, so these cases test the rules
+ * alone; tests/oracle compares the rules with NVIDIA's calculator on the
+ * database's GPUs. */
+#include <check.h>
+#include <string.h>
+
+#include "hwdb.h"
+#include "occupancy.h"
+
+#define NL SIMT_OCC_NO_LIMIT
+#define KIB 1024
+
+/* ---- specs, from the CUDA Programming Guide's per-compute-capability table ---- */
+
+static struct simt_gpu_spec nvidia_base(int major, int minor, int sms, int threads_per_sm, int blocks_per_sm)
+{
+    struct simt_gpu_spec s;
+    memset(&s, 0, sizeof s);
+    s.vendor = SIMT_VENDOR_NVIDIA;
+    s.compute_major = major;
+    s.compute_minor = minor;
+    s.sm_count = sms;
+    s.warp_size = 32;
+    s.max_threads_per_sm = threads_per_sm;
+    s.max_warps_per_sm = threads_per_sm / 32;
+    s.max_blocks_per_sm = blocks_per_sm;
+    s.max_threads_per_block = 1024;
+    s.registers_per_sm = 65536;
+    s.max_registers_per_block = 65536;
+    s.max_registers_per_thread = 255;
+    s.register_allocation_unit = 256;
+    s.register_file_partitions = 4;
+    s.shared_bytes_per_block = 48 * KIB;
+    s.shared_allocation_unit_bytes = 128;
+    return s;
+}
+
+static void set_carveouts(struct simt_gpu_spec *s, const int *kib, int count)
+{
+    s->shared_carveout_count = count;
+    for (int i = 0; i < count; i++)
+        s->shared_carveout_bytes[i] = (int64_t)kib[i] * KIB;
+    s->shared_bytes_per_sm = s->shared_carveout_bytes[count - 1];
+}
+
+/* H200 SXM: compute capability 9.0, 132 SMs */
+static struct simt_gpu_spec h200(void)
+{
+    static const int kib[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+    struct simt_gpu_spec s = nvidia_base(9, 0, 132, 2048, 32);
+    set_carveouts(&s, kib, 10);
+    s.shared_bytes_per_block_optin = 227 * KIB;
+    s.reserved_shared_bytes_per_block = 1 * KIB;
+    s.max_barriers_per_sm = 64;
+    return s;
+}
+
+/* V100: compute capability 7.0, 80 SMs; no reserved bytes, 256-byte unit */
+static struct simt_gpu_spec v100(void)
+{
+    static const int kib[] = {0, 8, 16, 32, 64, 96};
+    struct simt_gpu_spec s = nvidia_base(7, 0, 80, 2048, 32);
+    set_carveouts(&s, kib, 6);
+    s.shared_bytes_per_block_optin = 96 * KIB;
+    s.shared_allocation_unit_bytes = 256;
+    return s;
+}
+
+/* T4: compute capability 7.5, 40 SMs; carveouts 32 and 64 KiB only */
+static struct simt_gpu_spec t4(void)
+{
+    static const int kib[] = {32, 64};
+    struct simt_gpu_spec s = nvidia_base(7, 5, 40, 1024, 16);
+    set_carveouts(&s, kib, 2);
+    s.shared_bytes_per_block_optin = 64 * KIB;
+    s.shared_allocation_unit_bytes = 256;
+    return s;
+}
+
+/* MI300X (CDNA3, gfx942): 304 CUs of 4 SIMDs, wave64, 8 waves per SIMD,
+ * 512 VGPRs per lane (AccVGPRs included) in units of 8, 800 SGPRs per SIMD
+ * in units of 16, 64 KiB of LDS per CU in 512-byte granules. */
+static struct simt_gpu_spec mi300x(void)
+{
+    struct simt_gpu_spec s;
+    memset(&s, 0, sizeof s);
+    s.vendor = SIMT_VENDOR_AMD;
+    s.compute_major = 9;
+    s.sm_count = 304;
+    s.warp_size = 64;
+    s.max_threads_per_block = 1024;
+    s.max_blocks_per_sm = 32;
+    s.max_warps_per_sm = 32;
+    s.simds_per_cu = 4;
+    s.max_waves_per_simd = 8;
+    s.vgprs_per_simd_lane = 512;
+    s.vgpr_allocation_unit = 8;
+    s.max_vgprs_per_wave = 512;
+    s.sgprs_per_simd = 800;
+    s.sgpr_allocation_unit = 16;
+    s.max_sgprs_per_wave = 102;
+    s.lds_bytes_per_cu = 64 * KIB;
+    s.lds_allocation_unit_bytes = 512;
+    s.max_lds_bytes_per_workgroup = 64 * KIB;
+    return s;
+}
+
+/* ---- occupancy cases ---- */
+
+enum gpu_id { H200, V100, T4, MI300X };
+
+static struct simt_gpu_spec spec_of(enum gpu_id id)
+{
+    switch (id) {
+    case H200:
+        return h200();
+    case V100:
+        return v100();
+    case T4:
+        return t4();
+    case MI300X:
+        return mi300x();
+    }
+    return h200();
+}
+
+struct occ_case {
+    const char *name;
+    enum gpu_id gpu;
+    /* request; the struct's defaults where a row leaves max_dynamic, carveout, barriers at DEF */
+    int block_size, registers;
+    int64_t static_bytes, dynamic_bytes, max_dynamic;
+    int carveout, barriers;
+    int64_t grid;
+    int sgprs;
+    /* expected */
+    int rc;
+    const char *field; /* on SIMT_EUNSAT */
+    int blocks;
+    unsigned limiters;
+    int warps, regs, smem, blk, bars; /* the five limits */
+    int64_t regs_per_block, smem_per_block, carveout_bytes;
+    double occupancy, waves;
+};
+
+#define DEF (-1)
+/* the expected half of a row that cannot launch or is malformed */
+#define REFUSED(rc, field) rc, field, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0
+
+/* clang-format off */
+static const struct occ_case occ_cases[] = {
+    /* API.md's example. Registers: 64 x 32 = 2048 per warp; a partition's
+     * 16384 hold 8 warps, the SM 32, a block of 8 warps 4 times. Shared: the
+     * 1 KiB the driver reserves; the default carveout is the largest, 228 KiB:
+     * 233472 / 1024 = 228. Barriers: 64 / 1. Waves 1000 / (4 x 132). */
+    {"h200 api example", H200, 256, 64, 0, 0, DEF, DEF, 1, 1000, 0,
+     SIMT_OK, NULL, 4, SIMT_LIMIT_REGISTERS, 8, 4, 228, 32, 64, 16384, 1024, 233472, 0.5, 1000.0 / 528.0},
+    /* 32 registers: 1024 per warp, 64 warps = 8 blocks, equal to the warps' 64 / 8 */
+    {"h200 warps and registers tie", H200, 256, 32, 0, 0, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 8, SIMT_LIMIT_WARPS | SIMT_LIMIT_REGISTERS, 8, 8, 228, 32, 64, 8192, 1024, 233472, 1.0, 0.0},
+    /* one warp a block, no registers: 32 blocks, the SM's block limit */
+    {"h200 blocks limit", H200, 32, 0, 0, 0, DEF, DEF, 1, 264, 0,
+     SIMT_OK, NULL, 32, SIMT_LIMIT_BLOCKS, 64, NL, 228, 32, 64, 0, 1024, 233472, 0.5, 264.0 / (32.0 * 132.0)},
+    /* 48 KiB dynamic + 1 KiB reserved = 50176 bytes; 233472 / 50176 = 4 */
+    {"h200 shared limit", H200, 128, 32, 0, 48 * KIB, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 4, SIMT_LIMIT_SHARED, 16, 16, 4, 32, 64, 4096, 50176, 233472, 0.25, 0.0},
+    /* carveout 25%: 233472 x 25 / 100 = 58368, snapped up to 64 KiB: one block */
+    {"h200 carveout 25% snapped up", H200, 128, 32, 0, 48 * KIB, DEF, 25, 1, 0, 0,
+     SIMT_OK, NULL, 1, SIMT_LIMIT_SHARED, 16, 16, 1, 32, 64, 4096, 50176, 65536, 1.0 / 16.0, 0.0},
+    /* carveout 0 asks for 0 KiB, but a block needs 50176: the driver takes 64 KiB */
+    {"h200 carveout below one block", H200, 128, 32, 0, 48 * KIB, DEF, 0, 1, 0, 0,
+     SIMT_OK, NULL, 1, SIMT_LIMIT_SHARED, 16, 16, 1, 32, 64, 4096, 50176, 65536, 1.0 / 16.0, 0.0},
+    /* carveout 50%: 116736 bytes, snapped to 132 KiB = 135168; 1000 + 1024 -> 2048 allocated: 66.
+     * 16 registers: 512 a warp, 128 warps: 4 blocks, above the warps' 2 */
+    {"h200 carveout 50% small blocks", H200, 1024, 16, 1000, 0, DEF, 50, 1, 0, 0,
+     SIMT_OK, NULL, 2, SIMT_LIMIT_WARPS, 2, 4, 66, 32, 64, 16384, 2048, 135168, 1.0, 0.0},
+    /* 16 barriers a block: 64 / 16 = 4 blocks */
+    {"h200 barriers limit", H200, 64, 32, 0, 0, DEF, DEF, 16, 0, 0,
+     SIMT_OK, NULL, 4, SIMT_LIMIT_BARRIERS, 32, 32, 228, 32, 4, 2048, 1024, 233472, 0.125, 0.0},
+    /* no barriers used: no barrier limit */
+    {"h200 zero barriers", H200, 64, 32, 0, 0, DEF, DEF, 0, 0, 0,
+     SIMT_OK, NULL, 32, SIMT_LIMIT_WARPS | SIMT_LIMIT_REGISTERS | SIMT_LIMIT_BLOCKS, 32, 32, 228, 32, NL, 2048, 1024,
+     233472, 1.0, 0.0},
+    /* 255 registers: 8160 per warp, allocated 8192; 2 warps per partition, 8 per SM */
+    {"h200 255 registers", H200, 32, 255, 0, 0, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 8, SIMT_LIMIT_REGISTERS, 64, 8, 228, 32, 64, 8192, 1024, 233472, 0.125, 0.0},
+    /* 200 threads = 7 warps (the last partial), 40 registers -> 1280 per warp:
+     * 12 warps per partition, 48 per SM, 6 blocks */
+    {"h200 partial warp", H200, 200, 40, 0, 0, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 6, SIMT_LIMIT_REGISTERS, 9, 6, 228, 32, 64, 8960, 1024, 233472, 42.0 / 64.0, 0.0},
+    /* Volta: nothing reserved, 256-byte unit: 100 bytes take 256; 98304 / 256 = 384 */
+    {"v100 shared rounding", V100, 1024, 32, 100, 0, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 2, SIMT_LIMIT_WARPS | SIMT_LIMIT_REGISTERS, 2, 2, 384, 32, NL, 32768, 256, 98304, 1.0, 0.0},
+    /* Volta without shared memory: no shared limit; barriers are no limit before 9.0 */
+    {"v100 no shared memory", V100, 64, 16, 0, 0, DEF, DEF, 16, 0, 0,
+     SIMT_OK, NULL, 32, SIMT_LIMIT_WARPS | SIMT_LIMIT_BLOCKS, 32, 64, NL, 32, NL, 1024, 0, 98304, 1.0, 0.0},
+    /* Turing: carveout 0 snaps up to 32 KiB; 10000 bytes take 10240: 3 blocks */
+    {"t4 carveout 0 is 32 KiB", T4, 64, 32, 10000, 0, DEF, 0, 1, 0, 0,
+     SIMT_OK, NULL, 3, SIMT_LIMIT_SHARED, 16, 32, 3, 16, NL, 2048, 10240, 32768, 6.0 / 32.0, 0.0},
+    /* opt-in on Turing: 64 KiB dynamic, the whole SM */
+    {"t4 opt-in 64 KiB", T4, 256, 32, 0, 64 * KIB, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 1, SIMT_LIMIT_SHARED, 4, 8, 1, 16, NL, 8192, 65536, 65536, 0.25, 0.0},
+
+    /* ---- cannot launch ---- */
+    {"block too large", H200, 1025, 32, 0, 0, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT, "block_size")},
+    {"registers over 255", H200, 32, 256, 0, 0, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT, "registers_per_thread")},
+    /* 288 threads = 9 warps at 200 registers (6400 a warp): 57600 fit 65536,
+     * but the launch check counts 12 warps (3 per partition): 76800 */
+    {"registers per block, partition rounding", H200, 288, 200, 0, 0, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT,
+     "registers_per_thread")},
+    {"registers per block", H200, 1024, 65, 0, 0, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT, "registers_per_thread")},
+    {"static over 48 KiB", H200, 128, 32, 48 * KIB + 1, 0, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT, "static_shared_bytes")},
+    /* 40000 static + 200000 max dynamic > 227 KiB opt-in */
+    {"max dynamic over opt-in", H200, 128, 32, 40000, 0, 200000, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT,
+     "max_dynamic_shared_bytes")},
+    {"dynamic over the kernel's max", H200, 128, 32, 0, 10000, 8192, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT,
+     "dynamic_shared_bytes")},
+    /* default max dynamic = 227 KiB - 1000 static */
+    {"dynamic over opt-in", H200, 128, 32, 1000, 227 * KIB - 999, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT,
+     "dynamic_shared_bytes")},
+    {"dynamic at opt-in", H200, 128, 32, 1000, 227 * KIB - 1000, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 1, SIMT_LIMIT_SHARED, 16, 16, 1, 32, 64, 4096, 233472, 233472, 4.0 / 64.0, 0.0},
+    {"barriers over 16", H200, 128, 32, 0, 0, DEF, DEF, 17, 0, 0, REFUSED(SIMT_EUNSAT, "block_barriers")},
+    {"first field wins", H200, 2048, 300, 0, 0, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT, "block_size")},
+
+    /* ---- malformed ---- */
+    {"block size 0", H200, 0, 32, 0, 0, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EINVAL, "block_size")},
+    {"negative registers", H200, 32, -1, 0, 0, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EINVAL, "registers_per_thread")},
+    {"carveout 101", H200, 32, 32, 0, 0, DEF, 101, 1, 0, 0, REFUSED(SIMT_EINVAL, "carveout_percent")},
+    {"negative dynamic", H200, 32, 32, 0, -5, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EINVAL, "dynamic_shared_bytes")},
+    {"max dynamic -2", H200, 32, 32, 0, 0, -2, DEF, 1, 0, 0, REFUSED(SIMT_EINVAL, "max_dynamic_shared_bytes")},
+    {"negative grid", H200, 32, 32, 0, 0, DEF, DEF, 1, -1, 0, REFUSED(SIMT_EINVAL, "grid_size")},
+
+    /* ---- AMD MI300X, worked from HIP's and LLVM's documented rules ---- */
+    /* 4 waves, 128 VGPRs: 512 / 128 = 4 waves per SIMD, 16 per CU: 4 workgroups */
+    {"mi300x vgpr limit", MI300X, 256, 128, 0, 0, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 4, SIMT_LIMIT_REGISTERS, 8, 4, NL, 32, NL, 128 * 64 * 4, 0, 65536, 0.5, 0.0},
+    /* 16 waves, 64 VGPRs: 8 waves per SIMD, 2 workgroups; LDS 40000 -> 40448: one */
+    {"mi300x lds limit", MI300X, 1024, 64, 40000, 0, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 1, SIMT_LIMIT_SHARED, 2, 2, 1, 32, NL, 64 * 64 * 16, 40448, 65536, 0.5, 0.0},
+    /* 100 VGPRs are allocated as 104: 512 / 104 = 4 waves per SIMD, 16 one-wave workgroups */
+    {"mi300x vgpr granule", MI300X, 64, 100, 0, 0, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 16, SIMT_LIMIT_REGISTERS, 32, 16, NL, 32, NL, 104 * 64, 0, 65536, 0.5, 0.0},
+    /* 102 SGPRs take 112: 800 / 112 = 7 waves per SIMD, 28 per CU */
+    {"mi300x sgpr limit", MI300X, 64, 32, 0, 0, DEF, DEF, 1, 0, 102,
+     SIMT_OK, NULL, 28, SIMT_LIMIT_REGISTERS, 32, 28, NL, 32, NL, 32 * 64, 0, 65536, 28.0 / 32.0, 0.0},
+    /* 96 SGPRs: 800 / 96 = 8, no lower than the wave slots: warps, registers and blocks tie */
+    {"mi300x full", MI300X, 64, 64, 0, 0, DEF, DEF, 1, 608, 96,
+     SIMT_OK, NULL, 32, SIMT_LIMIT_WARPS | SIMT_LIMIT_REGISTERS | SIMT_LIMIT_BLOCKS, 32, 32, NL, 32, NL, 64 * 64, 0,
+     65536, 1.0, 608.0 / (32.0 * 304.0)},
+    /* 65 work-items are 2 waves */
+    {"mi300x partial wave", MI300X, 65, 256, 0, 0, DEF, DEF, 1, 0, 0,
+     SIMT_OK, NULL, 4, SIMT_LIMIT_REGISTERS, 16, 4, NL, 32, NL, 256 * 64 * 2, 0, 65536, 0.25, 0.0},
+    {"mi300x vgprs over 512", MI300X, 64, 513, 0, 0, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT, "registers_per_thread")},
+    {"mi300x lds over 64 KiB", MI300X, 64, 32, 32 * KIB, 32 * KIB + 1, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT,
+     "dynamic_shared_bytes")},
+    {"mi300x sgprs over 102", MI300X, 64, 32, 0, 0, DEF, DEF, 1, 0, 104, REFUSED(SIMT_EUNSAT, "sgprs_per_wave")},
+    {"mi300x workgroup too large", MI300X, 1088, 32, 0, 0, DEF, DEF, 1, 0, 0, REFUSED(SIMT_EUNSAT, "block_size")},
+};
+/* clang-format on */
+
+static struct simt_occ_request request_of(const struct occ_case *c)
+{
+    struct simt_occ_request req;
+    simt_occupancy_request_init(&req);
+    req.block_size = c->block_size;
+    req.registers_per_thread = c->registers;
+    req.static_shared_bytes = c->static_bytes;
+    req.dynamic_shared_bytes = c->dynamic_bytes;
+    if (c->max_dynamic != DEF)
+        req.max_dynamic_shared_bytes = c->max_dynamic;
+    if (c->carveout != DEF)
+        req.carveout_percent = c->carveout;
+    req.block_barriers = c->barriers;
+    req.grid_size = c->grid;
+    req.sgprs_per_wave = c->sgprs;
+    return req;
+}
+
+START_TEST(occupancy_table)
+{
+    const struct occ_case *c = &occ_cases[_i];
+    struct simt_gpu_spec gpu = spec_of(c->gpu);
+    struct simt_occ_request req = request_of(c);
+    struct simt_occ_result res;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc = simt_occupancy_compute(&gpu, &req, &res, &diag);
+    ck_assert_msg(rc == c->rc, "%s: rc %d, expected %d (%s: %s)", c->name, rc, c->rc, diag.field,
+                  diag.message);
+    if (rc != SIMT_OK) {
+        ck_assert_msg(strcmp(diag.field, c->field) == 0, "%s: field '%s', expected '%s'", c->name, diag.field,
+                      c->field);
+        ck_assert_msg(diag.message[0] != '\0', "%s: no message", c->name);
+        ck_assert_int_eq(res.active_blocks_per_sm, 0);
+        ck_assert_int_eq(res.active_warps_per_sm, 0);
+        return;
+    }
+    ck_assert_msg(res.active_blocks_per_sm == c->blocks, "%s: %d blocks, expected %d", c->name,
+                  res.active_blocks_per_sm, c->blocks);
+    ck_assert_msg(res.limiters == c->limiters, "%s: limiters 0x%x, expected 0x%x", c->name, res.limiters,
+                  c->limiters);
+    ck_assert_int_eq(res.limit_warps, c->warps);
+    ck_assert_int_eq(res.limit_registers, c->regs);
+    ck_assert_int_eq(res.limit_shared, c->smem);
+    ck_assert_int_eq(res.limit_blocks, c->blk);
+    ck_assert_int_eq(res.limit_barriers, c->bars);
+    ck_assert_int_eq(res.registers_per_block, c->regs_per_block);
+    ck_assert_int_eq(res.shared_bytes_per_block, c->smem_per_block);
+    ck_assert_int_eq(res.shared_carveout_bytes, c->carveout_bytes);
+    ck_assert_double_eq_tol(res.occupancy, c->occupancy, 1e-12);
+    ck_assert_double_eq_tol(res.waves, c->waves, 1e-12);
+}
+END_TEST
+
+/* ---- assumptions and AMD's own fields ---- */
+
+START_TEST(assumptions)
+{
+    struct simt_gpu_spec gpu = h200();
+    struct simt_occ_request req;
+    struct simt_occ_result res;
+    struct simt_diag diag;
+    simt_occupancy_request_init(&req);
+    ck_assert_int_eq(req.block_barriers, 1);
+    ck_assert_int_eq(req.carveout_percent, -1);
+    ck_assert_int_eq(req.max_dynamic_shared_bytes, -1);
+    req.block_size = 128;
+    req.registers_per_thread = 32;
+    ck_assert_int_eq(simt_occupancy_compute(&gpu, &req, &res, &diag), SIMT_OK);
+    ck_assert_uint_eq(res.assumed, SIMT_OCC_ASSUMED_MAX_DYNAMIC | SIMT_OCC_ASSUMED_CARVEOUT);
+    req.max_dynamic_shared_bytes = 4096;
+    req.carveout_percent = 100;
+    ck_assert_int_eq(simt_occupancy_compute(&gpu, &req, &res, &diag), SIMT_OK);
+    ck_assert_uint_eq(res.assumed, 0);
+    ck_assert_int_eq(res.waves_per_cu, 0); /* AMD fields stay 0 on NVIDIA */
+}
+END_TEST
+
+START_TEST(amd_fields)
+{
+    struct simt_gpu_spec gpu = mi300x();
+    struct simt_occ_request req;
+    struct simt_occ_result res;
+    struct simt_diag diag;
+    simt_occupancy_request_init(&req);
+    /* 5 waves a workgroup, 100 VGPRs (104 allocated: 4 waves per SIMD, 16 per
+     * CU): 3 workgroups, 15 waves on 4 SIMDs (4, 4, 4, 3); 30 SGPRs take 32;
+     * 3000 bytes of LDS take 3072 */
+    req.block_size = 320;
+    req.registers_per_thread = 100;
+    req.sgprs_per_wave = 30;
+    req.static_shared_bytes = 3000;
+    ck_assert_int_eq(simt_occupancy_compute(&gpu, &req, &res, &diag), SIMT_OK);
+    ck_assert_int_eq(res.active_blocks_per_sm, 3);
+    ck_assert_int_eq(res.waves_per_cu, 15);
+    ck_assert_int_eq(res.waves_per_simd, 4);
+    ck_assert_int_eq(res.vgprs_per_wave, 104);
+    ck_assert_int_eq(res.sgprs_per_wave, 32);
+    ck_assert_int_eq(res.lds_bytes_per_workgroup, 3072);
+    ck_assert_int_eq(res.limit_shared, 21);
+    ck_assert_uint_eq(res.assumed, 0);
+    req.sgprs_per_wave = 0;
+    ck_assert_int_eq(simt_occupancy_compute(&gpu, &req, &res, &diag), SIMT_OK);
+    ck_assert_uint_eq(res.assumed, SIMT_OCC_ASSUMED_SGPRS);
+}
+END_TEST
+
+START_TEST(incomplete_gpu)
+{
+    struct simt_gpu_spec gpu = h200();
+    gpu.max_warps_per_sm = 0;
+    struct simt_occ_request req;
+    struct simt_occ_result res;
+    struct simt_diag diag;
+    simt_occupancy_request_init(&req);
+    req.block_size = 128;
+    ck_assert_int_eq(simt_occupancy_compute(&gpu, &req, &res, &diag), SIMT_EINVAL);
+    ck_assert_str_eq(diag.field, "gpu.max_warps_per_sm");
+}
+END_TEST
+
+/* ---- suggestions ---- */
+
+struct suggest_case {
+    const char *name;
+    enum gpu_id gpu;
+    int registers;
+    int64_t static_bytes, dynamic_bytes, per_thread;
+    int max_block_size;
+    int rc;
+    int block_size, min_grid_size, blocks;
+    double occupancy;
+};
+
+/* clang-format off */
+static const struct suggest_case suggest_cases[] = {
+    /* 1024 threads at 32 registers: 2 blocks fill the SM; the first try wins */
+    {"h200 full at 1024", H200, 32, 0, 0, 0, 0, SIMT_OK, 1024, 264, 2, 1.0},
+    /* 64 registers: every size holds 1024 threads (1024 x 1, 512 x 2, 256 x 4
+     * ...): none holds strictly more, so the largest stays */
+    {"h200 tie keeps the largest", H200, 64, 0, 0, 0, 0, SIMT_OK, 1024, 132, 1, 0.5},
+    /* limit 100: 100 (4 warps: 16 blocks, 1600 threads), 96 (3 warps: 21,
+     * 2016), 64 (2 warps: 32, 2048: the SM is full, stop) */
+    {"h200 max block 100", H200, 0, 0, 0, 0, 100, SIMT_OK, 64, 32 * 132, 32, 1.0},
+    /* 200 bytes a thread: 576 threads need 115200 + 1024 bytes; two fit 228
+     * KiB: 1152 threads, more than any other size */
+    {"h200 per-thread shared", H200, 0, 0, 0, 200, 0, SIMT_OK, 576, 264, 2, 36.0 / 64.0},
+    /* 120 KiB dynamic + 1 KiB reserved: one block of any size in 228 KiB; the largest stays */
+    {"h200 fixed dynamic 120 KiB", H200, 0, 0, 120 * KIB, 0, 0, SIMT_OK, 1024, 132, 1, 0.5},
+    {"h200 nothing fits", H200, 0, 0, 300 * KIB, 0, 0, SIMT_EUNSAT, 0, 0, 0, 0.0},
+    /* MI300X, 128 VGPRs: 4 waves per SIMD, 16 per CU: 1024 threads, one workgroup */
+    {"mi300x 128 vgprs", MI300X, 128, 0, 0, 0, 0, SIMT_OK, 1024, 304, 1, 0.5},
+};
+/* clang-format on */
+
+START_TEST(suggest_table)
+{
+    const struct suggest_case *c = &suggest_cases[_i];
+    struct simt_gpu_spec gpu = spec_of(c->gpu);
+    struct simt_suggest_request req;
+    simt_suggest_request_init(&req);
+    req.registers_per_thread = c->registers;
+    req.static_shared_bytes = c->static_bytes;
+    req.dynamic_shared_bytes = c->dynamic_bytes;
+    req.dynamic_shared_bytes_per_thread = c->per_thread;
+    req.max_block_size = c->max_block_size;
+    struct simt_suggest_result res;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc = simt_occupancy_suggest(&gpu, &req, &res, &diag);
+    ck_assert_msg(rc == c->rc, "%s: rc %d, expected %d", c->name, rc, c->rc);
+    if (rc != SIMT_OK) {
+        ck_assert_msg(diag.field[0] != '\0', "%s: no field", c->name);
+        return;
+    }
+    ck_assert_msg(res.block_size == c->block_size, "%s: block %d, expected %d", c->name, res.block_size,
+                  c->block_size);
+    ck_assert_int_eq(res.min_grid_size, c->min_grid_size);
+    ck_assert_int_eq(res.active_blocks_per_sm, c->blocks);
+    ck_assert_double_eq_tol(res.occupancy, c->occupancy, 1e-12);
+}
+END_TEST
+
+static Suite *occupancy_suite(void)
+{
+    Suite *s = suite_create("occupancy");
+    TCase *tc = tcase_create("occupancy");
+    tcase_add_loop_test(tc, occupancy_table, 0, (int)(sizeof occ_cases / sizeof occ_cases[0]));
+    tcase_add_test(tc, assumptions);
+    tcase_add_test(tc, amd_fields);
+    tcase_add_test(tc, incomplete_gpu);
+    tcase_add_loop_test(tc, suggest_table, 0, (int)(sizeof suggest_cases / sizeof suggest_cases[0]));
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(occupancy_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
