@@ -1,0 +1,289 @@
+/* latency.c - mean-value analysis of an SM's closed loop of outstanding
+ * requests, and the latency-hiding questions built on it. Pure. */
+#include "latency.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_WARPS_SEARCHED 4096
+
+/* --- solver --- */
+
+struct mva_state {
+    double queue[SIMT_MVA_MAX_CENTERS];
+    double util[SIMT_MVA_MAX_CENTERS];
+    double residence[SIMT_MVA_MAX_CENTERS];
+    double throughput;
+    double cycle_time;
+};
+
+/* One MVA step: from the state with n - 1 customers to n. */
+static void mva_step(const struct simt_mva_center *c, int count, double delay, double cap, double n,
+                     struct mva_state *s)
+{
+    double total = delay;
+    for (int k = 0; k < count; k++) {
+        /* An arrival waits for the queue ahead of it; the customer in
+         * service has a mean residual of (1 + scv) / 2 of a service time
+         * instead of a whole one (Reiser's correction). */
+        double scv = c[k].scv;
+        double r = c[k].demand * (1.0 + s->queue[k] - s->util[k] * (1.0 - scv) / 2.0);
+        if (r < c[k].demand)
+            r = c[k].demand;
+        s->residence[k] = r;
+        total += r;
+    }
+    double x = n / total;
+    if (cap > 0.0 && x > cap) {
+        /* The bottleneck is saturated: the extra time is queueing there. */
+        x = cap;
+        total = n / x;
+    }
+    s->throughput = x;
+    s->cycle_time = total;
+    for (int k = 0; k < count; k++) {
+        s->queue[k] = x * s->residence[k];
+        s->util[k] = x * c[k].demand;
+    }
+}
+
+static int mva_valid(const struct simt_mva_center *centers, int count, double delay, double *cap)
+{
+    if (count < 0 || count > SIMT_MVA_MAX_CENTERS || !(delay >= 0.0) || !isfinite(delay))
+        return 0;
+    double largest = 0.0;
+    for (int k = 0; k < count; k++) {
+        if (!(centers[k].demand >= 0.0) || !isfinite(centers[k].demand) || !(centers[k].scv >= 0.0))
+            return 0;
+        if (centers[k].demand > largest)
+            largest = centers[k].demand;
+    }
+    if (largest <= 0.0 && delay <= 0.0)
+        return 0;
+    *cap = largest > 0.0 ? 1.0 / largest : 0.0;
+    return 1;
+}
+
+static void copy_out(const struct mva_state *s, int count, double scale_throughput, struct simt_mva_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->throughput = s->throughput * scale_throughput;
+    out->cycle_time = s->cycle_time;
+    for (int k = 0; k < count; k++) {
+        out->residence[k] = s->residence[k];
+        out->utilisation[k] = s->util[k] * scale_throughput;
+    }
+}
+
+int simt_mva_solve(const struct simt_mva_center *centers, int count, double delay, double customers,
+                   struct simt_mva_result *out)
+{
+    double cap;
+    if (!mva_valid(centers, count, delay, &cap) || !(customers > 0.0) || customers > SIMT_MVA_MAX_CUSTOMERS)
+        return SIMT_EINVAL;
+    struct mva_state s;
+    memset(&s, 0, sizeof s);
+    double whole = floor(customers);
+    double fraction = customers - whole;
+    if (whole < 1.0) {
+        /* fewer than one customer: the single customer's loop, scaled */
+        mva_step(centers, count, delay, cap, 1.0, &s);
+        copy_out(&s, count, customers, out);
+        return SIMT_OK;
+    }
+    for (double n = 1.0; n <= whole; n += 1.0) {
+        mva_step(centers, count, delay, cap, n, &s);
+        if (cap > 0.0 && s.throughput >= cap * (1.0 - 1e-12)) {
+            /* saturated: more customers only queue at the bottleneck */
+            s.cycle_time = whole / cap;
+            break;
+        }
+    }
+    if (fraction > 0.0) {
+        struct mva_state next = s;
+        mva_step(centers, count, delay, cap, whole + 1.0, &next);
+        /* interpolate between n and n + 1 customers */
+        s.throughput += fraction * (next.throughput - s.throughput);
+        s.cycle_time += fraction * (next.cycle_time - s.cycle_time);
+        for (int k = 0; k < count; k++) {
+            s.residence[k] += fraction * (next.residence[k] - s.residence[k]);
+            s.util[k] += fraction * (next.util[k] - s.util[k]);
+        }
+    }
+    copy_out(&s, count, 1.0, out);
+    return SIMT_OK;
+}
+
+/* Smallest (fractional) number of customers at which the first center's
+ * utilisation reaches target; INFINITY when not reached by max_customers. */
+static double customers_for(const struct simt_mva_center *center, double delay, double target, double max_customers)
+{
+    double cap = center->demand > 0.0 ? 1.0 / center->demand : 0.0;
+    struct mva_state s;
+    memset(&s, 0, sizeof s);
+    double previous_util = 0.0;
+    for (double n = 1.0; n <= max_customers; n += 1.0) {
+        mva_step(center, 1, delay, cap, n, &s);
+        if (s.util[0] >= target) {
+            double gain = s.util[0] - previous_util;
+            return gain > 0.0 ? (n - 1.0) + (target - previous_util) / gain : n;
+        }
+        previous_util = s.util[0];
+    }
+    return (double)INFINITY;
+}
+
+/* --- latency hiding --- */
+
+static const char *const level_names[] = {"dram", "l2", "shared", "fma"};
+
+const char *simt_latency_level_name(enum simt_latency_level level)
+{
+    if ((int)level < 0 || (int)level > (int)SIMT_LATENCY_FMA)
+        return NULL;
+    return level_names[level];
+}
+
+void simt_latency_request_init(struct simt_latency_request *req)
+{
+    memset(req, 0, sizeof *req);
+    req->level = SIMT_LATENCY_DRAM;
+    req->warps_per_sm = 1.0;
+    req->ilp = 1.0;
+    req->bytes_per_lane = 4.0;
+}
+
+static int fail(struct simt_diag *diag, int rc, const char *field, const char *message)
+{
+    if (diag != NULL) {
+        snprintf(diag->field, sizeof diag->field, "%s", field);
+        snprintf(diag->message, sizeof diag->message, "%s", message);
+    }
+    return rc;
+}
+
+/* Requires a figure and records its use. */
+static int need(const struct simt_figure_set *figures, enum simt_figure_id id, simt_figure_mask *used,
+                double *value, struct simt_diag *diag)
+{
+    int rc = simt_figure_require(figures, id, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    *used |= SIMT_FIG_BIT(id);
+    *value = simt_figure_get(figures, id);
+    return SIMT_OK;
+}
+
+/* FMA pipes: warps are spread round-robin over the sub-partitions, each a
+ * fixed-latency pipeline issuing one warp instruction per `service` cycles;
+ * returns warp instructions per cycle for the SM. */
+static double fma_throughput(double warps, double ilp, double latency, double service, int partitions)
+{
+    double per_lo = floor(warps / partitions);
+    double extra = warps - per_lo * partitions; /* partitions holding one more warp (may be fractional) */
+    double rate_lo = fmin(per_lo * ilp / latency, 1.0 / service);
+    double rate_hi = fmin((per_lo + 1.0) * ilp / latency, 1.0 / service);
+    return (partitions - extra) * rate_lo + extra * rate_hi;
+}
+
+int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                         const struct simt_latency_request *req, struct simt_latency_result *out,
+                         struct simt_diag *diag)
+{
+    if (!(req->warps_per_sm > 0.0) || req->warps_per_sm > 4096.0)
+        return fail(diag, SIMT_EINVAL, "warps_per_sm", "warps_per_sm must be > 0 and at most 4096");
+    if (!(req->ilp >= 1.0) || req->ilp > 1024.0)
+        return fail(diag, SIMT_EINVAL, "ilp", "ilp must be 1..1024");
+    if (req->level != SIMT_LATENCY_FMA && (!(req->bytes_per_lane > 0.0) || req->bytes_per_lane > 1024.0))
+        return fail(diag, SIMT_EINVAL, "bytes_per_lane", "bytes_per_lane must be > 0 and at most 1024");
+    if (req->target_fraction < 0.0 || req->target_fraction >= 1.0 || isnan(req->target_fraction))
+        return fail(diag, SIMT_EINVAL, "target_fraction", "target_fraction must be in (0, 1)");
+    if (gpu->sm_count < 1)
+        return fail(diag, SIMT_EUNSAT, "sm_count", "the GPU record has no SMs");
+    if ((int)req->level < 0 || (int)req->level > (int)SIMT_LATENCY_FMA)
+        return fail(diag, SIMT_EINVAL, "level", "level must be dram, l2, shared or fma");
+
+    struct simt_latency_result r;
+    memset(&r, 0, sizeof r);
+    r.target_fraction = req->target_fraction > 0.0 ? req->target_fraction : 0.9;
+    double clock, bandwidth, latency, l2 = 0.0;
+    int rc = need(figures, SIMT_FIG_CLOCK, &r.figures_used, &clock, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    int sms = gpu->sm_count;
+    int active = req->active_sms > 0 && req->active_sms < sms ? req->active_sms : sms;
+    int lanes = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    double customers = req->warps_per_sm * req->ilp;
+
+    static const enum simt_figure_id bw_ids[] = {SIMT_FIG_DRAM_BANDWIDTH, SIMT_FIG_L2_BANDWIDTH,
+                                                 SIMT_FIG_SHARED_BANDWIDTH, SIMT_FIG_FP32};
+    static const enum simt_figure_id lat_ids[] = {SIMT_FIG_DRAM_LATENCY, SIMT_FIG_L2_LATENCY,
+                                                  SIMT_FIG_SHARED_LATENCY, SIMT_FIG_FMA_LATENCY};
+    if ((rc = need(figures, bw_ids[req->level], &r.figures_used, &bandwidth, diag)) != SIMT_OK)
+        return rc;
+    if ((rc = need(figures, lat_ids[req->level], &r.figures_used, &latency, diag)) != SIMT_OK)
+        return rc;
+    r.unloaded_latency_cycles = latency;
+
+    if (req->level == SIMT_LATENCY_FMA) {
+        /* operations instead of bytes: one FMA = 2 flops */
+        double fma_per_cycle_sm = bandwidth / 2.0 / sms / clock;
+        int partitions = gpu->sub_partitions > 0 ? gpu->sub_partitions : 4;
+        double service = lanes / (fma_per_cycle_sm / partitions); /* cycles per warp FMA in one partition */
+        double warp_instr = fma_throughput(req->warps_per_sm, req->ilp, latency, service, partitions);
+        r.request_bytes = lanes;
+        r.in_flight_per_sm = customers * lanes;
+        r.required_in_flight_per_sm = fma_per_cycle_sm * latency;
+        r.achieved_per_s = warp_instr * lanes * clock * sms;
+        r.peak_per_s = bandwidth / 2.0;
+        r.latency_cycles = latency;
+        r.fraction_of_peak = r.achieved_per_s / r.peak_per_s;
+        double per_partition = r.target_fraction * latency / (service * req->ilp);
+        r.warps_needed = ceil(per_partition - 1e-9) * partitions;
+        *out = r;
+        return SIMT_OK;
+    }
+
+    double rate_sm; /* bytes per cycle one SM can get */
+    if (req->level == SIMT_LATENCY_SHARED) {
+        rate_sm = bandwidth / sms / clock;
+    } else {
+        rate_sm = bandwidth / active / clock;
+        /* one SM cannot take more than its port into L2 */
+        l2 = simt_figure_get(figures, SIMT_FIG_L2_BANDWIDTH);
+        if (l2 > 0.0 && rate_sm > l2 / sms / clock) {
+            rate_sm = l2 / sms / clock;
+            r.figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
+        }
+    }
+    int level_active = req->level == SIMT_LATENCY_SHARED ? sms : active;
+    r.request_bytes = lanes * req->bytes_per_lane;
+    double service = r.request_bytes / rate_sm;
+    r.in_flight_per_sm = customers * r.request_bytes;
+    r.required_in_flight_per_sm = rate_sm * latency;
+    r.peak_per_s = rate_sm * clock * level_active;
+
+    double requests_per_cycle;
+    if (req->level == SIMT_LATENCY_SHARED) {
+        /* fixed-latency pipeline: exact closed loop */
+        requests_per_cycle = fmin(customers / latency, 1.0 / service);
+        r.warps_needed = ceil(r.target_fraction * latency / service / req->ilp - 1e-9);
+    } else {
+        struct simt_mva_center center = {service, 1.0};
+        double delay = latency > service ? latency - service : 0.0;
+        struct simt_mva_result m;
+        rc = simt_mva_solve(&center, 1, delay, customers, &m);
+        if (rc != SIMT_OK)
+            return fail(diag, SIMT_EINVAL, "warps_per_sm", "no solution for this concurrency");
+        requests_per_cycle = m.throughput;
+        double c = customers_for(&center, delay, r.target_fraction, MAX_WARPS_SEARCHED * req->ilp);
+        r.warps_needed = isfinite(c) ? ceil(c / req->ilp - 1e-9) : (double)INFINITY;
+    }
+    r.latency_cycles = customers / requests_per_cycle;
+    r.achieved_per_s = requests_per_cycle * r.request_bytes * clock * level_active;
+    r.fraction_of_peak = r.achieved_per_s / r.peak_per_s;
+    (void)l2;
+    *out = r;
+    return SIMT_OK;
+}
