@@ -1,0 +1,102 @@
+/* collective.h - how long one NCCL collective (all-reduce, all-gather,
+ * reduce-scatter, all-to-all, broadcast) takes among GPUs joined by NVLink
+ * (through NVSwitch, or directly), PCIe, and a network between nodes: the
+ * alpha-beta model (a fixed latency, a latency per pipeline step, and the
+ * bytes each rank must move over the bottleneck link's achievable bandwidth)
+ * for each algorithm and protocol NCCL has, the fastest one named. Algorithm
+ * and bus bandwidth are as NCCL's tests define them (nccl-tests,
+ * doc/PERFORMANCE.md): algbw = bytes / time, busbw = algbw * factor, the
+ * factor 2(n-1)/n for all-reduce, (n-1)/n for all-gather, reduce-scatter and
+ * all-to-all, 1 for broadcast.
+ *
+ * `bytes` counts as the NCCL tests count it: the larger of one rank's send
+ * and receive buffers. Pure: no allocation, no I/O, no globals. */
+#ifndef SIMT_COLLECTIVE_H
+#define SIMT_COLLECTIVE_H
+
+#include "gpu.h"
+#include "simt_error.h"
+
+enum simt_coll_op {
+    SIMT_COLL_ALL_REDUCE = 0,
+    SIMT_COLL_ALL_GATHER,
+    SIMT_COLL_REDUCE_SCATTER,
+    SIMT_COLL_ALL_TO_ALL,
+    SIMT_COLL_BROADCAST,
+    SIMT_COLL_OP_COUNT
+};
+
+enum simt_link {
+    SIMT_LINK_NVLINK = 0, /* through NVSwitch where the GPU's platform has one, else direct links */
+    SIMT_LINK_PCIE,
+    SIMT_LINK_COUNT
+};
+
+enum simt_coll_algorithm {
+    SIMT_COLL_RING = 0,   /* ring (a pipelined chain for broadcast) */
+    SIMT_COLL_TREE,       /* chain within a node, double binary tree across nodes (all-reduce) */
+    SIMT_COLL_PAIRWISE    /* every rank sends to every other at once (all-to-all) */
+};
+
+enum simt_coll_protocol {
+    SIMT_COLL_PROTO_LL = 0, /* low-latency: 8-byte stores carrying a 4-byte flag */
+    SIMT_COLL_PROTO_SIMPLE  /* bulk chunks with a fence and flag per chunk */
+};
+
+/* API names ("all_reduce", "nvlink", "ring", "simple"); NULL when out of range. */
+const char *simt_coll_op_name(enum simt_coll_op op);
+const char *simt_link_name(enum simt_link link);
+const char *simt_coll_algorithm_name(enum simt_coll_algorithm algorithm);
+const char *simt_coll_protocol_name(enum simt_coll_protocol protocol);
+/* Parse an API name; 0 and *out set, or SIMT_EINVAL. */
+int simt_coll_op_parse(const char *name, enum simt_coll_op *out) SIMT_WARN_UNUSED;
+int simt_link_parse(const char *name, enum simt_link *out) SIMT_WARN_UNUSED;
+
+/* NCCL tests' bus-bandwidth factor for `ranks` ranks; 0 when ranks < 1 or
+ * the op is out of range. */
+double simt_coll_bus_factor(enum simt_coll_op op, int ranks);
+
+/* Default per-GPU network bandwidth between nodes: one 400 Gb/s NDR
+ * InfiniBand NIC per GPU, per direction. */
+#define SIMT_COLL_DEFAULT_NETWORK_BYTES_PER_S 50.0e9
+
+struct simt_coll_request {
+    enum simt_coll_op op;
+    enum simt_link link;
+    double bytes;               /* > 0 */
+    int gpus;                   /* per node, >= 1 */
+    int nodes;                  /* >= 1 */
+    double network_bytes_per_s; /* per GPU, per direction; 0: the default above */
+};
+
+#define SIMT_COLL_MAX_ASSUMPTIONS 8
+#define SIMT_COLL_ASSUMPTION_BYTES 320
+
+struct simt_coll_result {
+    double time_s;
+    double algbw_bytes_per_s;
+    double busbw_bytes_per_s;
+    enum simt_coll_algorithm algorithm;
+    enum simt_coll_protocol protocol;
+    int ranks;                     /* gpus * nodes */
+    double bus_factor;
+    double latency_s;              /* the fixed and per-step part of time_s */
+    double transfer_s;             /* the bytes-over-bandwidth part */
+    double link_bytes_per_s;       /* achievable per-GPU bandwidth within a node (0 for one GPU a node) */
+    double network_bytes_per_s;    /* achievable per-GPU network bandwidth (0 for one node) */
+    int nvswitch;                  /* 1 when NVLink goes through NVSwitch */
+
+    int assumption_count;
+    char assumptions[SIMT_COLL_MAX_ASSUMPTIONS][SIMT_COLL_ASSUMPTION_BYTES];
+};
+
+/* Predicts one collective. Returns 0 and fills *out. SIMT_EINVAL for an op
+ * or link out of range, bytes <= 0 or not finite, gpus or nodes < 1
+ * (diag->field: "op", "link", "bytes", "gpus", "nodes",
+ * "network_bytes_per_s"). SIMT_EUNSAT when it cannot run: fewer than two
+ * ranks, NVLink on a GPU without it, more GPUs than direct NVLink joins, no
+ * PCIe figure. *out is unspecified on failure. */
+int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
+                      struct simt_coll_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
+
+#endif

@@ -1,0 +1,107 @@
+/* gemm.h - how long one (batched) matrix multiplication C = A.B takes on a
+ * GPU, the way cuBLAS/CUTLASS run it: the output cut into thread-block tiles
+ * (tile quantization), the tiles dealt to the SMs in waves (wave
+ * quantization), K split across blocks when the tiles alone cannot fill the
+ * GPU, operands fed to each SM from L2, A, B and C streamed through DRAM
+ * (the roofline that bounds skinny and small-K shapes), leading dimensions
+ * that are not 16-byte multiples falling to a slower kernel, and a fixed
+ * launch and pipeline-fill cost. The library's choice of tile and split is
+ * modelled as the candidate with the least predicted time.
+ *
+ * Conventions: A is m x k, B is k x n, C is m x n, all row-major as
+ * torch.mm holds them (leading dimensions k, n, n); one GEMM counts 2*m*n*k
+ * flops. Pure: no allocation, no I/O, no globals; safe from any thread. */
+#ifndef SIMT_GEMM_H
+#define SIMT_GEMM_H
+
+#include <stdint.h>
+
+#include "figures.h"
+#include "gpu.h"
+#include "simt_error.h"
+
+enum simt_gemm_bound {
+    SIMT_GEMM_BOUND_COMPUTE = 0, /* tensor-core (or FMA) math, quantization included */
+    SIMT_GEMM_BOUND_L2,          /* feeding operand tiles from L2 to the SMs */
+    SIMT_GEMM_BOUND_DRAM,        /* A, B and C through DRAM */
+    SIMT_GEMM_BOUND_LAUNCH       /* launch and pipeline-fill latency */
+};
+
+/* "compute", "l2", "dram", "launch"; NULL when out of range. */
+const char *simt_gemm_bound_name(enum simt_gemm_bound bound);
+
+struct simt_gemm_request {
+    int64_t m;
+    int64_t n;
+    int64_t k;
+    int64_t batch;           /* independent GEMMs of the same shape, >= 1 */
+    enum simt_dtype dtype;   /* fp64, fp32, tf32, fp16, bf16, fp8, int8 */
+    enum simt_figure_policy policy; /* 0: prefer measured figures */
+};
+
+#define SIMT_GEMM_MAX_ASSUMPTIONS 8
+#define SIMT_GEMM_ASSUMPTION_BYTES 320
+
+struct simt_gemm_result {
+    double time_s;
+    double flops;                 /* 2*m*n*k*batch */
+    double achieved_flops_per_s;  /* flops / time_s */
+    enum simt_gemm_bound bound;
+
+    /* the kernel the model picked */
+    int tile_m;
+    int tile_n;
+    int tile_k;
+    int split_k;                  /* K split across this many blocks (1 = none) */
+    int tensor_cores;             /* 1: tensor-core path; 0: FMA (SIMT) path */
+    int64_t tiles;                /* thread blocks launched: output tiles * split_k * batch */
+    double waves;                 /* tiles / sm_count */
+    double tile_efficiency;       /* m*n / (m, n rounded up to the tile) */
+    double wave_efficiency;       /* waves / ceil(waves) */
+    int alignment_ok;             /* k and n multiples of alignment_elements */
+    int alignment_elements;       /* 16 bytes in elements of the dtype */
+
+    /* the figures behind it */
+    double peak_flops_per_s;      /* attainable peak of the chosen path, before quantization */
+    int peak_measured;            /* 1: from the GPU's measured figures */
+    double dram_bandwidth_bytes_per_s;
+    double dram_bytes;            /* A + B + C (+ split-K partials) */
+    double compute_s;             /* waves * per-tile math time */
+    double l2_s;                  /* waves * per-tile operand feed time */
+    double dram_s;                /* dram_bytes / DRAM bandwidth */
+    double overhead_s;            /* launch + one DRAM latency per wave */
+    double reduce_s;              /* split-K's reduction kernel (0 without split) */
+
+    /* the figures the model read (simt_figure_describe names each), and
+     * what else it assumed, one sentence each */
+    struct simt_figure_set figures;
+    simt_figure_mask figures_used;
+    int assumption_count;
+    char assumptions[SIMT_GEMM_MAX_ASSUMPTIONS][SIMT_GEMM_ASSUMPTION_BYTES];
+};
+
+/* Predicts one GEMM. Returns 0 and fills *out. SIMT_EINVAL when a dimension
+ * or batch is < 1, or the dtype is not one a GEMM takes (diag->field names
+ * "m", "n", "k", "batch" or "dtype"); SIMT_EUNSAT when the GPU has no path
+ * for the dtype (fp8 on a GPU without fp8 tensor cores; field "dtype").
+ * *out is unspecified on failure. */
+int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                      struct simt_gemm_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
+
+/* Bytes of one element of A and B in the dtype (tf32 and fp32: 4). 0 for a
+ * dtype out of range. */
+int simt_gemm_element_bytes(enum simt_dtype dtype);
+
+/* Tile and wave quantization of one tile shape, the NVIDIA "Matrix
+ * Multiplication Background" arithmetic on its own: output tiles, waves over
+ * `sm_count` SMs (one tile per SM at a time) and both efficiencies. */
+struct simt_gemm_quantization {
+    int64_t tiles;
+    double waves;
+    double tile_efficiency;
+    double wave_efficiency;
+};
+void simt_gemm_quantize(int64_t m, int64_t n, int64_t batch, int tile_m, int tile_n, int sm_count,
+                        struct simt_gemm_quantization *out);
+
+#endif

@@ -1,0 +1,290 @@
+/* test_collective.c - the collective model against hand-worked cases: the
+ * NCCL tests' bus-bandwidth factors, the alpha-beta identities (time =
+ * latency + transfer, busbw = algbw * factor, large messages reach the
+ * bottleneck's achievable bandwidth), which link or NIC is the bottleneck,
+ * ring against tree across nodes, the LL protocol for small messages, and
+ * every refusal. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "collective.h"
+
+/* NVLink 4 through NVSwitch, 400 GB/s per direction; PCIe 50 GB/s. */
+static void switch_gpu(struct simt_gpu_spec *g)
+{
+    memset(g, 0, sizeof *g);
+    g->vendor = SIMT_VENDOR_NVIDIA;
+    g->compute_major = 9;
+    g->sm_count = 100;
+    g->nvlink_generation = 4;
+    g->nvlink_links = 18;
+    g->nvlink_bandwidth_bytes_per_s = 400.0e9;
+    g->nvswitch = 1;
+    g->pcie_generation = 5;
+    g->pcie_lanes = 16;
+    g->pcie_bandwidth_bytes_per_s = 50.0e9;
+}
+
+static struct simt_coll_result predict_ok(const struct simt_gpu_spec *g, enum simt_coll_op op, enum simt_link link,
+                                          double bytes, int gpus, int nodes, double network)
+{
+    struct simt_coll_request req = {op, link, bytes, gpus, nodes, network};
+    struct simt_coll_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc = simt_coll_predict(g, &req, &r, &diag);
+    ck_assert_msg(rc == SIMT_OK, "predict failed: %s (%s)", diag.message, diag.field);
+    return r;
+}
+
+/* nccl-tests doc/PERFORMANCE.md */
+static const struct {
+    enum simt_coll_op op;
+    int ranks;
+    double factor;
+} factor_rows[] = {
+    {SIMT_COLL_ALL_REDUCE, 2, 1.0},          {SIMT_COLL_ALL_REDUCE, 8, 1.75},
+    {SIMT_COLL_ALL_REDUCE, 16, 1.875},       {SIMT_COLL_ALL_GATHER, 8, 0.875},
+    {SIMT_COLL_REDUCE_SCATTER, 4, 0.75},     {SIMT_COLL_ALL_TO_ALL, 2, 0.5},
+    {SIMT_COLL_BROADCAST, 8, 1.0},           {SIMT_COLL_ALL_REDUCE, 1, 0.0},
+    {SIMT_COLL_ALL_REDUCE, 0, 0.0},          {SIMT_COLL_OP_COUNT, 8, 0.0},
+};
+
+START_TEST(bus_factor_rows)
+{
+    ck_assert_double_eq_tol(simt_coll_bus_factor(factor_rows[_i].op, factor_rows[_i].ranks), factor_rows[_i].factor,
+                            1e-15);
+}
+END_TEST
+
+/* Every op, 2 and 8 GPUs on NVSwitch, 4 GiB: the Simple protocol; transfer
+ * is factor * bytes over the per-GPU achievable bandwidth, so busbw comes
+ * within the latency's share (well under 1%) of that bandwidth. */
+START_TEST(large_messages_reach_link_bandwidth)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    const double bytes = 4294967296.0;
+    for (int op = 0; op < SIMT_COLL_OP_COUNT; op++) {
+        for (int gpus = 2; gpus <= 8; gpus += 6) {
+            struct simt_coll_result r = predict_ok(&g, (enum simt_coll_op)op, SIMT_LINK_NVLINK, bytes, gpus, 1, 0.0);
+            double factor = simt_coll_bus_factor((enum simt_coll_op)op, gpus);
+            ck_assert_str_eq(simt_coll_protocol_name(r.protocol), "simple");
+            ck_assert_int_eq(r.ranks, gpus);
+            ck_assert_double_eq_tol(r.bus_factor, factor, 1e-15);
+            ck_assert_double_eq_tol(r.time_s, r.latency_s + r.transfer_s, 1e-15);
+            ck_assert_double_eq_tol(r.algbw_bytes_per_s, bytes / r.time_s, 1e-3);
+            ck_assert_double_eq_tol(r.busbw_bytes_per_s, r.algbw_bytes_per_s * factor, 1e-3);
+            ck_assert_double_eq_tol(r.transfer_s, factor * bytes / r.link_bytes_per_s, 1e-12);
+            ck_assert(r.link_bytes_per_s > 0.5 * 400.0e9 && r.link_bytes_per_s <= 400.0e9);
+            ck_assert(fabs(r.busbw_bytes_per_s / r.link_bytes_per_s - 1.0) < 0.01);
+            ck_assert_int_eq(r.nvswitch, 1);
+            ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), op == SIMT_COLL_ALL_TO_ALL ? "pairwise" : "ring");
+        }
+    }
+}
+END_TEST
+
+/* A 1 KiB all-reduce is latency: the LL protocol (half the bandwidth, a
+ * fraction of the per-step latency) wins, and the time is within a hair of
+ * its latency. PCIe's steps cost more than NVLink's. */
+START_TEST(small_messages_are_latency)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    struct simt_coll_result nv = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1024.0, 8, 1, 0.0);
+    ck_assert_str_eq(simt_coll_protocol_name(nv.protocol), "ll");
+    ck_assert(nv.transfer_s < 0.01 * nv.latency_s);
+    ck_assert_double_eq_tol(nv.transfer_s, 1.75 * 1024.0 / (0.5 * nv.link_bytes_per_s), 1e-18);
+    struct simt_coll_result pc = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_PCIE, 1024.0, 8, 1, 0.0);
+    ck_assert(pc.latency_s > nv.latency_s);
+    /* twice the ranks, more ring steps, more latency */
+    struct simt_coll_result two = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1024.0, 2, 1, 0.0);
+    ck_assert(two.latency_s < nv.latency_s);
+    /* time grows with bytes, never shrinks */
+    double last = 0.0;
+    for (double b = 1024.0; b <= 4294967296.0; b *= 2.0) {
+        struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_NVLINK, b, 8, 1, 0.0);
+        ck_assert(r.time_s >= last);
+        last = r.time_s;
+    }
+}
+END_TEST
+
+/* PCIe: 50 GB/s per direction; busbw of a large all-gather sits at its
+ * achievable share. */
+START_TEST(pcie_bandwidth)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_PCIE, 4294967296.0, 4, 1, 0.0);
+    ck_assert(r.link_bytes_per_s > 0.5 * 50.0e9 && r.link_bytes_per_s <= 50.0e9);
+    ck_assert(fabs(r.busbw_bytes_per_s / r.link_bytes_per_s - 1.0) < 0.01);
+}
+END_TEST
+
+/* Two nodes of 8 GPUs, 25 GB/s NICs: a node's 8 rings leave through its 8
+ * NICs, 8 x 25 x 0.9 = 180 GB/s, below NVLink's achievable 320+ GB/s: the
+ * network is the bottleneck of a large all-reduce. */
+START_TEST(multi_node_ring_is_network_bound)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    const double bytes = 4294967296.0;
+    struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, bytes, 8, 2, 25.0e9);
+    ck_assert_int_eq(r.ranks, 16);
+    ck_assert_double_eq_tol(r.bus_factor, 1.875, 1e-15);
+    ck_assert_double_eq_tol(r.network_bytes_per_s, 0.9 * 25.0e9, 1.0);
+    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "ring");
+    ck_assert_double_eq_tol(r.transfer_s, 1.875 * bytes / (8.0 * 0.9 * 25.0e9), 1e-12);
+    ck_assert(fabs(r.busbw_bytes_per_s / (8.0 * 0.9 * 25.0e9) - 1.0) < 0.01);
+    /* the default NIC is 400 Gb/s: 8 x 50 x 0.9 = 360 GB/s for the node */
+    struct simt_coll_result d = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, bytes, 8, 2, 0.0);
+    ck_assert_double_eq_tol(d.network_bytes_per_s, 0.9 * SIMT_COLL_DEFAULT_NETWORK_BYTES_PER_S, 1.0);
+    ck_assert(d.time_s < r.time_s);
+}
+END_TEST
+
+/* 64 nodes: the tree's log2(nodes) steps beat the ring's 2(n-1) for small
+ * messages. 8 nodes, 4 GiB: the ring's 2(n-1)/n bytes at full bandwidth beat
+ * the tree's 2 bytes at 0.92 of it (26.8 ms x (1/0.92 - 1) = 2.3 ms) by more
+ * than the ring's extra latency (126 steps, about 0.6 ms). */
+START_TEST(tree_for_small_across_nodes)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    struct simt_coll_result s = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8, 64, 0.0);
+    ck_assert_str_eq(simt_coll_algorithm_name(s.algorithm), "tree");
+    struct simt_coll_result l = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8, 8, 0.0);
+    ck_assert_str_eq(simt_coll_algorithm_name(l.algorithm), "ring");
+    /* one node: never the tree */
+    struct simt_coll_result one = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8, 1, 0.0);
+    ck_assert_str_eq(simt_coll_algorithm_name(one.algorithm), "ring");
+    /* other ops have no tree */
+    struct simt_coll_result ag = predict_ok(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_NVLINK, 8192.0, 8, 64, 0.0);
+    ck_assert_str_eq(simt_coll_algorithm_name(ag.algorithm), "ring");
+}
+END_TEST
+
+/* All-to-all across 2 nodes of 8: each GPU sends 8/16 of its buffer through
+ * its own NIC (22.5 GB/s achievable) and 7/16 over NVLink: the NIC bounds. */
+START_TEST(all_to_all_across_nodes)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    const double bytes = 1073741824.0;
+    struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_TO_ALL, SIMT_LINK_NVLINK, bytes, 8, 2, 25.0e9);
+    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "pairwise");
+    ck_assert_double_eq_tol(r.transfer_s, 0.5 * bytes / (0.9 * 25.0e9), 1e-12);
+}
+END_TEST
+
+/* Direct NVLink (no NVSwitch), 4 links: up to 5 GPUs in a full mesh. */
+START_TEST(direct_nvlink)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    g.nvswitch = 0;
+    g.nvlink_links = 4;
+    struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1.0e9, 2, 1, 0.0);
+    ck_assert_int_eq(r.nvswitch, 0);
+    r = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1.0e9, 5, 1, 0.0);
+    ck_assert_int_gt(r.assumption_count, 1);
+}
+END_TEST
+
+static const struct {
+    int op, link;
+    double bytes;
+    int gpus, nodes;
+    double network;
+    int nvlink, nvswitch, links;
+    double pcie;
+    int rc;
+    const char *field;
+} error_rows[] = {
+    {SIMT_COLL_OP_COUNT, 0, 1024.0, 2, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "op"},
+    {0, SIMT_LINK_COUNT, 1024.0, 2, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "link"},
+    {0, 0, 0.0, 2, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "bytes"},
+    {0, 0, -5.0, 2, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "bytes"},
+    {0, 0, 1024.0, 0, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "gpus"},
+    {0, 0, 1024.0, 2, 0, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "nodes"},
+    {0, 0, 1024.0, 2, 2, -1.0, 4, 1, 18, 50e9, SIMT_EINVAL, "network_bytes_per_s"},
+    {0, 0, 1024.0, 1, 1, 0.0, 4, 1, 18, 50e9, SIMT_EUNSAT, "gpus"},              /* one rank */
+    {0, SIMT_LINK_NVLINK, 1024.0, 2, 1, 0.0, 0, 0, 0, 50e9, SIMT_EUNSAT, "link"}, /* no NVLink */
+    {0, SIMT_LINK_NVLINK, 1024.0, 6, 1, 0.0, 4, 0, 4, 50e9, SIMT_EUNSAT, "gpus"}, /* 6 > 4 links + 1 */
+    {0, SIMT_LINK_PCIE, 1024.0, 2, 1, 0.0, 4, 1, 18, 0.0, SIMT_EUNSAT, "link"},   /* no PCIe figure */
+};
+
+START_TEST(error_rows_test)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    g.nvlink_generation = error_rows[_i].nvlink;
+    g.nvswitch = error_rows[_i].nvswitch;
+    g.nvlink_links = error_rows[_i].links;
+    if (error_rows[_i].nvlink == 0)
+        g.nvlink_bandwidth_bytes_per_s = 0.0;
+    g.pcie_bandwidth_bytes_per_s = error_rows[_i].pcie;
+    struct simt_coll_request req = {(enum simt_coll_op)error_rows[_i].op, (enum simt_link)error_rows[_i].link,
+                                    error_rows[_i].bytes,                 error_rows[_i].gpus,
+                                    error_rows[_i].nodes,                 error_rows[_i].network};
+    struct simt_coll_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_coll_predict(&g, &req, &r, &diag), error_rows[_i].rc);
+    ck_assert_str_eq(diag.field, error_rows[_i].field);
+    ck_assert(diag.message[0] != '\0');
+}
+END_TEST
+
+START_TEST(names_round_trip)
+{
+    for (int op = 0; op < SIMT_COLL_OP_COUNT; op++) {
+        enum simt_coll_op parsed;
+        ck_assert_int_eq(simt_coll_op_parse(simt_coll_op_name((enum simt_coll_op)op), &parsed), SIMT_OK);
+        ck_assert_int_eq(parsed, op);
+    }
+    for (int l = 0; l < SIMT_LINK_COUNT; l++) {
+        enum simt_link parsed;
+        ck_assert_int_eq(simt_link_parse(simt_link_name((enum simt_link)l), &parsed), SIMT_OK);
+        ck_assert_int_eq(parsed, l);
+    }
+    enum simt_coll_op op;
+    ck_assert_int_eq(simt_coll_op_parse("allreduce", &op), SIMT_EINVAL);
+    enum simt_link link;
+    ck_assert_int_eq(simt_link_parse("infiniband", &link), SIMT_EINVAL);
+    ck_assert_ptr_null(simt_coll_op_name(SIMT_COLL_OP_COUNT));
+    ck_assert_ptr_null(simt_link_name(SIMT_LINK_COUNT));
+    ck_assert_str_eq(simt_coll_algorithm_name(SIMT_COLL_TREE), "tree");
+    ck_assert_str_eq(simt_coll_protocol_name(SIMT_COLL_PROTO_LL), "ll");
+}
+END_TEST
+
+static Suite *collective_suite(void)
+{
+    Suite *s = suite_create("collective");
+    TCase *tc = tcase_create("core");
+    tcase_add_loop_test(tc, bus_factor_rows, 0, (int)(sizeof factor_rows / sizeof factor_rows[0]));
+    tcase_add_test(tc, large_messages_reach_link_bandwidth);
+    tcase_add_test(tc, small_messages_are_latency);
+    tcase_add_test(tc, pcie_bandwidth);
+    tcase_add_test(tc, multi_node_ring_is_network_bound);
+    tcase_add_test(tc, tree_for_small_across_nodes);
+    tcase_add_test(tc, all_to_all_across_nodes);
+    tcase_add_test(tc, direct_nvlink);
+    tcase_add_loop_test(tc, error_rows_test, 0, (int)(sizeof error_rows / sizeof error_rows[0]));
+    tcase_add_test(tc, names_round_trip);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(collective_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
