@@ -1,0 +1,53 @@
+/* config.h - simtd's command line: flags, their defaults, the usage text.
+ * Parsing is strict (unknown flags, missing values, out-of-range numbers and
+ * trailing garbage are refused) and touches nothing but the struct it fills. */
+#ifndef SIMT_SERVER_CONFIG_H
+#define SIMT_SERVER_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "log.h"
+
+#define SIMT_DEFAULT_BIND "127.0.0.1"
+#define SIMT_DEFAULT_PORT 8080u
+#define SIMT_DEFAULT_THREADS 1u
+#define SIMT_DEFAULT_MAX_BODY_BYTES ((size_t)1 << 20)
+#define SIMT_DEFAULT_MAX_CONNECTIONS 1024u
+#define SIMT_DEFAULT_TIMEOUT_S 30u
+
+struct simt_server_config {
+    const char *bind_addr;   /* numeric IPv4 or IPv6 address */
+    unsigned port;           /* 0: the kernel picks one */
+    const char *hwdb_dir;    /* NULL: the bundled database */
+    unsigned threads;        /* 1: one epoll thread; N > 1: a pool of N */
+    size_t max_body_bytes;   /* larger request bodies are answered 413 */
+    unsigned max_connections;
+    unsigned timeout_s;      /* idle limit, and the time a request may take to arrive */
+    enum simt_log_level log_level;
+    int access_log;          /* 1: one JSON line per request on stderr */
+};
+
+enum simt_config_result {
+    SIMT_CONFIG_RUN = 0,     /* start the daemon */
+    SIMT_CONFIG_HELP = 1,    /* --help: print usage to stdout, exit 0 */
+    SIMT_CONFIG_VERSION = 2, /* --version */
+    SIMT_CONFIG_ERROR = -1   /* bad flags: `error` says why; exit 2 */
+};
+
+void simt_config_defaults(struct simt_server_config *cfg);
+
+/* Fills cfg from argv (argv[0] skipped). Strings point into argv. */
+enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_server_config *cfg, char *error,
+                                          size_t error_size);
+
+/* The default database directory: the source tree's hwdb/ when it exists,
+ * else the installed one. */
+const char *simt_config_default_hwdb(void);
+
+void simt_config_usage(FILE *out);
+
+/* "0.1.0": the project version compiled in. */
+const char *simt_config_version(void);
+
+#endif

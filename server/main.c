@@ -1,0 +1,228 @@
+/* main.c - simtd's entry point: flags, the first database load, the server,
+ * and the control loop. Signals arrive through a signalfd read by that loop
+ * (they are blocked in every thread), so SIGHUP's reload and SIGTERM's
+ * shutdown run as ordinary code, never inside a signal handler.
+ *
+ * Exit status: 0 after a clean shutdown or --help/--version, 1 when the
+ * database does not load or the port cannot be bound, 2 for bad flags. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "config.h"
+#include "hwdb.h"
+#include "log.h"
+#include "metrics.h"
+#include "server.h"
+
+#define TICK_MS 200
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* "file:line:column: message" (or less, where a part does not apply). */
+static void format_diag(const struct simt_diag *diag, const char *dir, char *out, size_t size)
+{
+    const char *file = diag->file[0] ? diag->file : dir;
+    int n;
+    if (diag->line > 0)
+        n = snprintf(out, size, "%s:%d:%d: ", file, diag->line, diag->column);
+    else
+        n = snprintf(out, size, "%s: ", file);
+    if (n < 0 || (size_t)n >= size)
+        return;
+    size_t used = (size_t)n;
+    if (diag->field[0] != '\0' && strstr(diag->message, diag->field) == NULL)
+        snprintf(out + used, size - used, "%s: %s", diag->field, diag->message[0] ? diag->message : "invalid");
+    else
+        snprintf(out + used, size - used, "%s", diag->message[0] ? diag->message : "cannot be loaded");
+}
+
+/* Lets the process hold the connections it is configured for. */
+static void raise_fd_limit(unsigned max_connections)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    rlim_t want = (rlim_t)max_connections + 64;
+    if (rl.rlim_cur >= want)
+        return;
+    rl.rlim_cur = (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want) ? want : rl.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur < want)
+        simt_log(SIMT_LOG_WARN, "open-file limit %llu is below --max-connections %u plus headroom",
+                 (unsigned long long)rl.rlim_cur, max_connections);
+}
+
+static void reload(struct simt_server *srv, const char *dir)
+{
+    struct simt_hwdb *db = NULL;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int64_t t0 = mono_ms();
+    if (simt_hwdb_load_dir(dir, &db, &diag) != 0) {
+        char where[1024];
+        format_diag(&diag, dir, where, sizeof where);
+        simt_metrics_reload(0);
+        simt_log(SIMT_LOG_ERROR, "reload failed: %s (still serving the previous database)", where);
+        return;
+    }
+    size_t count = simt_hwdb_count(db);
+    simt_server_swap_db(srv, db);
+    simt_metrics_reload(1);
+    simt_metrics_set_gpus(count);
+    simt_log(SIMT_LOG_INFO, "reloaded the hardware database from %s: %zu GPUs in %lld ms", dir, count,
+             (long long)(mono_ms() - t0));
+}
+
+/* Reads every pending signal; returns the last terminating one seen (0 if
+ * none) and counts hang-ups in *hangups. */
+static int drain_signals(int sfd, int *hangups)
+{
+    int term = 0;
+    struct signalfd_siginfo si;
+    for (;;) {
+        ssize_t n = read(sfd, &si, sizeof si);
+        if (n != (ssize_t)sizeof si)
+            break;
+        if (si.ssi_signo == SIGHUP)
+            (*hangups)++;
+        else if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT)
+            term = (int)si.ssi_signo;
+    }
+    return term;
+}
+
+static int wait_signal(int sfd, int timeout_ms)
+{
+    struct pollfd pfd = {.fd = sfd, .events = POLLIN, .revents = 0};
+    int rc = poll(&pfd, 1, timeout_ms);
+    return rc > 0 && (pfd.revents & POLLIN);
+}
+
+static int run(struct simt_server *srv, int sfd, const char *dir, unsigned timeout_s)
+{
+    int term = 0;
+    while (term == 0) {
+        if (wait_signal(sfd, TICK_MS)) {
+            int hangups = 0;
+            term = drain_signals(sfd, &hangups);
+            if (hangups > 0 && term == 0)
+                reload(srv, dir);
+        }
+        simt_server_reap(srv);
+    }
+
+    /* stop first, then tell: once the line is out, new requests get 503 */
+    simt_server_begin_shutdown(srv);
+    simt_log(SIMT_LOG_INFO, "shutting down on %s: %ld request(s) in flight", strsignal(term),
+             simt_server_inflight(srv));
+    /* requests in flight are cut by the reaper at their deadline anyway */
+    int64_t give_up_ms = mono_ms() + (int64_t)timeout_s * 1000 + 2000;
+    int forced = 0;
+    while (simt_server_inflight(srv) > 0 && mono_ms() < give_up_ms && !forced) {
+        if (wait_signal(sfd, 20)) {
+            int hangups = 0;
+            if (drain_signals(sfd, &hangups) != 0)
+                forced = 1; /* a second SIGTERM/SIGINT: stop now */
+        }
+        simt_server_reap(srv);
+    }
+    long left = simt_server_inflight(srv);
+    if (left > 0)
+        simt_log(SIMT_LOG_WARN, "stopping with %ld request(s) unfinished%s", left, forced ? " (second signal)" : "");
+    simt_server_stop(srv);
+    simt_log(SIMT_LOG_INFO, "stopped");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct simt_server_config cfg;
+    char error[512];
+    switch (simt_config_parse(argc, argv, &cfg, error, sizeof error)) {
+    case SIMT_CONFIG_HELP:
+        simt_config_usage(stdout);
+        return 0;
+    case SIMT_CONFIG_VERSION:
+        printf("simtd %s\n", simt_config_version());
+        return 0;
+    case SIMT_CONFIG_ERROR:
+        fprintf(stderr, "simtd: %s\n\n", error);
+        simt_config_usage(stderr);
+        return 2;
+    case SIMT_CONFIG_RUN:
+        break;
+    }
+    simt_log_configure(cfg.log_level, cfg.access_log);
+    const char *dir = cfg.hwdb_dir ? cfg.hwdb_dir : simt_config_default_hwdb();
+
+    struct simt_hwdb *db = NULL;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (simt_hwdb_load_dir(dir, &db, &diag) != 0) {
+        char where[1024];
+        format_diag(&diag, dir, where, sizeof where);
+        fprintf(stderr, "simtd: cannot load the hardware database from %s: %s\n", dir, where);
+        return 1;
+    }
+    size_t gpu_count = simt_hwdb_count(db);
+
+    /* Block the signals we handle before any thread exists, so that every
+     * thread inherits the mask and only the signalfd sees them. */
+    sigset_t handled;
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGHUP);
+    sigaddset(&handled, SIGTERM);
+    sigaddset(&handled, SIGINT);
+    if (sigprocmask(SIG_BLOCK, &handled, NULL) != 0) {
+        fprintf(stderr, "simtd: sigprocmask: %s\n", strerror(errno));
+        simt_hwdb_unref(db);
+        return 1;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    int sfd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (sfd < 0) {
+        fprintf(stderr, "simtd: signalfd: %s\n", strerror(errno));
+        simt_hwdb_unref(db);
+        return 1;
+    }
+    raise_fd_limit(cfg.max_connections);
+    for (size_t i = 0; i < simt_api_route_count(); i++) {
+        const char *method = NULL, *pattern = NULL;
+        if (simt_api_route_at(i, &method, &pattern) == 0)
+            simt_metrics_add_route(pattern);
+    }
+    simt_metrics_add_route("/metrics");
+    simt_metrics_set_gpus(gpu_count);
+
+    struct simt_server *srv = NULL;
+    if (simt_server_start(&cfg, db, &srv, error, sizeof error) != 0) {
+        fprintf(stderr, "simtd: %s\n", error);
+        close(sfd);
+        return 1;
+    }
+    int v6 = strchr(cfg.bind_addr, ':') != NULL && cfg.bind_addr[0] != '[';
+    printf("simtd: listening on http://%s%s%s:%u\n", v6 ? "[" : "", cfg.bind_addr, v6 ? "]" : "",
+           simt_server_port(srv));
+    fflush(stdout);
+    simt_log(SIMT_LOG_INFO, "simtd %s listening on %s port %u: %zu GPUs from %s, %u thread(s), body limit %zu bytes",
+             simt_config_version(), cfg.bind_addr, simt_server_port(srv), gpu_count, dir, cfg.threads,
+             cfg.max_body_bytes);
+
+    int rc = run(srv, sfd, dir, cfg.timeout_s);
+    close(sfd);
+    return rc;
+}

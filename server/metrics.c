@@ -1,0 +1,262 @@
+/* metrics.c - fixed tables of relaxed atomics, rendered on demand in the
+ * Prometheus text format. Counters only grow; the histogram's buckets are
+ * stored per bucket and made cumulative when rendered. */
+#define _GNU_SOURCE
+#include "metrics.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ROUTES 64
+#define ROUTE_NAME_MAX 96
+
+/* Statuses with their own counter; anything else counts under "other". */
+static const int known_statuses[] = {200, 201, 204, 400, 401, 403, 404, 405, 408,
+                                     413, 415, 422, 429, 500, 501, 503};
+#define STATUS_SLOTS (sizeof known_statuses / sizeof known_statuses[0] + 1)
+
+/* Bucket upper bounds in nanoseconds and as Prometheus writes them. */
+static const int64_t bucket_bounds_ns[] = {50000,    100000,   250000,    500000,    1000000,
+                                           2500000,  5000000,  10000000,  25000000,  50000000,
+                                           100000000, 250000000, 1000000000};
+static const char *const bucket_labels[] = {"5e-05", "0.0001", "0.00025", "0.0005", "0.001",
+                                            "0.0025", "0.005", "0.01",    "0.025",  "0.05",
+                                            "0.1",    "0.25",  "1"};
+#define BUCKETS (sizeof bucket_bounds_ns / sizeof bucket_bounds_ns[0])
+
+struct route_slot {
+    char name[ROUTE_NAME_MAX];
+    _Atomic(const char *) alias; /* a pointer seen for this name: fast lookup */
+    atomic_ullong by_status[STATUS_SLOTS];
+    atomic_ullong buckets[BUCKETS + 1]; /* last one: above every bound */
+    atomic_ullong count;
+    atomic_ullong sum_ns;
+};
+
+static struct route_slot routes[MAX_ROUTES + 1]; /* the extra one is "other" */
+static atomic_size_t route_count;
+static pthread_mutex_t register_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static atomic_ullong reloads_ok;
+static atomic_ullong reloads_failed;
+static atomic_llong connections;
+static atomic_size_t gpus;
+static atomic_long inflight;
+
+/* "other": the one slot past the table, for routes that do not fit */
+static struct route_slot *other_slot(void) { return &routes[MAX_ROUTES]; }
+
+static struct route_slot *find_or_add(const char *route)
+{
+    size_t n = atomic_load_explicit(&route_count, memory_order_acquire);
+    for (size_t i = 0; i < n; i++)
+        if (atomic_load_explicit(&routes[i].alias, memory_order_relaxed) == route)
+            return &routes[i];
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(routes[i].name, route) == 0) {
+            const char *expected = NULL;
+            atomic_compare_exchange_strong(&routes[i].alias, &expected, route);
+            return &routes[i];
+        }
+    }
+    pthread_mutex_lock(&register_lock);
+    struct route_slot *slot = NULL;
+    n = atomic_load_explicit(&route_count, memory_order_acquire);
+    for (size_t i = 0; i < n && slot == NULL; i++)
+        if (strcmp(routes[i].name, route) == 0)
+            slot = &routes[i];
+    if (slot == NULL) {
+        if (n < MAX_ROUTES && strlen(route) < ROUTE_NAME_MAX) {
+            slot = &routes[n];
+            snprintf(slot->name, sizeof slot->name, "%s", route);
+            atomic_store_explicit(&slot->alias, route, memory_order_relaxed);
+            atomic_store_explicit(&route_count, n + 1, memory_order_release);
+        } else {
+            slot = other_slot();
+            if (slot->name[0] == '\0')
+                snprintf(slot->name, sizeof slot->name, "other");
+        }
+    }
+    pthread_mutex_unlock(&register_lock);
+    return slot;
+}
+
+void simt_metrics_add_route(const char *pattern) { (void)find_or_add(pattern); }
+
+static size_t status_slot(int status)
+{
+    for (size_t i = 0; i < STATUS_SLOTS - 1; i++)
+        if (known_statuses[i] == status)
+            return i;
+    return STATUS_SLOTS - 1;
+}
+
+void simt_metrics_observe(const char *route, int status, int64_t duration_ns)
+{
+    struct route_slot *slot = find_or_add(route ? route : "unmatched");
+    atomic_fetch_add_explicit(&slot->by_status[status_slot(status)], 1, memory_order_relaxed);
+    size_t b = 0;
+    while (b < BUCKETS && duration_ns > bucket_bounds_ns[b])
+        b++;
+    atomic_fetch_add_explicit(&slot->buckets[b], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&slot->count, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&slot->sum_ns, duration_ns > 0 ? (unsigned long long)duration_ns : 0ULL,
+                              memory_order_relaxed);
+}
+
+void simt_metrics_reload(int succeeded)
+{
+    atomic_fetch_add_explicit(succeeded ? &reloads_ok : &reloads_failed, 1, memory_order_relaxed);
+}
+
+void simt_metrics_connections_add(int delta)
+{
+    atomic_fetch_add_explicit(&connections, delta, memory_order_relaxed);
+}
+
+int64_t simt_metrics_connections(void) { return atomic_load_explicit(&connections, memory_order_relaxed); }
+
+void simt_metrics_set_gpus(size_t count) { atomic_store_explicit(&gpus, count, memory_order_relaxed); }
+
+void simt_metrics_inflight_add(int delta) { atomic_fetch_add_explicit(&inflight, delta, memory_order_relaxed); }
+
+long simt_metrics_inflight(void) { return atomic_load_explicit(&inflight, memory_order_relaxed); }
+
+/* ---- rendering ---- */
+
+struct text {
+    char *buf;
+    size_t len, cap;
+    int failed;
+};
+
+static void text_printf(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_printf(struct text *t, const char *fmt, ...)
+{
+    if (t->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = 1;
+            return;
+        }
+        if ((size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = t->cap * 2 + (size_t)n;
+        char *grown = realloc(t->buf, cap);
+        if (grown == NULL) {
+            t->failed = 1;
+            return;
+        }
+        t->buf = grown;
+        t->cap = cap;
+    }
+}
+
+/* Route names come from the api's static table, never from a client, but
+ * escape them as the format requires anyway. */
+static void label_value(char *out, size_t out_size, const char *value)
+{
+    size_t j = 0;
+    for (size_t i = 0; value[i] != '\0' && j + 3 < out_size; i++) {
+        char c = value[i];
+        if (c == '\\' || c == '"') {
+            out[j++] = '\\';
+            out[j++] = c;
+        } else if (c == '\n') {
+            out[j++] = '\\';
+            out[j++] = 'n';
+        } else {
+            out[j++] = c;
+        }
+    }
+    out[j] = '\0';
+}
+
+static void render_route(struct text *t, const struct route_slot *slot, int part)
+{
+    char name[2 * ROUTE_NAME_MAX];
+    label_value(name, sizeof name, slot->name);
+    if (part == 0) {
+        for (size_t s = 0; s < STATUS_SLOTS; s++) {
+            unsigned long long v = atomic_load_explicit(&slot->by_status[s], memory_order_relaxed);
+            if (v == 0)
+                continue;
+            if (s < STATUS_SLOTS - 1)
+                text_printf(t, "simtd_requests_total{route=\"%s\",status=\"%d\"} %llu\n", name,
+                            known_statuses[s], v);
+            else
+                text_printf(t, "simtd_requests_total{route=\"%s\",status=\"other\"} %llu\n", name, v);
+        }
+        return;
+    }
+    unsigned long long count = atomic_load_explicit(&slot->count, memory_order_relaxed);
+    if (count == 0)
+        return;
+    unsigned long long cumulative = 0;
+    for (size_t b = 0; b < BUCKETS; b++) {
+        cumulative += atomic_load_explicit(&slot->buckets[b], memory_order_relaxed);
+        text_printf(t, "simtd_request_duration_seconds_bucket{route=\"%s\",le=\"%s\"} %llu\n", name,
+                    bucket_labels[b], cumulative);
+    }
+    cumulative += atomic_load_explicit(&slot->buckets[BUCKETS], memory_order_relaxed);
+    text_printf(t, "simtd_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n", name, cumulative);
+    unsigned long long sum_ns = atomic_load_explicit(&slot->sum_ns, memory_order_relaxed);
+    text_printf(t, "simtd_request_duration_seconds_sum{route=\"%s\"} %.9f\n", name, (double)sum_ns / 1e9);
+    /* the count is the +Inf bucket, so the two always agree */
+    text_printf(t, "simtd_request_duration_seconds_count{route=\"%s\"} %llu\n", name, cumulative);
+}
+
+int simt_metrics_render(char **out, size_t *out_len)
+{
+    struct text t = {.buf = malloc(8192), .len = 0, .cap = 8192, .failed = 0};
+    if (t.buf == NULL)
+        return -1;
+    size_t n = atomic_load_explicit(&route_count, memory_order_acquire);
+
+    text_printf(&t, "# HELP simtd_requests_total HTTP requests answered, by route pattern and status.\n"
+                    "# TYPE simtd_requests_total counter\n");
+    for (size_t i = 0; i < n; i++)
+        render_route(&t, &routes[i], 0);
+    render_route(&t, other_slot(), 0);
+
+    text_printf(&t, "# HELP simtd_request_duration_seconds Time from request headers to queued answer.\n"
+                    "# TYPE simtd_request_duration_seconds histogram\n");
+    for (size_t i = 0; i < n; i++)
+        render_route(&t, &routes[i], 1);
+    render_route(&t, other_slot(), 1);
+
+    text_printf(&t,
+                "# HELP simtd_hwdb_reloads_total Hardware database reloads (SIGHUP), by result.\n"
+                "# TYPE simtd_hwdb_reloads_total counter\n"
+                "simtd_hwdb_reloads_total{result=\"success\"} %llu\n"
+                "simtd_hwdb_reloads_total{result=\"failure\"} %llu\n"
+                "# HELP simtd_hwdb_gpus GPUs in the database being served.\n"
+                "# TYPE simtd_hwdb_gpus gauge\n"
+                "simtd_hwdb_gpus %zu\n"
+                "# HELP simtd_connections Open client connections.\n"
+                "# TYPE simtd_connections gauge\n"
+                "simtd_connections %lld\n"
+                "# HELP simtd_requests_in_flight Requests begun and not yet answered, this one included.\n"
+                "# TYPE simtd_requests_in_flight gauge\n"
+                "simtd_requests_in_flight %ld\n",
+                atomic_load(&reloads_ok), atomic_load(&reloads_failed), atomic_load(&gpus),
+                (long long)atomic_load(&connections), atomic_load(&inflight));
+    if (t.failed) {
+        free(t.buf);
+        return -1;
+    }
+    *out = t.buf;
+    *out_len = t.len;
+    return 0;
+}

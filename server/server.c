@@ -1,0 +1,551 @@
+/* server.c - libmicrohttpd glue: the access handler, per-connection state,
+ * body limits, the database reference, the server's own routes (/metrics),
+ * deadlines and graceful shutdown. No model logic lives here: every API
+ * request goes to simt_api_handle.
+ *
+ * microhttpd calls the access handler several times per request: once with
+ * the headers, once per piece of body, once more when the body is complete.
+ * A reply may be queued on the first call (413 by Content-Length, 503 while
+ * shutting down) or on the last, never in between. Requests on one
+ * connection are sequential, so the request state lives in the connection's
+ * record and the hot path allocates nothing but the answer. */
+#define _GNU_SOURCE
+#include "server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "api.h"
+#include "log.h"
+#include "metrics.h"
+
+/* A body buffer up to this size is kept for the connection's next request. */
+#define KEEP_BODY_CAPACITY ((size_t)64 * 1024)
+#define FIRST_BODY_CAPACITY ((size_t)4096)
+
+struct conn {
+    struct conn *prev, *next; /* in srv->conns, under srv->conns_lock */
+    int fd;
+    int cut;                  /* the reaper has shut its socket down */
+    /* monotonic ns by which the current request must have fully arrived;
+     * 0 while an answer is being produced or sent */
+    atomic_llong deadline_ns;
+    /* the request in progress */
+    int64_t start_ns;
+    char *body;
+    size_t body_len, body_cap;
+    size_t body_seen;         /* bytes received, kept or not */
+    int too_large;
+};
+
+struct simt_server {
+    struct MHD_Daemon *daemon;
+    unsigned port;
+    size_t max_body_bytes;
+    unsigned max_connections;
+    int64_t timeout_ns;
+
+    pthread_mutex_t db_lock;
+    struct simt_hwdb *db; /* the current database; one reference is ours */
+
+    pthread_mutex_t conns_lock;
+    struct conn *conns;
+
+    atomic_int shutting_down;
+    atomic_llong last_refusal_log_s;
+};
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* ---- answering ---- */
+
+static const char oom_body[] =
+    "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory while building the answer\"}}";
+
+/* Marks resp as "could not be built": answer() then sends a static 500. */
+static void make_oom(struct simt_api_response *resp)
+{
+    simt_api_response_clear(resp);
+    resp->body = NULL;
+    resp->body_len = 1;
+}
+
+/* Queues resp (taking its body) with its headers, and accounts for it. */
+static enum MHD_Result answer(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc, const char *method,
+                              const char *url, struct simt_api_response *resp)
+{
+    struct MHD_Response *r;
+    if (resp->body != NULL || resp->body_len == 0)
+        r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, resp->body, &free);
+    else
+        r = NULL;
+    if (r == NULL) {
+        free(resp->body);
+        resp->body = NULL;
+        resp->status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+        resp->body_len = sizeof oom_body - 1;
+        resp->content_type = "application/json";
+        resp->allow = NULL;
+        /* a NULL free callback: static storage, never freed */
+        r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, (void *)(uintptr_t)oom_body,
+                                                               NULL);
+        if (r == NULL)
+            return MHD_NO; /* closes the connection: nothing else is possible */
+    }
+    resp->body = NULL; /* owned by the MHD response now */
+    int headers_ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+                                             resp->content_type ? resp->content_type : "application/json") == MHD_YES;
+    if (resp->allow != NULL)
+        headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp->allow) == MHD_YES;
+    if (atomic_load_explicit(&srv->shutting_down, memory_order_relaxed))
+        headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
+    int status = resp->status > 0 ? resp->status : MHD_HTTP_INTERNAL_SERVER_ERROR;
+    enum MHD_Result queued = headers_ok ? MHD_queue_response(mc, (unsigned)status, r) : MHD_NO;
+    MHD_destroy_response(r);
+    atomic_store_explicit(&c->deadline_ns, 0, memory_order_relaxed);
+
+    int64_t elapsed_ns = mono_ns() - c->start_ns;
+    simt_metrics_observe(resp->route ? resp->route : "unmatched", status, elapsed_ns);
+    if (simt_log_access_enabled())
+        simt_log_access(method, url, status, (double)elapsed_ns / 1e9, resp->body_len);
+    return queued;
+}
+
+/* An error the server itself decides (before or instead of the API). */
+static enum MHD_Result answer_error(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc,
+                                    const char *method, const char *url, int status, const char *code,
+                                    const char *message, const char *route)
+{
+    struct simt_api_response resp;
+    memset(&resp, 0, sizeof resp);
+    if (simt_api_error_response(status, code, message, NULL, &resp) != 0)
+        make_oom(&resp);
+    resp.status = status;
+    resp.route = route;
+    return answer(srv, c, mc, method, url, &resp);
+}
+
+/* ---- the server's own routes ----
+ * Matched before the API's. GET / (the dashboard) becomes one more row: a
+ * function that fills resp from the dashboard's files. */
+
+typedef int (*local_serve_fn)(struct simt_server *srv, struct simt_api_response *resp);
+
+struct local_route {
+    const char *path;
+    const char *method;
+    local_serve_fn serve;
+};
+
+static int serve_metrics(struct simt_server *srv, struct simt_api_response *resp)
+{
+    (void)srv;
+    if (simt_metrics_render(&resp->body, &resp->body_len) != 0)
+        return -1;
+    resp->status = MHD_HTTP_OK;
+    resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
+    return 0;
+}
+
+static const struct local_route local_routes[] = {
+    {"/metrics", "GET", serve_metrics},
+};
+
+/* Returns 1 and fills resp when the path is one of the server's own. */
+static int serve_local(struct simt_server *srv, const char *method, const char *url,
+                       struct simt_api_response *resp)
+{
+    for (size_t i = 0; i < sizeof local_routes / sizeof local_routes[0]; i++) {
+        const struct local_route *lr = &local_routes[i];
+        if (strcmp(url, lr->path) != 0)
+            continue;
+        memset(resp, 0, sizeof *resp);
+        if (strcmp(method, lr->method) == 0 || (strcmp(method, "HEAD") == 0 && strcmp(lr->method, "GET") == 0)) {
+            if (lr->serve(srv, resp) != 0)
+                make_oom(resp);
+        } else {
+            char msg[96];
+            snprintf(msg, sizeof msg, "%s allows %s only", lr->path, lr->method);
+            if (simt_api_error_response(MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed", msg, NULL, resp) != 0)
+                make_oom(resp);
+            resp->status = MHD_HTTP_METHOD_NOT_ALLOWED;
+            resp->allow = lr->method;
+        }
+        resp->route = lr->path;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- the request ---- */
+
+static struct simt_hwdb *db_acquire(struct simt_server *srv)
+{
+    pthread_mutex_lock(&srv->db_lock);
+    struct simt_hwdb *db = srv->db;
+    simt_hwdb_ref(db);
+    pthread_mutex_unlock(&srv->db_lock);
+    return db;
+}
+
+static enum MHD_Result dispatch(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc,
+                                const char *method, const char *url)
+{
+    struct simt_api_response resp;
+    if (serve_local(srv, method, url, &resp))
+        return answer(srv, c, mc, method, url, &resp);
+
+    struct simt_api_request req = {
+        .method = method,
+        .path = url,
+        .content_type = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE),
+        .body = c->body,
+        .body_len = c->body_len,
+    };
+    memset(&resp, 0, sizeof resp);
+    struct simt_hwdb *db = db_acquire(srv);
+    int rc = simt_api_handle(db, &req, &resp);
+    simt_hwdb_unref(db);
+    if (rc != 0 && resp.body == NULL)
+        make_oom(&resp);
+    return answer(srv, c, mc, method, url, &resp);
+}
+
+static void request_reset(struct conn *c)
+{
+    if (c->body_cap > KEEP_BODY_CAPACITY) {
+        free(c->body);
+        c->body = NULL;
+        c->body_cap = 0;
+    }
+    c->body_len = 0;
+    c->body_seen = 0;
+    c->too_large = 0;
+}
+
+/* Appends a piece of body, or notes that the limit has been passed (and
+ * from then on only counts). Returns 0, or -1 when out of memory. */
+static int body_append(struct simt_server *srv, struct conn *c, const char *data, size_t size)
+{
+    c->body_seen += size;
+    if (c->too_large)
+        return 0;
+    if (c->body_seen > srv->max_body_bytes) {
+        c->too_large = 1;
+        c->body_len = 0;
+        return 0;
+    }
+    size_t need = c->body_len + size;
+    if (need > c->body_cap) {
+        size_t cap = c->body_cap ? c->body_cap : FIRST_BODY_CAPACITY;
+        while (cap < need)
+            cap *= 2;
+        if (cap > srv->max_body_bytes)
+            cap = srv->max_body_bytes;
+        char *grown = realloc(c->body, cap);
+        if (grown == NULL)
+            return -1;
+        c->body = grown;
+        c->body_cap = cap;
+    }
+    memcpy(c->body + c->body_len, data, size);
+    c->body_len = need;
+    return 0;
+}
+
+static struct conn *conn_of(struct MHD_Connection *mc)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? (struct conn *)info->socket_context : NULL;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_data_size,
+                                  void **req_cls)
+{
+    struct simt_server *srv = cls;
+    struct conn *c = *req_cls;
+    (void)version;
+
+    if (c == NULL) { /* first call: headers only */
+        c = conn_of(mc);
+        if (c == NULL)
+            return MHD_NO; /* the connection record could not be allocated */
+        *req_cls = c;
+        c->start_ns = mono_ns();
+        request_reset(c);
+        simt_metrics_inflight_add(1);
+
+        if (atomic_load_explicit(&srv->shutting_down, memory_order_relaxed))
+            return answer_error(srv, c, mc, method, url, MHD_HTTP_SERVICE_UNAVAILABLE, "unavailable",
+                                "the server is shutting down", "refused");
+        const char *length = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (length != NULL) {
+            errno = 0;
+            char *end = NULL;
+            unsigned long long declared = strtoull(length, &end, 10);
+            if (errno == ERANGE || (end != length && declared > srv->max_body_bytes)) {
+                char msg[96];
+                snprintf(msg, sizeof msg, "the body may be at most %zu bytes", srv->max_body_bytes);
+                return answer_error(srv, c, mc, method, url, MHD_HTTP_CONTENT_TOO_LARGE, "too_large", msg,
+                                    "refused");
+            }
+        }
+        return MHD_YES;
+    }
+
+    if (*upload_data_size != 0) { /* a piece of body */
+        int rc = body_append(srv, c, upload_data, *upload_data_size);
+        *upload_data_size = 0;
+        return rc == 0 ? MHD_YES : MHD_NO;
+    }
+
+    /* the whole request has arrived */
+    atomic_store_explicit(&c->deadline_ns, 0, memory_order_relaxed);
+    if (c->too_large) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "the body may be at most %zu bytes", srv->max_body_bytes);
+        return answer_error(srv, c, mc, method, url, MHD_HTTP_CONTENT_TOO_LARGE, "too_large", msg, "refused");
+    }
+    return dispatch(srv, c, mc, method, url);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *mc, void **req_cls, enum MHD_RequestTerminationCode toe)
+{
+    struct simt_server *srv = cls;
+    struct conn *c = *req_cls;
+    (void)mc;
+    if (c == NULL)
+        return;
+    *req_cls = NULL;
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        simt_log(SIMT_LOG_DEBUG, "request ended early (microhttpd reason %d)", (int)toe);
+    request_reset(c);
+    atomic_store_explicit(&c->deadline_ns, mono_ns() + srv->timeout_ns, memory_order_relaxed);
+    simt_metrics_inflight_add(-1);
+}
+
+/* ---- connections ---- */
+
+static void on_connection(void *cls, struct MHD_Connection *mc, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    struct simt_server *srv = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        struct conn *c = calloc(1, sizeof *c);
+        *socket_context = c;
+        simt_metrics_connections_add(1);
+        if (c == NULL)
+            return;
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+        c->fd = info ? info->connect_fd : -1;
+        atomic_store_explicit(&c->deadline_ns, mono_ns() + srv->timeout_ns, memory_order_relaxed);
+        pthread_mutex_lock(&srv->conns_lock);
+        c->next = srv->conns;
+        if (srv->conns)
+            srv->conns->prev = c;
+        srv->conns = c;
+        pthread_mutex_unlock(&srv->conns_lock);
+        return;
+    }
+    /* MHD_CONNECTION_NOTIFY_CLOSED: microhttpd closes the socket after this
+     * returns, so unlinking under the lock keeps the reaper off a reused fd. */
+    struct conn *c = *socket_context;
+    *socket_context = NULL;
+    simt_metrics_connections_add(-1);
+    if (c == NULL)
+        return;
+    pthread_mutex_lock(&srv->conns_lock);
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        srv->conns = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    pthread_mutex_unlock(&srv->conns_lock);
+    free(c->body);
+    free(c);
+}
+
+/* Refuses connections beyond --max-connections, counted over every worker
+ * thread (microhttpd's own limit is per worker). */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+    struct simt_server *srv = cls;
+    (void)addr;
+    (void)addrlen;
+    if (simt_metrics_connections() < (int64_t)srv->max_connections)
+        return MHD_YES;
+    long long now_s = (long long)(mono_ns() / 1000000000LL);
+    long long last = atomic_load_explicit(&srv->last_refusal_log_s, memory_order_relaxed);
+    if (now_s != last && atomic_compare_exchange_strong(&srv->last_refusal_log_s, &last, now_s))
+        simt_log(SIMT_LOG_WARN, "connection refused: %u connections open (--max-connections)", srv->max_connections);
+    return MHD_NO;
+}
+
+static void on_mhd_log(void *cls, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void on_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    simt_log_v(SIMT_LOG_WARN, fmt, ap);
+}
+
+int simt_server_reap(struct simt_server *srv)
+{
+    int64_t now = mono_ns();
+    int cut = 0;
+    pthread_mutex_lock(&srv->conns_lock);
+    for (struct conn *c = srv->conns; c != NULL; c = c->next) {
+        long long deadline = atomic_load_explicit(&c->deadline_ns, memory_order_relaxed);
+        if (c->cut || deadline == 0 || now <= deadline || c->fd < 0)
+            continue;
+        /* microhttpd sees end-of-stream and closes the connection itself */
+        shutdown(c->fd, SHUT_RDWR);
+        c->cut = 1;
+        cut++;
+    }
+    pthread_mutex_unlock(&srv->conns_lock);
+    if (cut > 0)
+        simt_log(SIMT_LOG_INFO, "closed %d connection(s): no complete request within %lld s", cut,
+                 (long long)(srv->timeout_ns / 1000000000LL));
+    return cut;
+}
+
+/* ---- life cycle ---- */
+
+static int make_address(const char *text, unsigned port, struct sockaddr_storage *ss, int *is_ipv6)
+{
+    memset(ss, 0, sizeof *ss);
+    struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+    if (inet_pton(AF_INET, text, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+        *is_ipv6 = 0;
+        return 0;
+    }
+    const char *inner = text;
+    char buf[64];
+    size_t n = strlen(text);
+    if (n >= 2 && text[0] == '[' && text[n - 1] == ']' && n - 2 < sizeof buf) {
+        memcpy(buf, text + 1, n - 2);
+        buf[n - 2] = '\0';
+        inner = buf;
+    }
+    if (inet_pton(AF_INET6, inner, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        *is_ipv6 = 1;
+        return 0;
+    }
+    return -1;
+}
+
+int simt_server_start(const struct simt_server_config *cfg, struct simt_hwdb *db, struct simt_server **out,
+                      char *error, size_t error_size)
+{
+    *out = NULL;
+    struct sockaddr_storage ss;
+    int is_ipv6 = 0;
+    if (make_address(cfg->bind_addr, cfg->port, &ss, &is_ipv6) != 0) {
+        snprintf(error, error_size, "--bind '%s' is not a numeric IPv4 or IPv6 address", cfg->bind_addr);
+        simt_hwdb_unref(db);
+        return -1;
+    }
+    struct simt_server *srv = calloc(1, sizeof *srv);
+    if (srv == NULL) {
+        snprintf(error, error_size, "out of memory");
+        simt_hwdb_unref(db);
+        return -1;
+    }
+    srv->max_body_bytes = cfg->max_body_bytes;
+    srv->max_connections = cfg->max_connections;
+    srv->timeout_ns = (int64_t)cfg->timeout_s * 1000000000LL;
+    srv->db = db;
+    pthread_mutex_init(&srv->db_lock, NULL);
+    pthread_mutex_init(&srv->conns_lock, NULL);
+
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+    if (is_ipv6)
+        flags |= MHD_USE_IPv6;
+    /* microhttpd divides its connection limit among pool workers; on_accept
+     * holds the total, so each worker may take up to the whole limit. */
+    unsigned mhd_limit = cfg->threads > 1 ? cfg->max_connections * cfg->threads : cfg->max_connections;
+    /* the pool size goes last: MHD_OPTION_END in its place ends the list */
+    enum MHD_OPTION pool_option = cfg->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END;
+    srv->daemon = MHD_start_daemon(
+        flags, (uint16_t)cfg->port, &on_accept, srv, &on_request, srv,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)mhd_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
+        MHD_OPTION_NOTIFY_COMPLETED, (MHD_RequestCompletedCallback)&on_completed, (void *)srv,
+        MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)&on_connection, (void *)srv,
+        MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)&on_mhd_log, (void *)srv,
+        pool_option, (unsigned int)cfg->threads,
+        MHD_OPTION_END);
+    if (srv->daemon == NULL) {
+        snprintf(error, error_size, "cannot listen on %s port %u (see the log above)", cfg->bind_addr, cfg->port);
+        simt_server_stop(srv);
+        return -1;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    srv->port = info ? info->port : cfg->port;
+    *out = srv;
+    return 0;
+}
+
+unsigned simt_server_port(const struct simt_server *srv) { return srv->port; }
+
+void simt_server_swap_db(struct simt_server *srv, struct simt_hwdb *db)
+{
+    pthread_mutex_lock(&srv->db_lock);
+    struct simt_hwdb *old = srv->db;
+    srv->db = db;
+    pthread_mutex_unlock(&srv->db_lock);
+    simt_hwdb_unref(old);
+}
+
+void simt_server_begin_shutdown(struct simt_server *srv)
+{
+    if (atomic_exchange(&srv->shutting_down, 1))
+        return;
+    if (srv->daemon != NULL) {
+        MHD_socket listener = MHD_quiesce_daemon(srv->daemon);
+        if (listener != MHD_INVALID_SOCKET)
+            close(listener);
+    }
+}
+
+long simt_server_inflight(const struct simt_server *srv)
+{
+    (void)srv;
+    return simt_metrics_inflight();
+}
+
+void simt_server_stop(struct simt_server *srv)
+{
+    if (srv == NULL)
+        return;
+    if (srv->daemon != NULL)
+        MHD_stop_daemon(srv->daemon);
+    simt_hwdb_unref(srv->db);
+    pthread_mutex_destroy(&srv->db_lock);
+    pthread_mutex_destroy(&srv->conns_lock);
+    free(srv);
+}
