@@ -127,6 +127,8 @@ json_t *h_gpus_get(struct simt_call *call);
 json_t *h_occupancy(struct simt_call *call);
 json_t *h_occupancy_sweep(struct simt_call *call);
 json_t *h_launch_suggest(struct simt_call *call);
+json_t *h_gemm(struct simt_call *call);
+json_t *h_collective(struct simt_call *call);
 
 /* The occupancy answer for one configuration (shared by sweep and /v1/kernel):
  * fills `answer` with the occupancy fields. `gpu` has been resolved. */

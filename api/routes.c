@@ -10,6 +10,8 @@ const struct simt_route simt_route_table[] = {
     {"POST", "/v1/occupancy", h_occupancy, SIMT_ROUTE_MODEL},
     {"POST", "/v1/occupancy/sweep", h_occupancy_sweep, SIMT_ROUTE_MODEL},
     {"POST", "/v1/launch/suggest", h_launch_suggest, SIMT_ROUTE_MODEL},
+    {"POST", "/v1/gemm", h_gemm, SIMT_ROUTE_MODEL},
+    {"POST", "/v1/collective", h_collective, SIMT_ROUTE_MODEL},
 };
 
 const size_t simt_route_count = sizeof simt_route_table / sizeof simt_route_table[0];
