@@ -92,15 +92,18 @@ int simt_mva_solve(const struct simt_mva_center *centers, int count, double dela
         copy_out(&s, count, customers, out);
         return SIMT_OK;
     }
+    int saturated = 0;
     for (double n = 1.0; n <= whole; n += 1.0) {
         mva_step(centers, count, delay, cap, n, &s);
         if (cap > 0.0 && s.throughput >= cap * (1.0 - 1e-12)) {
             /* saturated: more customers only queue at the bottleneck */
-            s.cycle_time = whole / cap;
+            saturated = 1;
+            s.throughput = cap;
+            s.cycle_time = customers / cap;
             break;
         }
     }
-    if (fraction > 0.0) {
+    if (fraction > 0.0 && !saturated) {
         struct mva_state next = s;
         mva_step(centers, count, delay, cap, whole + 1.0, &next);
         /* interpolate between n and n + 1 customers */

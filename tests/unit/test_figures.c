@@ -1,0 +1,98 @@
+/* test_figures.c - which figure a model computes with: measured over
+ * datasheet, per-clock rates at the clock in use, sources and names. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "figures.h"
+#include "model_fixture.h"
+
+struct row {
+    const char *name;
+    enum simt_figure_policy policy;
+    double measured_dram, measured_clock, measured_fp32, measured_dram_latency;
+    enum simt_figure_id id;
+    double value;
+    enum simt_figure_source source;
+};
+
+static const struct row rows[] = {
+    {"datasheet dram", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_DRAM_BANDWIDTH, 2e12, SIMT_FIGURE_DATASHEET},
+    {"measured dram", SIMT_POLICY_PREFER_MEASURED, 1.7e12, 0, 0, 0, SIMT_FIG_DRAM_BANDWIDTH, 1.7e12,
+     SIMT_FIGURE_MEASURED},
+    {"datasheet policy ignores measured", SIMT_POLICY_DATASHEET, 1.7e12, 0, 0, 0, SIMT_FIG_DRAM_BANDWIDTH, 2e12,
+     SIMT_FIGURE_DATASHEET},
+    /* 256 flops/clk/SM x 100 SMs x 1 GHz */
+    {"fp32 at boost", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_FP32, 2.56e13, SIMT_FIGURE_DATASHEET},
+    /* at a measured 0.9 GHz: 256 x 100 x 0.9e9 */
+    {"fp32 at measured clock", SIMT_POLICY_PREFER_MEASURED, 0, 0.9e9, 0, 0, SIMT_FIG_FP32, 2.304e13,
+     SIMT_FIGURE_DERIVED},
+    {"fp32 measured", SIMT_POLICY_PREFER_MEASURED, 0, 0.9e9, 2.2e13, 0, SIMT_FIG_FP32, 2.2e13, SIMT_FIGURE_MEASURED},
+    /* 32 banks x 4 B x 100 SMs x 1 GHz */
+    {"shared bandwidth", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_SHARED_BANDWIDTH, 1.28e13,
+     SIMT_FIGURE_DATASHEET},
+    /* 4 issue slots x 100 x 1e9 */
+    {"issue", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_ISSUE, 4e11, SIMT_FIGURE_DATASHEET},
+    {"measured latency", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 612, SIMT_FIG_DRAM_LATENCY, 612, SIMT_FIGURE_MEASURED},
+    /* tensor rates scale with a measured clock: 5e14 x 0.9 */
+    {"tensor at measured clock", SIMT_POLICY_PREFER_MEASURED, 0, 0.9e9, 0, 0,
+     (enum simt_figure_id)(SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP16), 4.5e14, SIMT_FIGURE_DERIVED},
+    {"no int8 tensor path", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0,
+     (enum simt_figure_id)(SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT8), 0, SIMT_FIGURE_ABSENT},
+};
+
+START_TEST(test_rows)
+{
+    const struct row *t = &rows[_i];
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.measured_dram_bandwidth_bytes_per_s = t->measured_dram;
+    gpu.measured_clock_hz = t->measured_clock;
+    gpu.measured_fp32_flops_per_s = t->measured_fp32;
+    gpu.measured_dram_latency_cycles = t->measured_dram_latency;
+    struct simt_figure_set set;
+    simt_figure_set_init(&gpu, t->policy, &set);
+    ck_assert_msg(fabs(simt_figure_get(&set, t->id) - t->value) <= 1e-9 * t->value, "%s: %g", t->name,
+                  simt_figure_get(&set, t->id));
+    ck_assert_msg(set.source[t->id] == t->source, "%s: source %s", t->name, simt_figure_source_name(set.source[t->id]));
+}
+END_TEST
+
+START_TEST(test_names_and_require)
+{
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.l2_bandwidth_bytes_per_s = 0;
+    gpu.measured_dram_bandwidth_bytes_per_s = 1.5e12;
+    struct simt_figure_set set;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &set);
+    for (int id = 0; id < SIMT_FIG_COUNT; id++)
+        ck_assert_ptr_nonnull(simt_figure_name((enum simt_figure_id)id));
+    ck_assert_ptr_null(simt_figure_name(SIMT_FIG_COUNT));
+    ck_assert_str_eq(simt_figure_name((enum simt_figure_id)(SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_BF16)),
+                     "tensor_flops_per_s.bf16");
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_figure_require(&set, SIMT_FIG_L2_BANDWIDTH, &diag), SIMT_EUNSAT);
+    ck_assert_str_eq(diag.field, "l2_bandwidth_bytes_per_s");
+    ck_assert_int_eq(simt_figure_require(&set, SIMT_FIG_DRAM_BANDWIDTH, &diag), SIMT_OK);
+    char line[128];
+    simt_figure_describe(&set, SIMT_FIG_DRAM_BANDWIDTH, line, sizeof line);
+    ck_assert_str_eq(line, "dram_bandwidth_bytes_per_s = 1.5e+12 (measured on a real card)");
+    simt_figure_describe(&set, SIMT_FIG_FP32, line, sizeof line);
+    ck_assert_str_eq(line, "fp32_flops_per_s = 2.56e+13 (datasheet per-clock rate at boost clock)");
+    ck_assert_int_eq(simt_figure_describe(&set, SIMT_FIG_COUNT, line, sizeof line), -1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("figures");
+    TCase *tc = tcase_create("core");
+    tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof rows / sizeof rows[0]));
+    tcase_add_test(tc, test_names_and_require);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,158 @@
+/* test_latency.c - Little's law, the loaded-latency closed loop and warps
+ * needed, on the fixture GPU: DRAM 2e12 B/s over 100 SMs at 1 GHz = 20
+ * B/cycle per SM, unloaded DRAM latency 500 cycles; shared 128 B/cycle per
+ * SM, 30 cycles; FMA: 128 lanes per SM in 4 partitions of 32, 4 cycles. */
+#include <check.h>
+#include <math.h>
+
+#include "latency.h"
+#include "model_fixture.h"
+
+struct row {
+    const char *name;
+    enum simt_latency_level level;
+    double warps, ilp, bytes_per_lane;
+    double latency, in_flight, required, achieved, fraction, warps_needed;
+};
+
+static const struct row rows[] = {
+    /* One warp of 32 x 4 B = 128-B requests: service D = 128/20 = 6.4 cycles, delay
+     * Z = 500 - 6.4. One customer: X = 1/500 requests/cycle -> 0.256 B/cycle/SM,
+     * x 100 SMs x 1e9 = 2.56e10 B/s = 0.0128 of peak; required = 20 x 500 = 10000 B.
+     * Warps for 90% (MVA recursion R(n) = D (1 + Q(n-1)), X = n / (Z + R), Q = X R):
+     * U(75) = 0.89702, U(76) = 0.90539 -> 75.36 customers -> 76 warps. */
+    {"dram one warp", SIMT_LATENCY_DRAM, 1, 1, 4, 500, 128, 10000, 2.56e10, 0.0128, 76},
+    /* n = 2: R = 6.4 x (1 + 0.0128) = 6.48192, cycle 500.08192, X = 2/500.08192:
+     * 0.51191612766 B/cycle/SM -> 5.1191612766e10 B/s */
+    {"dram two warps", SIMT_LATENCY_DRAM, 2, 1, 4, 500.08192, 256, 10000, 5.1191612766164e10, 0.025595806383082,
+     76},
+    /* n = 64 by the same recursion: X = 0.1233 req/cycle, 15.782213330088 B/cycle/SM,
+     * loaded latency 519.06534455356 cycles */
+    {"dram 64 warps", SIMT_LATENCY_DRAM, 64, 1, 4, 519.0653445535597, 8192, 10000, 1.5782213330088e12,
+     0.78911066650442, 76},
+    /* 512-B requests (16 B/lane), 256 streams against N* = 500/25.6 ~ 20: saturated at the peak;
+     * latency = 256 x 25.6 = 6553.6 cycles (Little's law at the peak) */
+    {"dram saturated", SIMT_LATENCY_DRAM, 64, 4, 16, 6553.6, 131072, 10000, 2e12, 1.0, 6},
+    /* shared: 128-B request, 1 cycle of service, latency 30: 8 streams -> 8/30 of peak;
+     * peak = 128 x 100 x 1e9 = 1.28e13; warps for 90% = ceil(0.9 x 30 / 1) = 27 */
+    {"shared 8 warps", SIMT_LATENCY_SHARED, 8, 1, 4, 30, 1024, 3840, 1.28e13 * 8.0 / 30.0, 8.0 / 30.0, 27},
+    /* shared saturated: 64 streams > 30 -> peak; latency = 64 x 1 */
+    {"shared 64 warps", SIMT_LATENCY_SHARED, 64, 1, 4, 64, 8192, 3840, 1.28e13, 1.0, 27},
+    /* fma: 4 warps, one per partition, each issues 1 FMA per 4 cycles -> 1 warp instr/cycle/SM
+     * = 32 FMA/cycle vs 128 peak: 0.25; chip 32 x 1e9 x 100 = 3.2e12; required 128 x 4 = 512 ops;
+     * warps for 90%: 0.9 x 4 / 1 = 3.6 -> 4 per partition -> 16 */
+    {"fma 4 warps", SIMT_LATENCY_FMA, 4, 1, 0, 4, 128, 512, 3.2e12, 0.25, 16},
+    /* 6 warps: two partitions with 2 (rate 1/2), two with 1 (1/4): 1.5 instr/cycle -> 0.375 */
+    {"fma 6 warps", SIMT_LATENCY_FMA, 6, 1, 0, 4, 192, 512, 4.8e12, 0.375, 16},
+    /* ilp 4 with 4 warps: each partition saturated */
+    {"fma ilp 4", SIMT_LATENCY_FMA, 4, 4, 0, 4, 512, 512, 1.28e13, 1.0, 4},
+};
+
+START_TEST(test_rows)
+{
+    const struct row *t = &rows[_i];
+    struct simt_gpu_spec gpu = fixture_gpu();
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_latency_request req;
+    simt_latency_request_init(&req);
+    req.level = t->level;
+    req.warps_per_sm = t->warps;
+    req.ilp = t->ilp;
+    req.bytes_per_lane = t->bytes_per_lane > 0 ? t->bytes_per_lane : 4;
+    struct simt_latency_result r;
+    struct simt_diag diag;
+    ck_assert_int_eq(simt_latency_compute(&gpu, &figures, &req, &r, &diag), SIMT_OK);
+    ck_assert_msg(fabs(r.latency_cycles - t->latency) < 1e-6 * t->latency, "%s: latency %.14g", t->name,
+                  r.latency_cycles);
+    ck_assert_double_eq_tol(r.in_flight_per_sm, t->in_flight, 1e-9);
+    ck_assert_double_eq_tol(r.required_in_flight_per_sm, t->required, 1e-6);
+    ck_assert_msg(fabs(r.achieved_per_s - t->achieved) < 1e-9 * t->achieved, "%s: achieved %.14g", t->name,
+                  r.achieved_per_s);
+    ck_assert_msg(fabs(r.fraction_of_peak - t->fraction) < 1e-9, "%s: fraction %.14g", t->name, r.fraction_of_peak);
+    ck_assert_msg(fabs(r.warps_needed - t->warps_needed) < 1e-9,
+                  "%s: warps needed %g", t->name, r.warps_needed);
+}
+END_TEST
+
+/* Measured figures replace the datasheet's: a measured 1e12 B/s DRAM halves
+ * the per-SM rate, so one warp's 128-B request is served in 12.8 cycles; a
+ * measured 400-cycle latency makes one warp reach 128/400 B/cycle. */
+START_TEST(test_measured)
+{
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.measured_dram_bandwidth_bytes_per_s = 1e12;
+    gpu.measured_dram_latency_cycles = 400;
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_latency_request req;
+    simt_latency_request_init(&req);
+    struct simt_latency_result r;
+    ck_assert_int_eq(simt_latency_compute(&gpu, &figures, &req, &r, NULL), SIMT_OK);
+    ck_assert_double_eq_tol(r.achieved_per_s, 128.0 / 400.0 * 1e9 * 100, 1e-3);
+    ck_assert_double_eq_tol(r.required_in_flight_per_sm, 10.0 * 400.0, 1e-9);
+    ck_assert(r.figures_used & SIMT_FIG_BIT(SIMT_FIG_DRAM_LATENCY));
+    ck_assert_int_eq(figures.source[SIMT_FIG_DRAM_LATENCY], SIMT_FIGURE_MEASURED);
+}
+END_TEST
+
+/* Solver properties: throughput never above 1/D and rising with customers;
+ * a single customer sees exactly delay + demand. */
+START_TEST(test_mva)
+{
+    struct simt_mva_center c[2] = {{10.0, 1.0}, {4.0, 0.0}};
+    struct simt_mva_result r;
+    ck_assert_int_eq(simt_mva_solve(c, 2, 100.0, 1.0, &r), SIMT_OK);
+    ck_assert_double_eq_tol(r.cycle_time, 114.0, 1e-12);
+    double last = 0.0;
+    for (double n = 0.5; n < 200.0; n += 7.25) {
+        ck_assert_int_eq(simt_mva_solve(c, 2, 100.0, n, &r), SIMT_OK);
+        ck_assert(r.throughput >= last - 1e-15);
+        ck_assert(r.throughput <= 0.1 + 1e-15);
+        last = r.throughput;
+    }
+    ck_assert_int_eq(simt_mva_solve(c, 2, 100.0, 0.0, &r), SIMT_EINVAL);
+    struct simt_mva_center none = {0.0, 1.0};
+    ck_assert_int_eq(simt_mva_solve(&none, 1, 0.0, 1.0, &r), SIMT_EINVAL);
+}
+END_TEST
+
+START_TEST(test_bad)
+{
+    struct simt_gpu_spec gpu = fixture_gpu();
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_latency_request req;
+    simt_latency_request_init(&req);
+    struct simt_latency_result r;
+    struct simt_diag diag;
+    req.ilp = 0.5;
+    ck_assert_int_eq(simt_latency_compute(&gpu, &figures, &req, &r, &diag), SIMT_EINVAL);
+    ck_assert_str_eq(diag.field, "ilp");
+    simt_latency_request_init(&req);
+    req.warps_per_sm = 0;
+    ck_assert_int_eq(simt_latency_compute(&gpu, &figures, &req, &r, &diag), SIMT_EINVAL);
+    ck_assert_str_eq(diag.field, "warps_per_sm");
+    gpu.dram_latency_cycles = 0;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    simt_latency_request_init(&req);
+    ck_assert_int_eq(simt_latency_compute(&gpu, &figures, &req, &r, &diag), SIMT_EUNSAT);
+    ck_assert_str_eq(diag.field, "dram_latency_cycles");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("latency");
+    TCase *tc = tcase_create("core");
+    tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof rows / sizeof rows[0]));
+    tcase_add_test(tc, test_measured);
+    tcase_add_test(tc, test_mva);
+    tcase_add_test(tc, test_bad);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
