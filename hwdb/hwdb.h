@@ -92,4 +92,24 @@ double simt_hwdb_field_get(const struct simt_gpu_spec *spec, const struct simt_h
 int simt_hwdb_field_set(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field, double value,
                         struct simt_diag *diag) SIMT_WARN_UNUSED;
 
+/* ---- additions by the hwdb loader's author (additive) ---- */
+
+/* Writes what a value of the field must be into buf: "an integer in 1..4096",
+ * "a number in 1e9..1e14". Always NUL-terminates when size > 0. */
+void simt_hwdb_field_describe(const struct simt_hwdb_field *field, char *buf, size_t size);
+/* Checks a value against the field's range (and integrality for integer
+ * fields) without storing it; SIMT_EINVAL with diag as simt_hwdb_field_set. */
+int simt_hwdb_field_check(const struct simt_hwdb_field *field, double value, struct simt_diag *diag) SIMT_WARN_UNUSED;
+/* SIMT_FIELD_DTYPES fields: one data type's value (0 for another field type). */
+double simt_hwdb_field_get_dtype(const struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                                 enum simt_dtype dtype);
+/* Sets one data type's value; SIMT_EINVAL (diag says why, field
+ * "tensor_dense_flops_per_s.fp16") when out of range. spec unchanged on failure. */
+int simt_hwdb_field_set_dtype(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field, enum simt_dtype dtype,
+                              double value, struct simt_diag *diag) SIMT_WARN_UNUSED;
+/* SIMT_FIELD_CARVEOUTS: sets the list (1..SIMT_MAX_CARVEOUTS sizes, each in
+ * range, strictly ascending) and shared_carveout_count. spec unchanged on failure. */
+int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                                  const int64_t *bytes, int count, struct simt_diag *diag) SIMT_WARN_UNUSED;
+
 #endif

@@ -1,0 +1,354 @@
+/* fields.c - the field table: every numeric field of struct simt_gpu_spec by
+ * the name it has in YAML, in GET /v1/gpus/{id} and in what-if overrides,
+ * with its group, its type, the range a value must lie in and for which
+ * vendors it is required. One table drives the loader, the JSON output, the
+ * overrides and SCHEMA.md's check test. Static data, thread-safe. */
+#include "hwdb.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define NV 1u   /* required for NVIDIA */
+#define AMD 2u  /* required for AMD */
+#define ALL 3u  /* required for both */
+#define OPT 0u  /* optional: absent = 0 */
+
+#define F(name, group, type, min, max, req) \
+    {#name, group, #name, offsetof(struct simt_gpu_spec, name), SIMT_FIELD_##type, min, max, req}
+/* measured fields: the key inside "measured:" drops the prefix */
+#define M(key, type, min, max) \
+    {"measured_" #key, "measured", #key, offsetof(struct simt_gpu_spec, measured_##key), SIMT_FIELD_##type, min, max, OPT}
+
+static const struct simt_hwdb_field fields[] = {
+    /* --- limits: what occupancy uses --- */
+    F(warp_size, "limits", INT, 16, 64, ALL),
+    F(max_threads_per_sm, "limits", INT, 32, 4096, ALL),
+    F(max_warps_per_sm, "limits", INT, 1, 128, ALL),
+    F(max_blocks_per_sm, "limits", INT, 1, 128, NV),
+    F(max_threads_per_block, "limits", INT, 32, 4096, ALL),
+    F(registers_per_sm, "limits", INT, 1024, 1048576, NV),
+    F(max_registers_per_block, "limits", INT, 1024, 1048576, NV),
+    F(max_registers_per_thread, "limits", INT, 16, 1024, NV),
+    F(register_allocation_unit, "limits", INT, 1, 1024, NV),
+    F(register_file_partitions, "limits", INT, 1, 16, NV),
+    F(shared_bytes_per_sm, "limits", INT64, 0, 16777216, NV),
+    F(shared_bytes_per_block, "limits", INT64, 0, 16777216, NV),
+    F(shared_bytes_per_block_optin, "limits", INT64, 0, 16777216, NV),
+    F(reserved_shared_bytes_per_block, "limits", INT64, 0, 65536, NV),
+    F(shared_allocation_unit_bytes, "limits", INT64, 1, 65536, NV),
+    F(shared_carveout_bytes, "limits", CARVEOUTS, 0, 16777216, NV),
+    F(max_barriers_per_sm, "limits", INT, 0, 4096, OPT),
+
+    /* --- AMD's own limits --- */
+    F(simds_per_cu, "amd", INT, 1, 16, AMD),
+    F(max_waves_per_simd, "amd", INT, 1, 64, AMD),
+    F(vgprs_per_simd_lane, "amd", INT, 64, 4096, AMD),
+    F(vgpr_allocation_unit, "amd", INT, 1, 256, AMD),
+    F(max_vgprs_per_wave, "amd", INT, 16, 4096, AMD),
+    F(sgprs_per_simd, "amd", INT, 16, 16384, AMD),
+    F(sgpr_allocation_unit, "amd", INT, 1, 256, AMD),
+    F(max_sgprs_per_wave, "amd", INT, 8, 1024, AMD),
+    F(lds_bytes_per_cu, "amd", INT64, 1024, 16777216, AMD),
+    F(lds_allocation_unit_bytes, "amd", INT64, 1, 65536, AMD),
+    F(max_lds_bytes_per_workgroup, "amd", INT64, 1024, 16777216, AMD),
+
+    /* --- the SM's (CU's) make-up --- */
+    F(sm_count, "sm", INT, 1, 4096, ALL),
+    F(sub_partitions, "sm", INT, 1, 16, ALL),
+    F(fp32_lanes_per_sm, "sm", INT, 1, 1024, ALL),
+    F(fp64_lanes_per_sm, "sm", INT, 0, 1024, ALL),
+    F(int32_lanes_per_sm, "sm", INT, 0, 1024, NV),
+    F(sfu_lanes_per_sm, "sm", INT, 0, 1024, NV),
+    F(load_store_units_per_sm, "sm", INT, 0, 1024, NV),
+    F(tensor_cores_per_sm, "sm", INT, 0, 64, ALL),
+    F(shared_banks, "sm", INT, 1, 128, ALL),
+    F(shared_bank_bytes, "sm", INT, 1, 64, ALL),
+
+    /* --- clocks --- */
+    F(base_clock_hz, "clocks", DOUBLE, 1e8, 1e10, OPT),
+    F(boost_clock_hz, "clocks", DOUBLE, 1e8, 1e10, ALL),
+    F(memory_clock_hz, "clocks", DOUBLE, 1e8, 1e11, OPT),
+
+    /* --- memory --- */
+    F(dram_bytes, "memory", DOUBLE, 1e9, 1e14, ALL),
+    F(dram_bandwidth_bytes_per_s, "memory", DOUBLE, 1e9, 1e14, ALL),
+    F(dram_bus_width_bits, "memory", INT, 16, 65536, ALL),
+    F(l2_bytes, "memory", DOUBLE, 65536, 1e10, ALL),
+    F(l2_bandwidth_bytes_per_s, "memory", DOUBLE, 1e9, 1e15, OPT),
+    F(l1_bytes_per_sm, "memory", DOUBLE, 1024, 16777216, ALL),
+    F(sector_bytes, "memory", INT, 8, 1024, ALL),
+    F(cache_line_bytes, "memory", INT, 8, 1024, ALL),
+    F(dram_access_granularity_bytes, "memory", INT, 8, 1024, ALL),
+    F(constant_cache_bytes_per_sm, "memory", INT, 0, 16777216, OPT),
+
+    /* --- throughputs: per SM per clock, an FMA counts 2 --- */
+    F(fp32_flops_per_clock_per_sm, "throughput", DOUBLE, 1, 65536, ALL),
+    F(fp64_flops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, ALL),
+    F(fp16_flops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, NV),
+    F(int32_ops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, NV),
+    F(sfu_ops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, NV),
+    F(issue_slots_per_clock_per_sm, "throughput", DOUBLE, 0.25, 64, ALL),
+    F(tensor_dense_flops_per_s, "throughput", DTYPES, 0, 1e18, ALL),
+    F(tensor_sparse_flops_per_s, "throughput", DTYPES, 0, 1e18, OPT),
+
+    /* --- latencies, cycles of the SM clock --- */
+    F(fma_latency_cycles, "latency", DOUBLE, 1, 1000, OPT),
+    F(shared_latency_cycles, "latency", DOUBLE, 1, 10000, OPT),
+    F(l1_latency_cycles, "latency", DOUBLE, 1, 10000, OPT),
+    F(l2_latency_cycles, "latency", DOUBLE, 1, 10000, OPT),
+    F(dram_latency_cycles, "latency", DOUBLE, 1, 100000, OPT),
+    F(launch_overhead_s, "latency", DOUBLE, 1e-8, 1e-2, OPT),
+
+    /* --- interconnect --- */
+    F(nvlink_generation, "interconnect", INT, 0, 16, OPT),
+    F(nvlink_links, "interconnect", INT, 0, 256, OPT),
+    F(nvlink_bandwidth_bytes_per_s, "interconnect", DOUBLE, 0, 1e14, OPT),
+    F(nvswitch, "interconnect", INT, 0, 1, OPT),
+    F(pcie_generation, "interconnect", INT, 1, 16, ALL),
+    F(pcie_lanes, "interconnect", INT, 1, 64, ALL),
+    F(pcie_bandwidth_bytes_per_s, "interconnect", DOUBLE, 1e8, 1e13, ALL),
+
+    /* --- measured on a real card (issue 4) --- */
+    M(dram_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),
+    M(l2_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e15),
+    M(dram_latency_cycles, DOUBLE, 1, 100000),
+    M(l2_latency_cycles, DOUBLE, 1, 10000),
+    M(l1_latency_cycles, DOUBLE, 1, 10000),
+    M(shared_latency_cycles, DOUBLE, 1, 10000),
+    M(fma_latency_cycles, DOUBLE, 1, 1000),
+    M(fp32_flops_per_s, DOUBLE, 1e9, 1e17),
+    M(fp64_flops_per_s, DOUBLE, 1e8, 1e17),
+    M(sfu_ops_per_s, DOUBLE, 1e8, 1e17),
+    M(tensor_flops_per_s, DTYPES, 0, 1e18),
+    M(launch_overhead_s, DOUBLE, 1e-8, 1e-2),
+    M(clock_hz, DOUBLE, 1e8, 1e10),
+};
+
+const struct simt_hwdb_field *simt_hwdb_fields(size_t *count)
+{
+    if (count)
+        *count = sizeof fields / sizeof fields[0];
+    return fields;
+}
+
+const struct simt_hwdb_field *simt_hwdb_field_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (strcmp(fields[i].name, name) == 0)
+            return &fields[i];
+    }
+    return NULL;
+}
+
+double simt_hwdb_field_get(const struct simt_gpu_spec *spec, const struct simt_hwdb_field *field)
+{
+    const char *base = (const char *)spec + field->offset;
+    switch (field->type) {
+    case SIMT_FIELD_INT: {
+        int v;
+        memcpy(&v, base, sizeof v);
+        return (double)v;
+    }
+    case SIMT_FIELD_INT64: {
+        int64_t v;
+        memcpy(&v, base, sizeof v);
+        return (double)v;
+    }
+    case SIMT_FIELD_DOUBLE: {
+        double v;
+        memcpy(&v, base, sizeof v);
+        return v;
+    }
+    case SIMT_FIELD_DTYPES:
+    case SIMT_FIELD_CARVEOUTS:
+        break;
+    }
+    return 0.0;
+}
+
+/* 1e+09 -> "1e9", 233472 -> "233472", 2.5e-07 -> "2.5e-7" */
+static void format_number(double value, char *buf, size_t size)
+{
+    if (!isfinite(value)) {
+        snprintf(buf, size, "%s", isnan(value) ? "nan" : value > 0 ? "inf" : "-inf");
+        return;
+    }
+    if (fabs(value) < 1e9 && floor(value) >= value && floor(value) <= value) {
+        snprintf(buf, size, "%.0f", value);
+        return;
+    }
+    char tmp[48];
+    snprintf(tmp, sizeof tmp, "%.6g", value);
+    char *e = strchr(tmp, 'e');
+    if (!e) {
+        size_t n = strlen(tmp) < size ? strlen(tmp) : size - 1;
+        memcpy(buf, tmp, n);
+        buf[n] = '\0';
+        return;
+    }
+    const char *digits = e + 1;
+    int negative = *digits == '-';
+    if (*digits == '+' || *digits == '-')
+        digits++;
+    while (*digits == '0' && digits[1] != '\0')
+        digits++;
+    snprintf(buf, size, "%.*se%s%s", (int)(e - tmp), tmp, negative ? "-" : "", digits);
+}
+
+static int is_integer_type(enum simt_field_type type)
+{
+    return type == SIMT_FIELD_INT || type == SIMT_FIELD_INT64 || type == SIMT_FIELD_CARVEOUTS;
+}
+
+void simt_hwdb_field_describe(const struct simt_hwdb_field *field, char *buf, size_t size)
+{
+    char lo[32], hi[32];
+    if (size == 0)
+        return;
+    format_number(field->min, lo, sizeof lo);
+    format_number(field->max, hi, sizeof hi);
+    snprintf(buf, size, "%s in %s..%s", is_integer_type(field->type) ? "an integer" : "a number", lo, hi);
+}
+
+static void fail(struct simt_diag *diag, const char *path, const char *what, double value)
+{
+    if (!diag)
+        return;
+    char got[32];
+    format_number(value, got, sizeof got);
+    memset(diag, 0, sizeof *diag);
+    snprintf(diag->field, sizeof diag->field, "%s", path);
+    snprintf(diag->message, sizeof diag->message, "%s: expected %s, got %s", path, what, got);
+}
+
+static int check_named(const struct simt_hwdb_field *field, const char *path, double value,
+                       struct simt_diag *diag)
+{
+    int ok = isfinite(value) && value >= field->min && value <= field->max;
+    if (ok && is_integer_type(field->type))
+        ok = floor(value) >= value && floor(value) <= value;
+    if (ok)
+        return SIMT_OK;
+    char what[96];
+    simt_hwdb_field_describe(field, what, sizeof what);
+    fail(diag, path, what, value);
+    return SIMT_EINVAL;
+}
+
+int simt_hwdb_field_check(const struct simt_hwdb_field *field, double value, struct simt_diag *diag)
+{
+    return check_named(field, field->name, value, diag);
+}
+
+static void not_this_kind(struct simt_diag *diag, const struct simt_hwdb_field *field, const char *what)
+{
+    if (!diag)
+        return;
+    memset(diag, 0, sizeof *diag);
+    snprintf(diag->field, sizeof diag->field, "%s", field->name);
+    snprintf(diag->message, sizeof diag->message, "%s: %s", field->name, what);
+}
+
+int simt_hwdb_field_set(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field, double value,
+                        struct simt_diag *diag)
+{
+    if (field->type == SIMT_FIELD_DTYPES) {
+        not_this_kind(diag, field, "expected an object keyed by data type, not a single number");
+        return SIMT_EINVAL;
+    }
+    if (field->type == SIMT_FIELD_CARVEOUTS) {
+        not_this_kind(diag, field, "expected a list of sizes, not a single number");
+        return SIMT_EINVAL;
+    }
+    int rc = check_named(field, field->name, value, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    char *base = (char *)spec + field->offset;
+    switch (field->type) {
+    case SIMT_FIELD_INT: {
+        int v = (int)value;
+        memcpy(base, &v, sizeof v);
+        break;
+    }
+    case SIMT_FIELD_INT64: {
+        int64_t v = (int64_t)value;
+        memcpy(base, &v, sizeof v);
+        break;
+    }
+    case SIMT_FIELD_DOUBLE:
+        memcpy(base, &value, sizeof value);
+        break;
+    case SIMT_FIELD_DTYPES:
+    case SIMT_FIELD_CARVEOUTS:
+        break;
+    }
+    return SIMT_OK;
+}
+
+double simt_hwdb_field_get_dtype(const struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                                 enum simt_dtype dtype)
+{
+    if (field->type != SIMT_FIELD_DTYPES || (int)dtype < 0 || dtype >= SIMT_DTYPE_COUNT)
+        return 0.0;
+    double v;
+    memcpy(&v, (const char *)spec + field->offset + (size_t)dtype * sizeof v, sizeof v);
+    return v;
+}
+
+int simt_hwdb_field_set_dtype(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                              enum simt_dtype dtype, double value, struct simt_diag *diag)
+{
+    const char *dname = simt_dtype_name(dtype);
+    if (field->type != SIMT_FIELD_DTYPES || !dname) {
+        not_this_kind(diag, field, "not a per-dtype field, or no such data type");
+        return SIMT_EINVAL;
+    }
+    char path[128];
+    snprintf(path, sizeof path, "%s.%s", field->name, dname);
+    int rc = check_named(field, path, value, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    memcpy((char *)spec + field->offset + (size_t)dtype * sizeof value, &value, sizeof value);
+    return SIMT_OK;
+}
+
+int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                                  const int64_t *bytes, int count, struct simt_diag *diag)
+{
+    if (field->type != SIMT_FIELD_CARVEOUTS) {
+        not_this_kind(diag, field, "not a carveout list");
+        return SIMT_EINVAL;
+    }
+    if (count < 1 || count > SIMT_MAX_CARVEOUTS) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            snprintf(diag->field, sizeof diag->field, "%s", field->name);
+            snprintf(diag->message, sizeof diag->message, "%s: expected 1..%d sizes, got %d", field->name,
+                     SIMT_MAX_CARVEOUTS, count);
+        }
+        return SIMT_EINVAL;
+    }
+    for (int i = 0; i < count; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s[%d]", field->name, i);
+        int rc = check_named(field, path, (double)bytes[i], diag);
+        if (rc != SIMT_OK)
+            return rc;
+        if (i > 0 && bytes[i] <= bytes[i - 1]) {
+            char what[64];
+            snprintf(what, sizeof what, "a size above the previous one (%lld)", (long long)bytes[i - 1]);
+            fail(diag, path, what, (double)bytes[i]);
+            return SIMT_EINVAL;
+        }
+    }
+    int64_t *dst = (int64_t *)(void *)((char *)spec + field->offset);
+    for (int i = 0; i < SIMT_MAX_CARVEOUTS; i++)
+        dst[i] = i < count ? bytes[i] : 0;
+    spec->shared_carveout_count = count;
+    return SIMT_OK;
+}
