@@ -122,6 +122,7 @@ extern const size_t simt_route_count;
 
 /* Handlers, one line each; every endpoint file adds its own here. */
 json_t *h_healthz(struct simt_call *call);
+json_t *h_openapi(struct simt_call *call);
 json_t *h_gpus_list(struct simt_call *call);
 json_t *h_gpus_get(struct simt_call *call);
 json_t *h_occupancy(struct simt_call *call);

@@ -5,6 +5,7 @@
 
 const struct simt_route simt_route_table[] = {
     {"GET", "/healthz", h_healthz, 0},
+    {"GET", "/openapi.json", h_openapi, 0},
     {"GET", "/v1/gpus", h_gpus_list, 0},
     {"GET", "/v1/gpus/{id}", h_gpus_get, 0},
     {"POST", "/v1/occupancy", h_occupancy, SIMT_ROUTE_MODEL},

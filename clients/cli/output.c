@@ -158,7 +158,7 @@ static size_t key_width(json_t *obj, size_t prefix)
     return width;
 }
 
-static void print_lines(FILE *out, json_t *obj, const char *prefix, int width)
+static void print_lines(FILE *out, json_t *obj, const char *prefix, int width, int *printed)
 {
     const char *key;
     json_t *value;
@@ -167,17 +167,18 @@ static void print_lines(FILE *out, json_t *obj, const char *prefix, int width)
         char path[256];
         snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", key);
         if (json_is_object(value)) {
-            print_lines(out, value, path, width);
+            print_lines(out, value, path, width, printed);
             continue;
         }
         if (is_object_array(value) || (prefix[0] == '\0' && strcmp(key, "assumptions") == 0))
             continue;
         char buf[1024];
         fprintf(out, "%-*s  %s\n", width, path, format(key, value, buf, sizeof buf, 1));
+        (*printed)++;
     }
 }
 
-static void print_tables(FILE *out, json_t *obj, const char *prefix)
+static void print_tables(FILE *out, json_t *obj, const char *prefix, int *printed)
 {
     const char *key;
     json_t *value;
@@ -186,10 +187,11 @@ static void print_tables(FILE *out, json_t *obj, const char *prefix)
         char path[256];
         snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", key);
         if (json_is_object(value)) {
-            print_tables(out, value, path);
+            print_tables(out, value, path, printed);
         } else if (is_object_array(value)) {
-            fprintf(out, "\n%s:\n", path);
+            fprintf(out, "%s%s:\n", *printed ? "\n" : "", path);
             simt_cli_print_table(out, value, NULL);
+            (*printed)++;
         }
     }
 }
@@ -209,11 +211,12 @@ void simt_cli_print_human(FILE *out, json_t *answer)
         return;
     }
     size_t width = key_width(answer, 0);
-    print_lines(out, answer, "", (int)(width > 60 ? 60 : width));
-    print_tables(out, answer, "");
+    int printed = 0;
+    print_lines(out, answer, "", (int)(width > 60 ? 60 : width), &printed);
+    print_tables(out, answer, "", &printed);
     json_t *assumptions = json_object_get(answer, "assumptions");
     if (json_is_array(assumptions) && json_array_size(assumptions) > 0) {
-        fprintf(out, "\nassumptions:\n");
+        fprintf(out, "%sassumptions:\n", printed ? "\n" : "");
         size_t i;
         json_t *item;
         json_array_foreach(assumptions, i, item)
