@@ -385,6 +385,51 @@ START_TEST(incomplete_gpu)
 }
 END_TEST
 
+/* ---- the bundled database's records give the same answers ---- */
+
+START_TEST(database_records)
+{
+    struct simt_hwdb *db = NULL;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_msg(simt_hwdb_load_dir(SIMT_SOURCE_DIR "/hwdb", &db, &diag) == SIMT_OK, "%s:%d:%d %s",
+                  diag.file, diag.line, diag.column, diag.message);
+    struct simt_occ_request req;
+    struct simt_occ_result res;
+
+    /* API.md's example on h200-sxm */
+    const struct simt_hwdb_gpu *h200_sxm = simt_hwdb_find(db, "h200-sxm");
+    ck_assert_ptr_nonnull(h200_sxm);
+    simt_occupancy_request_init(&req);
+    req.block_size = 256;
+    req.registers_per_thread = 64;
+    req.grid_size = 1000;
+    ck_assert_int_eq(simt_occupancy_compute(&h200_sxm->spec, &req, &res, &diag), SIMT_OK);
+    ck_assert_int_eq(res.active_blocks_per_sm, 4);
+    ck_assert_int_eq(res.active_warps_per_sm, 32);
+    ck_assert_int_eq(res.max_warps_per_sm, 64);
+    ck_assert_uint_eq(res.limiters, SIMT_LIMIT_REGISTERS);
+    ck_assert_int_eq(res.registers_per_block, 16384);
+    ck_assert_int_eq(res.shared_bytes_per_block, 1024);
+    ck_assert_int_eq(res.shared_carveout_bytes, 233472);
+    ck_assert_double_eq_tol(res.occupancy, 0.5, 1e-12);
+    ck_assert_double_eq_tol(res.waves, 1000.0 / 528.0, 1e-12);
+
+    /* mi300x: 4 waves a workgroup at 128 VGPRs: 4 waves per SIMD, 4 workgroups */
+    const struct simt_hwdb_gpu *mi = simt_hwdb_find(db, "mi300x");
+    ck_assert_ptr_nonnull(mi);
+    simt_occupancy_request_init(&req);
+    req.block_size = 256;
+    req.registers_per_thread = 128;
+    ck_assert_int_eq(simt_occupancy_compute(&mi->spec, &req, &res, &diag), SIMT_OK);
+    ck_assert_int_eq(res.active_blocks_per_sm, 4);
+    ck_assert_int_eq(res.waves_per_cu, 16);
+    ck_assert_int_eq(res.waves_per_simd, 4);
+    ck_assert_double_eq_tol(res.occupancy, 0.5, 1e-12);
+    simt_hwdb_unref(db);
+}
+END_TEST
+
 /* ---- suggestions ---- */
 
 struct suggest_case {
@@ -455,6 +500,7 @@ static Suite *occupancy_suite(void)
     tcase_add_test(tc, assumptions);
     tcase_add_test(tc, amd_fields);
     tcase_add_test(tc, incomplete_gpu);
+    tcase_add_test(tc, database_records);
     tcase_add_loop_test(tc, suggest_table, 0, (int)(sizeof suggest_cases / sizeof suggest_cases[0]));
     suite_add_tcase(s, tc);
     return s;
