@@ -72,12 +72,16 @@ struct simt_occ_result {
  * a malformed request (negative sizes); SIMT_EUNSAT when the configuration
  * cannot launch on this GPU at all (diag->field names the request field at
  * fault: "block_size", "registers_per_thread", "static_shared_bytes",
- * "dynamic_shared_bytes", "max_dynamic_shared_bytes", "block_barriers").
+ * "dynamic_shared_bytes", "max_dynamic_shared_bytes", "block_barriers";
+ * AMD also "sgprs_per_wave"). A record lacking a field the model needs is
+ * SIMT_EINVAL with diag->field "gpu.<field>".
  * On SIMT_EUNSAT *out is still filled, with active_blocks_per_sm 0. */
 int simt_occupancy_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_request *req,
                            struct simt_occ_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
 
-/* What cudaOccupancyMaxPotentialBlockSize answers, tie-breaking included. */
+/* What cudaOccupancyMaxPotentialBlockSize answers, tie-breaking included
+ * (on AMD the same search, in steps of the wave size). SIMT_EUNSAT, with the
+ * smallest block size's reason in diag, when no block size can launch. */
 struct simt_suggest_request {
     int registers_per_thread;
     int64_t static_shared_bytes;
