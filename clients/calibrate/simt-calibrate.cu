@@ -1,0 +1,1138 @@
+/* simt-calibrate.cu - measures the NVIDIA GPU it runs on and writes the
+ * figures as the `measured:` section of a simtd hardware-database file (YAML)
+ * and as JSON: DRAM and L2 bandwidth (read, write, copy), L1, L2, DRAM and
+ * shared-memory latency by pointer chasing, FMA latency, FP32, FP64 and SFU
+ * throughput, tensor-core throughput per data type through cuBLASLt (the
+ * library users call; a register-only mma.sync kernel of our own is reported
+ * beside it), kernel launch overhead, and a residency probe that counts the
+ * blocks really resident per SM for several launch shapes against
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+ *
+ *   simt-calibrate [--yaml FILE] [--json FILE] [--device N] [--quick]
+ *
+ * Every CUDA and cuBLAS call is checked; a failure stops the program with a
+ * message and exit status 2. It takes well under a minute on an H200. It
+ * never changes clocks or other device settings. */
+#include <cublasLt.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#define CK(call)                                                                      \
+    do {                                                                              \
+        cudaError_t ck_err_ = (call);                                                 \
+        if (ck_err_ != cudaSuccess) {                                                 \
+            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, \
+                         cudaGetErrorString(ck_err_));                                \
+            std::exit(2);                                                             \
+        }                                                                             \
+    } while (0)
+#define CK_LAUNCH() CK(cudaGetLastError())
+#define CKB(call)                                                                               \
+    do {                                                                                        \
+        cublasStatus_t ckb_st_ = (call);                                                        \
+        if (ckb_st_ != CUBLAS_STATUS_SUCCESS) {                                                 \
+            std::fprintf(stderr, "%s:%d: %s failed: cuBLAS status %d\n", __FILE__, __LINE__, \
+                         #call, (int)ckb_st_);                                                  \
+            std::exit(2);                                                                       \
+        }                                                                                       \
+    } while (0)
+
+static bool g_quick = false;
+static cudaEvent_t g_e0, g_e1;
+
+/* ------------------------------------------------------------------ output */
+
+struct Out {
+    std::vector<std::pair<std::string, std::string>> measured; /* key, YAML/JSON scalar */
+    std::vector<std::pair<std::string, double>> tensor;        /* dtype, flops/s */
+    std::vector<std::pair<std::string, std::string>> details;
+    std::vector<std::string> residency;                        /* JSON objects (flow YAML too) */
+};
+
+static std::string num(double v) {
+    if (!std::isfinite(v)) return "null";
+    char b[64];
+    std::snprintf(b, sizeof b, "%.6g", v);
+    return b;
+}
+
+static std::string quoted(const std::string &s) {
+    std::string o = "\"";
+    for (char ch : s) {
+        if (ch == '"' || ch == '\\') o += '\\';
+        if ((unsigned char)ch < 0x20) {
+            o += ' ';
+            continue;
+        }
+        o += ch;
+    }
+    return o + "\"";
+}
+
+static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void progress(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::vprintf(fmt, ap);
+    va_end(ap);
+    std::printf("\n");
+    std::fflush(stdout);
+}
+
+static double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    if (!n) return 0;
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* median seconds of `reps` event-timed calls of f() after `warm` untimed ones */
+static double time_median(const std::function<void()> &f, int warm, int reps) {
+    std::vector<double> t;
+    for (int i = 0; i < warm + reps; i++) {
+        CK(cudaEventRecord(g_e0));
+        f();
+        CK_LAUNCH();
+        CK(cudaEventRecord(g_e1));
+        CK(cudaEventSynchronize(g_e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, g_e0, g_e1));
+        if (i >= warm) t.push_back(ms * 1e-3);
+    }
+    return median(t);
+}
+
+/* ------------------------------------------------------------------ NVML (dlopen, optional) */
+
+struct Nvml {
+    void *lib = nullptr;
+    void *dev = nullptr;
+    int (*get_clock)(void *, int, unsigned *) = nullptr;
+    int (*get_max_clock)(void *, int, unsigned *) = nullptr;
+    std::string driver = "unknown";
+    bool ok = false;
+    void open(int cuda_dev) {
+        lib = dlopen("libnvidia-ml.so.1", RTLD_NOW);
+        if (!lib) return;
+        auto init = (int (*)())dlsym(lib, "nvmlInit_v2");
+        auto drv = (int (*)(char *, unsigned))dlsym(lib, "nvmlSystemGetDriverVersion");
+        auto by_bus = (int (*)(const char *, void **))dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
+        get_clock = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
+        get_max_clock = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetMaxClockInfo");
+        if (!init || !drv || !by_bus || !get_clock || !get_max_clock || init() != 0) return;
+        char b[96] = {0};
+        if (drv(b, sizeof b) == 0) driver = b;
+        char bus[64] = {0};
+        if (cudaDeviceGetPCIBusId(bus, sizeof bus, cuda_dev) != cudaSuccess) return;
+        ok = by_bus(bus, &dev) == 0;
+    }
+    /* NVML clock types: 1 = SM, 2 = memory */
+    unsigned clock_mhz(int type) {
+        unsigned v = 0;
+        if (ok && get_clock(dev, type, &v) == 0) return v;
+        return 0;
+    }
+    unsigned max_clock_mhz(int type) {
+        unsigned v = 0;
+        if (ok && get_max_clock(dev, type, &v) == 0) return v;
+        return 0;
+    }
+};
+
+static std::string driver_from_proc() {
+    FILE *f = std::fopen("/proc/driver/nvidia/version", "r");
+    if (!f) return "unknown";
+    char line[512] = {0};
+    std::string r = "unknown";
+    if (std::fgets(line, sizeof line, f)) {
+        const char *p = std::strstr(line, "Kernel Module");
+        if (p) {
+            p += std::strlen("Kernel Module");
+            while (*p == ' ') p++;
+            const char *e = p;
+            while (*e && *e != ' ' && *e != '\n') e++;
+            r.assign(p, e);
+        }
+    }
+    std::fclose(f);
+    return r;
+}
+
+/* ------------------------------------------------------------------ helpers on the device */
+
+__host__ __device__ inline unsigned hash32(unsigned x) {
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+__device__ inline float unit_float(unsigned h) { return (float)(h >> 8) * (1.0f / 8388608.0f) - 1.0f; }
+
+enum Dt { DT_FP16, DT_BF16, DT_TF32, DT_FP8, DT_INT8, DT_FP64 };
+static const char *dt_name[] = {"fp16", "bf16", "tf32", "fp8", "int8", "fp64"};
+static size_t dt_bytes(Dt d) {
+    switch (d) {
+        case DT_FP16:
+        case DT_BF16: return 2;
+        case DT_TF32: return 4;
+        case DT_FP8:
+        case DT_INT8: return 1;
+        case DT_FP64: return 8;
+    }
+    return 0;
+}
+
+__global__ void k_fill(void *p, size_t n, int dt, unsigned seed) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    size_t step = (size_t)gridDim.x * blockDim.x;
+    for (; i < n; i += step) {
+        unsigned h = hash32((unsigned)i ^ hash32(seed ^ (unsigned)(i >> 32)));
+        float f = unit_float(h);
+        switch (dt) {
+            case DT_FP16: ((__half *)p)[i] = __float2half(f); break;
+            case DT_BF16: ((__nv_bfloat16 *)p)[i] = __float2bfloat16(f); break;
+            case DT_TF32: ((float *)p)[i] = f; break;
+            case DT_FP8: ((__nv_fp8_e4m3 *)p)[i] = __nv_fp8_e4m3(f); break;
+            case DT_INT8: ((int8_t *)p)[i] = (int8_t)(h & 0xff); break;
+            case DT_FP64: ((double *)p)[i] = (double)f; break;
+            default: ((unsigned *)p)[i] = h; break; /* raw 32-bit words */
+        }
+    }
+}
+static const int DT_RAW32 = 99;
+
+static void fill(void *p, size_t n, int dt, unsigned seed) {
+    k_fill<<<4096, 256>>>(p, n, dt, seed);
+    CK_LAUNCH();
+    CK(cudaDeviceSynchronize());
+}
+
+/* ------------------------------------------------------------------ clock */
+
+__global__ void k_clock_probe(float *out, unsigned long long *ticks, int iters, float b) {
+    float a0 = threadIdx.x * 1e-3f, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3;
+    unsigned long long c0 = 0, g0 = 0;
+    if (threadIdx.x == 0) {
+        c0 = clock64();
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
+    }
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int u = 0; u < 16; u++) {
+            a0 = fmaf(a0, b, 0.5f);
+            a1 = fmaf(a1, b, 0.5f);
+            a2 = fmaf(a2, b, 0.5f);
+            a3 = fmaf(a3, b, 0.5f);
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned long long c1 = clock64(), g1;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
+        ticks[2 * blockIdx.x] = c1 - c0;
+        ticks[2 * blockIdx.x + 1] = g1 - g0;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+}
+
+static double sm_clock_hz(int sms) {
+    int blocks = sms * 4;
+    unsigned long long *ticks;
+    float *out;
+    CK(cudaMalloc(&ticks, sizeof(unsigned long long) * 2 * blocks));
+    CK(cudaMalloc(&out, sizeof(float) * 256 * blocks));
+    std::vector<unsigned long long> h(2 * blocks);
+    std::vector<double> f;
+    for (int rep = 0; rep < 3; rep++) {
+        k_clock_probe<<<blocks, 256>>>(out, ticks, 20000, 0.999f);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        if (rep == 0) continue;
+        CK(cudaMemcpy(h.data(), ticks, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
+        for (int b = 0; b < blocks; b++)
+            if (h[2 * b + 1] > 0) f.push_back((double)h[2 * b] / (double)h[2 * b + 1] * 1e9);
+    }
+    CK(cudaFree(ticks));
+    CK(cudaFree(out));
+    return median(f);
+}
+
+/* ------------------------------------------------------------------ bandwidth */
+
+__global__ void k_read(const uint4 *__restrict__ p, size_t n, unsigned *out, unsigned sentinel) {
+    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x, T = (size_t)gridDim.x * blockDim.x;
+    unsigned acc = 0;
+    size_t i = t;
+    for (; i + 3 * T < n; i += 4 * T) {
+        uint4 a = p[i], b = p[i + T], c = p[i + 2 * T], d = p[i + 3 * T];
+        acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^ d.z ^ d.w;
+    }
+    for (; i < n; i += T) {
+        uint4 a = p[i];
+        acc ^= a.x ^ a.y ^ a.z ^ a.w;
+    }
+    if (acc == sentinel) out[0] = acc;
+}
+
+__global__ void k_write(uint4 *p, size_t n, unsigned v) {
+    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x, T = (size_t)gridDim.x * blockDim.x;
+    uint4 w = make_uint4(v, v ^ 1u, v ^ 2u, v ^ 3u);
+    for (size_t i = t; i < n; i += T) p[i] = w;
+}
+
+__global__ void k_copy(uint4 *__restrict__ dst, const uint4 *__restrict__ src, size_t n) {
+    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x, T = (size_t)gridDim.x * blockDim.x;
+    size_t i = t;
+    for (; i + 3 * T < n; i += 4 * T) {
+        uint4 a = src[i], b = src[i + T], c = src[i + 2 * T], d = src[i + 3 * T];
+        dst[i] = a;
+        dst[i + T] = b;
+        dst[i + 2 * T] = c;
+        dst[i + 3 * T] = d;
+    }
+    for (; i < n; i += T) dst[i] = src[i];
+}
+
+/* L2-resident variants: volatile PTX so the passes over the same small buffer
+ * are neither hoisted nor merged; .cg skips L1 so every load reaches L2 */
+__global__ void k_l2_read(const uint4 *p, size_t n, int passes, unsigned *out, unsigned sentinel) {
+    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x, T = (size_t)gridDim.x * blockDim.x;
+    unsigned acc = 0;
+    for (int pass = 0; pass < passes; pass++)
+        for (size_t i = t; i < n; i += T) {
+            unsigned x, y, z, w;
+            asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
+                         : "=r"(x), "=r"(y), "=r"(z), "=r"(w)
+                         : "l"(p + i));
+            acc ^= x ^ y ^ z ^ w;
+        }
+    if (acc == sentinel) out[0] = acc;
+}
+
+__global__ void k_l2_write(uint4 *p, size_t n, int passes, unsigned v) {
+    size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x, T = (size_t)gridDim.x * blockDim.x;
+    for (int pass = 0; pass < passes; pass++)
+        for (size_t i = t; i < n; i += T)
+            asm volatile("st.global.cg.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p + i), "r"(v), "r"(v + pass),
+                         "r"(v ^ 7u), "r"((unsigned)i));
+}
+
+/* ------------------------------------------------------------------ latency */
+
+template <int CG>
+__global__ void k_chase(unsigned long long start, int prime_hops, int hops, unsigned long long *res) {
+    unsigned long long p = start;
+    for (int i = 0; i < prime_hops; i++) {
+        if (CG)
+            asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
+        else
+            asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(p));
+    }
+    unsigned long long c0 = clock64();
+#pragma unroll 1
+    for (int i = 0; i < hops; i += 8) {
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            if (CG)
+                asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p));
+            else
+                asm volatile("ld.global.ca.u64 %0, [%0];" : "+l"(p));
+        }
+    }
+    unsigned long long c1 = clock64();
+    res[0] = c1 - c0;
+    res[1] = p;
+}
+
+/* writes the chain: at element idx[i] (units of 8 bytes) the address of idx[i+1] */
+__global__ void k_link(unsigned long long *base, const unsigned long long *idx, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) base[idx[i]] = (unsigned long long)(base + idx[(i + 1) % n]);
+}
+
+__global__ void k_touch(const unsigned long long *base, size_t stride_elems, size_t count, unsigned long long *out) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < count) {
+        unsigned long long v;
+        asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(base + i * stride_elems));
+        if (v == 0x123456789abcdefull) out[0] = v;
+    }
+}
+
+__global__ void k_shared_chase(int hops, unsigned long long *res) {
+    __shared__ unsigned s[4096];
+    unsigned base = (unsigned)__cvta_generic_to_shared(s);
+    for (int i = 0; i < 4096; i++) s[i] = base + 4u * (unsigned)((i * 97 + 1) % 4096);
+    __syncthreads();
+    unsigned p = base;
+    for (int i = 0; i < 512; i++) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p));
+    unsigned long long c0 = clock64();
+#pragma unroll 1
+    for (int i = 0; i < hops; i += 8) {
+#pragma unroll
+        for (int u = 0; u < 8; u++) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p));
+    }
+    unsigned long long c1 = clock64();
+    res[0] = c1 - c0;
+    res[1] = p;
+}
+
+__global__ void k_fma_latency(int n, float b, float c, unsigned long long *res, float *out) {
+    float a = b * 0.5f;
+    unsigned long long c0 = clock64();
+#pragma unroll 1
+    for (int i = 0; i < n; i += 16) {
+#pragma unroll
+        for (int u = 0; u < 16; u++) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(a) : "f"(b), "f"(c));
+    }
+    unsigned long long c1 = clock64();
+    res[0] = c1 - c0;
+    out[0] = a;
+}
+
+/* ------------------------------------------------------------------ throughput */
+
+#define CHAINS 8
+__global__ void k_fp32(float *out, int iters, float b, float cc) {
+    float a[CHAINS];
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < CHAINS; i++) a[i] = gid * 1e-7f + i;
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+#pragma unroll
+            for (int i = 0; i < CHAINS; i++) a[i] = fmaf(a[i], b, cc);
+    float s = 0;
+#pragma unroll
+    for (int i = 0; i < CHAINS; i++) s += a[i];
+    out[gid] = s;
+}
+
+__global__ void k_fp64(double *out, int iters, double b, double cc) {
+    double a[CHAINS];
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < CHAINS; i++) a[i] = gid * 1e-7 + i;
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+#pragma unroll
+            for (int i = 0; i < CHAINS; i++) a[i] = fma(a[i], b, cc);
+    double s = 0;
+#pragma unroll
+    for (int i = 0; i < CHAINS; i++) s += a[i];
+    out[gid] = s;
+}
+
+__global__ void k_sfu(float *out, int iters) {
+    float a[CHAINS];
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < CHAINS; i++) a[i] = 1.0f + gid * 1e-7f + i;
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+#pragma unroll
+            for (int i = 0; i < CHAINS; i++) asm("rsqrt.approx.ftz.f32 %0, %0;" : "+f"(a[i]));
+    float s = 0;
+#pragma unroll
+    for (int i = 0; i < CHAINS; i++) s += a[i];
+    out[gid] = s;
+}
+
+/* ------------------------------------------------------------------ mma.sync (register-only) */
+
+#define MMA_ACC 4
+template <int DT>
+__global__ void k_mma(float *out, int iters, unsigned seed) {
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned h0 = hash32(gid ^ seed), h1 = hash32(h0), h2 = hash32(h1), h3 = hash32(h2), h4 = hash32(h3),
+             h5 = hash32(h4);
+    float sum = 0;
+    if (DT == DT_FP64) {
+        double a = unit_float(h0), b = unit_float(h1);
+        double c[MMA_ACC][2];
+#pragma unroll
+        for (int j = 0; j < MMA_ACC; j++) c[j][0] = c[j][1] = 0;
+#pragma unroll 1
+        for (int it = 0; it < iters; it++)
+#pragma unroll
+            for (int j = 0; j < MMA_ACC; j++)
+                asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
+                             : "+d"(c[j][0]), "+d"(c[j][1])
+                             : "d"(a), "d"(b));
+#pragma unroll
+        for (int j = 0; j < MMA_ACC; j++) sum += (float)(c[j][0] + c[j][1]);
+    } else {
+        unsigned a[4], b[2];
+        unsigned hs[6] = {h0, h1, h2, h3, h4, h5};
+#pragma unroll
+        for (int i = 0; i < 6; i++) {
+            unsigned w;
+            float x = unit_float(hs[i]), y = unit_float(hash32(hs[i]));
+            if (DT == DT_FP16) {
+                __half2 v = __floats2half2_rn(x, y);
+                w = *(unsigned *)&v;
+            } else if (DT == DT_BF16) {
+                __nv_bfloat162 v = __floats2bfloat162_rn(x, y);
+                w = *(unsigned *)&v;
+            } else if (DT == DT_TF32) {
+                w = __float_as_uint(x);
+            } else if (DT == DT_FP8) {
+                w = hs[i] & 0x77777777u; /* e4m3 bytes with no NaN */
+            } else {
+                w = hs[i];
+            }
+            if (i < 4)
+                a[i] = w;
+            else
+                b[i - 4] = w;
+        }
+        if (DT == DT_INT8) {
+            int c[MMA_ACC][4];
+#pragma unroll
+            for (int j = 0; j < MMA_ACC; j++) c[j][0] = c[j][1] = c[j][2] = c[j][3] = 0;
+#pragma unroll 1
+            for (int it = 0; it < iters; it++)
+#pragma unroll
+                for (int j = 0; j < MMA_ACC; j++)
+                    asm volatile(
+                        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                        "{%8,%9}, {%0,%1,%2,%3};"
+                        : "+r"(c[j][0]), "+r"(c[j][1]), "+r"(c[j][2]), "+r"(c[j][3])
+                        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#pragma unroll
+            for (int j = 0; j < MMA_ACC; j++) sum += (float)(c[j][0] + c[j][1] + c[j][2] + c[j][3]);
+        } else {
+            float c[MMA_ACC][4];
+#pragma unroll
+            for (int j = 0; j < MMA_ACC; j++) c[j][0] = c[j][1] = c[j][2] = c[j][3] = 0;
+#pragma unroll 1
+            for (int it = 0; it < iters; it++)
+#pragma unroll
+                for (int j = 0; j < MMA_ACC; j++) {
+                    if (DT == DT_FP16)
+                        asm volatile(
+                            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                            "{%8,%9}, {%0,%1,%2,%3};"
+                            : "+f"(c[j][0]), "+f"(c[j][1]), "+f"(c[j][2]), "+f"(c[j][3])
+                            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+                    else if (DT == DT_BF16)
+                        asm volatile(
+                            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, "
+                            "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                            : "+f"(c[j][0]), "+f"(c[j][1]), "+f"(c[j][2]), "+f"(c[j][3])
+                            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+                    else if (DT == DT_TF32)
+                        asm volatile(
+                            "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "
+                            "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                            : "+f"(c[j][0]), "+f"(c[j][1]), "+f"(c[j][2]), "+f"(c[j][3])
+                            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+                    else
+                        asm volatile(
+                            "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, "
+                            "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                            : "+f"(c[j][0]), "+f"(c[j][1]), "+f"(c[j][2]), "+f"(c[j][3])
+                            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+                }
+#pragma unroll
+            for (int j = 0; j < MMA_ACC; j++) sum += c[j][0] + c[j][1] + c[j][2] + c[j][3];
+        }
+    }
+    out[gid] = sum;
+}
+
+/* flops of one warp-wide mma instruction of each kernel above */
+static double mma_flops(Dt d) {
+    switch (d) {
+        case DT_FP16:
+        case DT_BF16: return 2.0 * 16 * 8 * 16;
+        case DT_TF32: return 2.0 * 16 * 8 * 8;
+        case DT_FP8:
+        case DT_INT8: return 2.0 * 16 * 8 * 32;
+        case DT_FP64: return 2.0 * 8 * 8 * 4;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ cuBLASLt GEMM */
+
+struct LtResult {
+    double flops_per_s = 0;
+    std::string note;
+};
+
+static LtResult lt_gemm(cublasLtHandle_t lt, void *ws, size_t ws_bytes, Dt d, int m, int n, int k) {
+    LtResult r;
+    cudaDataType_t ab, cd;
+    cublasComputeType_t comp;
+    cudaDataType_t scale;
+    switch (d) {
+        case DT_FP16: ab = CUDA_R_16F; cd = CUDA_R_16F; comp = CUBLAS_COMPUTE_32F; scale = CUDA_R_32F; break;
+        case DT_BF16: ab = CUDA_R_16BF; cd = CUDA_R_16BF; comp = CUBLAS_COMPUTE_32F; scale = CUDA_R_32F; break;
+        case DT_TF32: ab = CUDA_R_32F; cd = CUDA_R_32F; comp = CUBLAS_COMPUTE_32F_FAST_TF32; scale = CUDA_R_32F; break;
+        case DT_FP8: ab = CUDA_R_8F_E4M3; cd = CUDA_R_16BF; comp = CUBLAS_COMPUTE_32F; scale = CUDA_R_32F; break;
+        case DT_INT8: ab = CUDA_R_8I; cd = CUDA_R_32I; comp = CUBLAS_COMPUTE_32I; scale = CUDA_R_32I; break;
+        default: ab = CUDA_R_64F; cd = CUDA_R_64F; comp = CUBLAS_COMPUTE_64F; scale = CUDA_R_64F; break;
+    }
+    size_t cd_bytes = d == DT_FP8 ? 2 : (d == DT_INT8 ? 4 : dt_bytes(d));
+    void *A, *B, *C;
+    CK(cudaMalloc(&A, (size_t)k * m * dt_bytes(d)));
+    CK(cudaMalloc(&B, (size_t)k * n * dt_bytes(d)));
+    CK(cudaMalloc(&C, (size_t)m * n * cd_bytes));
+    fill(A, (size_t)k * m, d, 11u);
+    fill(B, (size_t)k * n, d, 22u);
+    CK(cudaMemset(C, 0, (size_t)m * n * cd_bytes));
+
+    cublasLtMatmulDesc_t op;
+    CKB(cublasLtMatmulDescCreate(&op, comp, scale));
+    cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N; /* "TN": what FP8 and INT8 need */
+    CKB(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+    CKB(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+    cublasLtMatrixLayout_t la, lb, lc;
+    CKB(cublasLtMatrixLayoutCreate(&la, ab, k, m, k));
+    CKB(cublasLtMatrixLayoutCreate(&lb, ab, k, n, k));
+    CKB(cublasLtMatrixLayoutCreate(&lc, cd, m, n, m));
+    cublasLtMatmulPreference_t pref;
+    CKB(cublasLtMatmulPreferenceCreate(&pref));
+    CKB(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes,
+                                             sizeof ws_bytes));
+    cublasLtMatmulHeuristicResult_t heur[1];
+    int found = 0;
+    cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, pref, 1, heur, &found);
+    if (hs != CUBLAS_STATUS_SUCCESS || found == 0) {
+        r.note = "no cuBLASLt algorithm (status " + std::to_string((int)hs) + ")";
+    } else {
+        float af = 1.0f, bf = 0.0f;
+        double ad = 1.0, bd = 0.0;
+        int32_t ai = 1, bi = 0;
+        const void *alpha = scale == CUDA_R_32F ? (const void *)&af : scale == CUDA_R_64F ? (const void *)&ad : (const void *)&ai;
+        const void *beta = scale == CUDA_R_32F ? (const void *)&bf : scale == CUDA_R_64F ? (const void *)&bd : (const void *)&bi;
+        bool failed = false;
+        auto call = [&]() {
+            cublasStatus_t st = cublasLtMatmul(lt, op, alpha, A, la, B, lb, beta, C, lc, C, lc, &heur[0].algo,
+                                               ws, ws_bytes, 0);
+            if (st != CUBLAS_STATUS_SUCCESS) failed = true;
+        };
+        double t = time_median(call, 3, g_quick ? 3 : 10);
+        if (failed) {
+            r.note = "cublasLtMatmul failed";
+        } else {
+            r.flops_per_s = 2.0 * m * n * k / t;
+            r.note = "cuBLASLt " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                     " TN, median " + num(t) + " s";
+        }
+    }
+    CKB(cublasLtMatmulPreferenceDestroy(pref));
+    CKB(cublasLtMatrixLayoutDestroy(la));
+    CKB(cublasLtMatrixLayoutDestroy(lb));
+    CKB(cublasLtMatrixLayoutDestroy(lc));
+    CKB(cublasLtMatmulDescDestroy(op));
+    CK(cudaFree(A));
+    CK(cudaFree(B));
+    CK(cudaFree(C));
+    return r;
+}
+
+/* ------------------------------------------------------------------ launch overhead, residency */
+
+__global__ void k_empty() {}
+
+__device__ inline unsigned smid() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+    return r;
+}
+__device__ inline unsigned long long gtimer() {
+    unsigned long long r;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r));
+    return r;
+}
+
+/* every block counts itself in on its SM, keeps the high-water mark, stays
+ * `spin_ns`, and counts itself out */
+__global__ void k_resident(unsigned *cur, unsigned *high, unsigned long long spin_ns) {
+    if (threadIdx.x == 0) {
+        unsigned sm = smid();
+        unsigned c = atomicAdd(&cur[sm], 1u) + 1u;
+        atomicMax(&high[sm], c);
+        unsigned long long t0 = gtimer();
+        while (gtimer() - t0 < spin_ns) {
+        }
+        atomicSub(&cur[sm], 1u);
+    }
+    __syncthreads();
+}
+
+/* the same, holding 120 floats live in registers across the wait */
+#define NREG 120
+__global__ void k_resident_regs(unsigned *cur, unsigned *high, unsigned long long spin_ns, float *out) {
+    float r[NREG];
+#pragma unroll
+    for (int i = 0; i < NREG; i++) r[i] = threadIdx.x * 0.5f + i;
+    if (threadIdx.x == 0) {
+        unsigned sm = smid();
+        unsigned c = atomicAdd(&cur[sm], 1u) + 1u;
+        atomicMax(&high[sm], c);
+        unsigned long long t0 = gtimer();
+        while (gtimer() - t0 < spin_ns) {
+#pragma unroll
+            for (int i = 0; i < NREG; i++) asm volatile("" : "+f"(r[i]));
+        }
+        atomicSub(&cur[sm], 1u);
+    }
+    __syncthreads();
+    float s = 0;
+#pragma unroll
+    for (int i = 0; i < NREG; i++) {
+        asm volatile("" : "+f"(r[i]));
+        s += r[i];
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
+/* ------------------------------------------------------------------ main */
+
+int main(int argc, char **argv) {
+    const char *yaml_path = "calibrate.yaml", *json_path = "calibrate.json";
+    int dev = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!std::strcmp(argv[i], "--yaml") && i + 1 < argc)
+            yaml_path = argv[++i];
+        else if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
+            json_path = argv[++i];
+        else if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
+            dev = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--quick"))
+            g_quick = true;
+        else {
+            std::fprintf(stderr, "usage: %s [--yaml FILE] [--json FILE] [--device N] [--quick]\n", argv[0]);
+            return 1;
+        }
+    }
+    auto wall0 = std::chrono::steady_clock::now();
+    CK(cudaSetDevice(dev));
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, dev));
+    const int sms = prop.multiProcessorCount;
+    int rt = 0, drv_api = 0;
+    CK(cudaRuntimeGetVersion(&rt));
+    CK(cudaDriverGetVersion(&drv_api));
+    Nvml nvml;
+    nvml.open(dev);
+    std::string driver = nvml.driver != "unknown" ? nvml.driver : driver_from_proc();
+    unsigned sm_mhz_before = nvml.clock_mhz(1), mem_mhz_before = nvml.clock_mhz(2);
+    std::time_t now = std::time(nullptr);
+    char date[64];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    progress("simt-calibrate: %s (cc %d.%d, %d SMs, L2 %d B), driver %s, CUDA runtime %d", prop.name,
+             prop.major, prop.minor, sms, prop.l2CacheSize, driver.c_str(), rt);
+    CK(cudaEventCreate(&g_e0));
+    CK(cudaEventCreate(&g_e1));
+    Out out;
+    auto detail = [&](const std::string &k, double v) { out.details.push_back({k, num(v)}); };
+    auto detail_s = [&](const std::string &k, const std::string &v) { out.details.push_back({k, quoted(v)}); };
+
+    /* --- clock */
+    double clk = sm_clock_hz(sms);
+    progress("[1/9] SM clock under load: %.0f MHz (clock64 over %%globaltimer)", clk / 1e6);
+
+    /* --- bandwidth */
+    const size_t big = g_quick ? (size_t)512 << 20 : (size_t)2 << 30;
+    uint4 *a, *b;
+    unsigned *scratch;
+    CK(cudaMalloc(&a, big));
+    CK(cudaMalloc(&b, big));
+    CK(cudaMalloc(&scratch, 64 << 20));
+    fill(a, big / 4, DT_RAW32, 1u);
+    fill(b, big / 4, DT_RAW32, 2u);
+    const size_t n16 = big / 16;
+    const int bw_blocks = sms * 8, bw_threads = 256;
+    const int reps = g_quick ? 3 : 10;
+    double t_read = time_median([&] { k_read<<<bw_blocks, bw_threads>>>(a, n16, scratch, 0xdeadbeefu); }, 3, reps);
+    double t_write = time_median([&] { k_write<<<bw_blocks, bw_threads>>>(b, n16, 0x01020304u); }, 3, reps);
+    double t_copy = time_median([&] { k_copy<<<bw_blocks, bw_threads>>>(b, a, n16); }, 3, reps);
+    double dram_read = big / t_read, dram_write = big / t_write, dram_copy = 2.0 * big / t_copy;
+    progress("[2/9] DRAM bandwidth over %zu MiB: read %.3g, write %.3g, copy %.3g B/s (copy counts read + write)",
+             big >> 20, dram_read, dram_write, dram_copy);
+    detail("dram_read_bytes_per_s", dram_read);
+    detail("dram_write_bytes_per_s", dram_write);
+    detail("dram_copy_bytes_per_s", dram_copy);
+    detail("dram_buffer_bytes", (double)big);
+
+    const size_t l2buf = (size_t)16 << 20;
+    const int passes = 64;
+    const size_t l2n = l2buf / 16;
+    double t_l2r = time_median([&] { k_l2_read<<<bw_blocks, bw_threads>>>(a, l2n, passes, scratch, 0xdeadbeefu); }, 3, reps);
+    double t_l2w = time_median([&] { k_l2_write<<<bw_blocks, bw_threads>>>(b, l2n, passes, 0x0badf00du); }, 3, reps);
+    double l2_read = (double)l2buf * passes / t_l2r, l2_write = (double)l2buf * passes / t_l2w;
+    progress("[3/9] L2 bandwidth (%zu MiB buffer, %d passes, ld/st .cg): read %.3g, write %.3g B/s", l2buf >> 20,
+             passes, l2_read, l2_write);
+    detail("l2_read_bytes_per_s", l2_read);
+    detail("l2_write_bytes_per_s", l2_write);
+    detail("l2_buffer_bytes", (double)l2buf);
+
+    /* --- latency */
+    unsigned long long *res, hres[2];
+    CK(cudaMalloc(&res, 16));
+    std::mt19937_64 rng(20241127);
+    auto chase = [&](unsigned long long *base, std::vector<unsigned long long> idx, int cg, int prime, int hops,
+                     const std::function<void()> &before) -> double {
+        unsigned long long *d_idx;
+        CK(cudaMalloc(&d_idx, idx.size() * 8));
+        CK(cudaMemcpy(d_idx, idx.data(), idx.size() * 8, cudaMemcpyHostToDevice));
+        k_link<<<(unsigned)((idx.size() + 255) / 256), 256>>>(base, d_idx, (int)idx.size());
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        CK(cudaFree(d_idx));
+        std::vector<double> v;
+        for (int r = 0; r < 5; r++) {
+            if (before) before();
+            if (cg)
+                k_chase<1><<<1, 1>>>((unsigned long long)(base + idx[0]), prime, hops, res);
+            else
+                k_chase<0><<<1, 1>>>((unsigned long long)(base + idx[0]), prime, hops, res);
+            CK_LAUNCH();
+            CK(cudaDeviceSynchronize());
+            CK(cudaMemcpy(hres, res, 16, cudaMemcpyDeviceToHost));
+            v.push_back((double)hres[0] / hops);
+        }
+        return median(v);
+    };
+    auto random_lines = [&](size_t region_lines, size_t count, size_t line_elems,
+                            const std::function<bool(size_t)> &allowed) {
+        std::vector<unsigned long long> lines;
+        if (count >= region_lines) {
+            for (size_t i = 0; i < region_lines; i++)
+                if (allowed(i)) lines.push_back(i * line_elems);
+            std::shuffle(lines.begin(), lines.end(), rng);
+        } else {
+            std::vector<char> used(region_lines, 0);
+            std::uniform_int_distribution<size_t> u(0, region_lines - 1);
+            while (lines.size() < count) {
+                size_t l = u(rng);
+                if (used[l] || !allowed(l)) continue;
+                used[l] = 1;
+                lines.push_back(l * line_elems);
+            }
+        }
+        return lines;
+    };
+    auto all = [](size_t) { return true; };
+    /* L1: 16 KiB, 128 lines of 128 bytes in random order, primed by two rounds */
+    double l1_lat = chase((unsigned long long *)b, random_lines(128, 128, 16, all), 0, 256, 4096, nullptr);
+    /* L2: 8 MiB, 65536 lines, primed by one round of .cg loads (L1 skipped) */
+    double l2_lat = chase((unsigned long long *)b, random_lines(65536, 65536, 16, all), 1, 65536, 16384, nullptr);
+    /* DRAM: 16384 untouched lines scattered over 256 MiB; before each chase L2 is
+     * flushed (a copy through the other 2 GiB buffer region) and the TLB warmed
+     * by one load at the head of every 2 MiB page, which the chain avoids */
+    const size_t region = g_quick ? (size_t)128 << 20 : (size_t)256 << 20;
+    const size_t page_elems = ((size_t)2 << 20) / 8;
+    auto not_page_head = [&](size_t line) { return (line * 16) % page_elems >= 512; };
+    unsigned long long *dram_base = (unsigned long long *)a;
+    auto flush_and_warm = [&]() {
+        k_copy<<<bw_blocks, bw_threads>>>(b, b + n16 / 2, n16 / 2);
+        CK_LAUNCH();
+        size_t pages = region / ((size_t)2 << 20);
+        k_touch<<<(unsigned)((pages + 255) / 256), 256>>>(dram_base, page_elems, pages, (unsigned long long *)scratch);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+    };
+    double dram_lat = chase(dram_base, random_lines(region / 128, 16384, 16, not_page_head), 1, 0, 8192, flush_and_warm);
+    /* refill: the chain overwrote part of buffer a */
+    fill(a, big / 4, DT_RAW32, 1u);
+    k_shared_chase<<<1, 1>>>(4096, res);
+    CK_LAUNCH();
+    std::vector<double> sv;
+    for (int r = 0; r < 5; r++) {
+        k_shared_chase<<<1, 1>>>(4096, res);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(hres, res, 16, cudaMemcpyDeviceToHost));
+        sv.push_back((double)hres[0] / 4096);
+    }
+    double shared_lat = median(sv);
+    sv.clear();
+    for (int r = 0; r < 5; r++) {
+        k_fma_latency<<<1, 1>>>(65536, 0.999f, 0.001f, res, (float *)scratch);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(hres, res, 16, cudaMemcpyDeviceToHost));
+        sv.push_back((double)hres[0] / 65536);
+    }
+    double fma_lat = median(sv);
+    progress("[4/9] latency (cycles per dependent load): shared %.1f, L1 %.1f, L2 %.1f, DRAM %.1f; FMA %.2f",
+             shared_lat, l1_lat, l2_lat, dram_lat, fma_lat);
+
+    /* --- arithmetic throughput */
+    int occ = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, (const void *)k_fp32, 256, 0));
+    int tgrid = sms * occ;
+    const int it32 = g_quick ? 128 : 512, it64 = g_quick ? 64 : 256, itsfu = g_quick ? 24 : 96;
+    double t32 = time_median([&] { k_fp32<<<tgrid, 256>>>((float *)scratch, it32, 0.9999f, 0.5f); }, 3, reps);
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, (const void *)k_fp64, 256, 0));
+    int tgrid64 = sms * occ;
+    double t64 = time_median([&] { k_fp64<<<tgrid64, 256>>>((double *)scratch, it64, 0.9999, 0.5); }, 3, reps);
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, (const void *)k_sfu, 256, 0));
+    int tgrids = sms * occ;
+    double tsfu = time_median([&] { k_sfu<<<tgrids, 256>>>((float *)scratch, itsfu); }, 3, reps);
+    double fp32_rate = 2.0 * it32 * 8 * CHAINS * (double)tgrid * 256 / t32;
+    double fp64_rate = 2.0 * it64 * 8 * CHAINS * (double)tgrid64 * 256 / t64;
+    double sfu_rate = (double)itsfu * 8 * CHAINS * (double)tgrids * 256 / tsfu;
+    progress("[5/9] FP32 %.4g flop/s, FP64 %.4g flop/s, SFU (rsqrt) %.4g op/s", fp32_rate, fp64_rate, sfu_rate);
+
+    /* --- tensor cores: cuBLASLt, then our own mma.sync loop */
+    cublasLtHandle_t lt;
+    CKB(cublasLtCreate(&lt));
+    size_t ws_bytes = (size_t)64 << 20;
+    void *ws;
+    CK(cudaMalloc(&ws, ws_bytes));
+    const int gm = g_quick ? 4096 : 8192;
+    for (Dt d : {DT_FP16, DT_BF16, DT_TF32, DT_FP8, DT_INT8, DT_FP64}) {
+        LtResult r = lt_gemm(lt, ws, ws_bytes, d, gm, gm, gm);
+        out.tensor.push_back({dt_name[d], r.flops_per_s});
+        detail_s(std::string("cublaslt_") + dt_name[d], r.note);
+        progress("[6/9] cuBLASLt %-5s %.4g flop/s  (%s)", dt_name[d], r.flops_per_s, r.note.c_str());
+    }
+    CKB(cublasLtDestroy(lt));
+    CK(cudaFree(ws));
+    {
+        const int mma_blocks = sms * 8, mma_threads = 128, mma_iters = g_quick ? 512 : 4096;
+        double warps = (double)mma_blocks * mma_threads / 32;
+        for (Dt d : {DT_FP16, DT_BF16, DT_TF32, DT_FP8, DT_INT8, DT_FP64}) {
+            auto launch = [&]() {
+                switch (d) {
+                    case DT_FP16: k_mma<DT_FP16><<<mma_blocks, mma_threads>>>((float *)scratch, mma_iters, 5u); break;
+                    case DT_BF16: k_mma<DT_BF16><<<mma_blocks, mma_threads>>>((float *)scratch, mma_iters, 5u); break;
+                    case DT_TF32: k_mma<DT_TF32><<<mma_blocks, mma_threads>>>((float *)scratch, mma_iters, 5u); break;
+                    case DT_FP8: k_mma<DT_FP8><<<mma_blocks, mma_threads>>>((float *)scratch, mma_iters, 5u); break;
+                    case DT_INT8: k_mma<DT_INT8><<<mma_blocks, mma_threads>>>((float *)scratch, mma_iters, 5u); break;
+                    case DT_FP64: k_mma<DT_FP64><<<mma_blocks, mma_threads>>>((float *)scratch, mma_iters, 5u); break;
+                }
+            };
+            double t = time_median(launch, 2, reps);
+            double rate = warps * mma_iters * MMA_ACC * mma_flops(d) / t;
+            detail(std::string("mma_sync_") + dt_name[d] + "_flops_per_s", rate);
+            progress("[7/9] own mma.sync loop %-5s %.4g flop/s", dt_name[d], rate);
+        }
+    }
+
+    /* --- launch overhead */
+    double launch_single = time_median([&] { k_empty<<<1, 32>>>(); }, 20, g_quick ? 50 : 200);
+    CK(cudaDeviceSynchronize());
+    const int burst = 2000;
+    CK(cudaEventRecord(g_e0));
+    for (int i = 0; i < burst; i++) k_empty<<<1, 32>>>();
+    CK_LAUNCH();
+    CK(cudaEventRecord(g_e1));
+    CK(cudaEventSynchronize(g_e1));
+    float burst_ms;
+    CK(cudaEventElapsedTime(&burst_ms, g_e0, g_e1));
+    std::vector<double> rtt;
+    for (int i = 0; i < 200; i++) {
+        auto t0 = std::chrono::steady_clock::now();
+        k_empty<<<1, 32>>>();
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        rtt.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    double launch_rtt = median(rtt);
+    progress("[8/9] launch: %.3g s event-timed empty kernel, %.3g s per launch back to back, %.3g s host round trip",
+             launch_single, burst_ms * 1e-3 / burst, launch_rtt);
+    detail("launch_event_timed_s", launch_single);
+    detail("launch_back_to_back_s", burst_ms * 1e-3 / burst);
+    detail("launch_host_round_trip_s", launch_rtt);
+
+    /* --- residency probe */
+    unsigned *cur, *high;
+    CK(cudaMalloc(&cur, 4096 * 4));
+    CK(cudaMalloc(&high, 4096 * 4));
+    CK(cudaFuncSetAttribute((const void *)k_resident, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                            (int)prop.sharedMemPerBlockOptin));
+    cudaFuncAttributes fa_plain, fa_regs;
+    CK(cudaFuncGetAttributes(&fa_plain, (const void *)k_resident));
+    CK(cudaFuncGetAttributes(&fa_regs, (const void *)k_resident_regs));
+    struct Shape {
+        int regs_kernel;
+        int block;
+        int dyn;
+    } shapes[] = {{0, 1024, 0}, {0, 256, 0},        {0, 96, 0},           {0, 32, 0},  {0, 256, 48 * 1024},
+                  {0, 128, 100 * 1024}, {0, 64, 20 * 1024}, {0, 512, 60 * 1024}, {1, 256, 0}, {1, 128, 0},
+                  {1, 384, 0}};
+    bool all_match = true;
+    for (const Shape &s : shapes) {
+        const void *fn = s.regs_kernel ? (const void *)k_resident_regs : (const void *)k_resident;
+        int expect = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expect, fn, s.block, s.dyn));
+        int regs = s.regs_kernel ? fa_regs.numRegs : fa_plain.numRegs;
+        if (expect < 1) {
+            progress("[9/9] residency: block %4d, %3d regs, dyn smem %6d: cannot launch (occupancy 0), skipped",
+                     s.block, regs, s.dyn);
+            continue;
+        }
+        CK(cudaMemset(cur, 0, 4096 * 4));
+        CK(cudaMemset(high, 0, 4096 * 4));
+        unsigned grid = (unsigned)(2 * expect * sms);
+        unsigned long long spin = 200000; /* 200 us */
+        if (s.regs_kernel)
+            k_resident_regs<<<grid, s.block>>>(cur, high, spin, (float *)scratch);
+        else
+            k_resident<<<grid, s.block, s.dyn>>>(cur, high, spin);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        std::vector<unsigned> h(4096);
+        CK(cudaMemcpy(h.data(), high, 4096 * 4, cudaMemcpyDeviceToHost));
+        /* %smid need not be contiguous: look at every slot, count the SMs seen */
+        unsigned mx = 0, mn = ~0u, seen = 0;
+        for (int i = 0; i < 4096; i++) {
+            if (!h[i]) continue;
+            seen++;
+            mx = std::max(mx, h[i]);
+            mn = std::min(mn, h[i]);
+        }
+        if (!seen) mn = 0;
+        bool match = (int)mx == expect && (int)mn == expect && (int)seen == sms;
+        all_match = all_match && match;
+        char b[512];
+        std::snprintf(b, sizeof b,
+                      "{\"kernel\": \"%s\", \"block_size\": %d, \"registers_per_thread\": %d, "
+                      "\"static_shared_bytes\": %zu, \"dynamic_shared_bytes\": %d, \"grid\": %u, "
+                      "\"expected_blocks_per_sm\": %d, \"observed_max_blocks_per_sm\": %u, "
+                      "\"observed_min_blocks_per_sm\": %u, \"sms_seen\": %u, \"match\": %s}",
+                      s.regs_kernel ? "k_resident_regs" : "k_resident", s.block, regs,
+                      s.regs_kernel ? fa_regs.sharedSizeBytes : fa_plain.sharedSizeBytes, s.dyn, grid, expect, mx,
+                      mn, seen, match ? "true" : "false");
+        out.residency.push_back(b);
+        progress("[9/9] residency: block %4d, %3d regs, dyn smem %6d: expected %2d, observed %u..%u per SM on %u SMs %s",
+                 s.block, regs, s.dyn, expect, mn, mx, seen, match ? "ok" : "MISMATCH");
+    }
+    detail("residency_all_match", all_match ? 1 : 0);
+    unsigned sm_mhz_after = nvml.clock_mhz(1), mem_mhz_after = nvml.clock_mhz(2);
+    double clk_end = sm_clock_hz(sms);
+    detail("sm_clock_under_load_hz_start", clk);
+    detail("sm_clock_under_load_hz_end", clk_end);
+    detail("nvml_sm_clock_mhz_before", sm_mhz_before);
+    detail("nvml_mem_clock_mhz_before", mem_mhz_before);
+    detail("nvml_sm_clock_mhz_after", sm_mhz_after);
+    detail("nvml_mem_clock_mhz_after", mem_mhz_after);
+    detail("nvml_max_sm_clock_mhz", nvml.max_clock_mhz(1));
+    detail("nvml_max_mem_clock_mhz", nvml.max_clock_mhz(2));
+    detail("sm_count", sms);
+    detail("l2_bytes", prop.l2CacheSize);
+    detail("cuda_runtime_version", rt);
+    detail("cuda_driver_api_version", drv_api);
+    detail("fp32_grid_blocks", tgrid);
+
+    /* --- the measured: section */
+    const std::string method =
+        "simt-calibrate (simtd clients/calibrate): CUDA events, warm-up then median of repeats, random data. "
+        "DRAM: read/write/copy of 2 GiB buffers with 16-byte accesses; dram_bandwidth is the highest of the "
+        "three (copy counts bytes read plus written). L2: 16 MiB buffer read 64 times with ld.global.cg. "
+        "Latency: one thread chasing pointers, cycles by clock64 per dependent load: shared (ld.shared), "
+        "L1 (16 KiB primed, ld.ca), L2 (8 MiB primed, ld.cg), DRAM (untouched lines over 256 MiB after an L2 "
+        "flush, TLB warmed). FMA latency: dependent fma.rn.f32 chain. FP32/FP64/SFU: 8 independent FMA "
+        "(rsqrt.approx for SFU) chains per thread at full occupancy; an FMA counts 2 flops. Tensor: "
+        "cuBLASLt matmul 8192^3 TN (fp16/bf16 in and out with fp32 accumulate, tf32, fp8 e4m3 in and bf16 "
+        "out, int8 in and int32 out, fp64), first heuristic algorithm. Launch: event-timed empty kernel. "
+        "Clock: clock64 over globaltimer under an FMA load. Clocks and settings left as found.";
+    double dram_bw = std::max(dram_read, std::max(dram_write, dram_copy));
+    out.measured = {{"dram_bandwidth_bytes_per_s", num(dram_bw)},
+                    {"l2_bandwidth_bytes_per_s", num(l2_read)},
+                    {"dram_latency_cycles", num(dram_lat)},
+                    {"l2_latency_cycles", num(l2_lat)},
+                    {"l1_latency_cycles", num(l1_lat)},
+                    {"shared_latency_cycles", num(shared_lat)},
+                    {"fma_latency_cycles", num(fma_lat)},
+                    {"fp32_flops_per_s", num(fp32_rate)},
+                    {"fp64_flops_per_s", num(fp64_rate)},
+                    {"sfu_ops_per_s", num(sfu_rate)},
+                    {"launch_overhead_s", num(launch_single)},
+                    {"clock_hz", num(clk)},
+                    {"method", quoted(method)},
+                    {"date", quoted(date)},
+                    {"device", quoted(prop.name)},
+                    {"driver", quoted(driver)}};
+
+    FILE *y = std::fopen(yaml_path, "w");
+    if (!y) {
+        std::perror(yaml_path);
+        return 1;
+    }
+    std::fprintf(y, "# simt-calibrate output for %s, %s. Paste `measured:` into the GPU's hwdb file;\n"
+                    "# `details:` and `residency_probe:` are evidence, not database fields.\n",
+                 prop.name, date);
+    std::fprintf(y, "measured:\n");
+    for (size_t i = 0; i < out.measured.size(); i++) {
+        std::fprintf(y, "  %s: %s\n", out.measured[i].first.c_str(), out.measured[i].second.c_str());
+        if (out.measured[i].first == "sfu_ops_per_s") {
+            std::fprintf(y, "  tensor_flops_per_s:\n");
+            for (auto &t : out.tensor) std::fprintf(y, "    %s: %s\n", t.first.c_str(), num(t.second).c_str());
+        }
+    }
+    std::fprintf(y, "details:\n");
+    for (auto &d : out.details) std::fprintf(y, "  %s: %s\n", d.first.c_str(), d.second.c_str());
+    std::fprintf(y, "residency_probe:\n");
+    for (auto &r : out.residency) std::fprintf(y, "  - %s\n", r.c_str());
+    std::fclose(y);
+
+    FILE *j = std::fopen(json_path, "w");
+    if (!j) {
+        std::perror(json_path);
+        return 1;
+    }
+    std::fprintf(j, "{\"measured\": {");
+    for (size_t i = 0; i < out.measured.size(); i++) {
+        std::fprintf(j, "%s\"%s\": %s", i ? ", " : "", out.measured[i].first.c_str(), out.measured[i].second.c_str());
+        if (out.measured[i].first == "sfu_ops_per_s") {
+            std::fprintf(j, ", \"tensor_flops_per_s\": {");
+            for (size_t t = 0; t < out.tensor.size(); t++)
+                std::fprintf(j, "%s\"%s\": %s", t ? ", " : "", out.tensor[t].first.c_str(),
+                             num(out.tensor[t].second).c_str());
+            std::fprintf(j, "}");
+        }
+    }
+    std::fprintf(j, "},\n \"details\": {");
+    for (size_t i = 0; i < out.details.size(); i++)
+        std::fprintf(j, "%s\"%s\": %s", i ? ", " : "", out.details[i].first.c_str(), out.details[i].second.c_str());
+    std::fprintf(j, "},\n \"residency_probe\": [\n");
+    for (size_t i = 0; i < out.residency.size(); i++)
+        std::fprintf(j, "  %s%s\n", out.residency[i].c_str(), i + 1 < out.residency.size() ? "," : "");
+    std::fprintf(j, " ]}\n");
+    std::fclose(j);
+
+    CK(cudaFree(a));
+    CK(cudaFree(b));
+    CK(cudaFree(scratch));
+    CK(cudaFree(res));
+    CK(cudaFree(cur));
+    CK(cudaFree(high));
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    progress("wrote %s and %s in %.1f s", yaml_path, json_path, wall);
+    return 0;
+}

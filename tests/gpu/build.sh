@@ -1,0 +1,17 @@
+#!/bin/bash
+# tests/gpu/build.sh - builds the GPU programs with nvcc alone (no CMake):
+# simt-micro (tests/gpu/micro) and simt-calibrate (clients/calibrate) for
+# Hopper (sm_90), keeping ptxas -v's register and shared-memory report.
+#   tests/gpu/build.sh [OUTDIR]       (default build-gpu/dev)
+# Run from the repository root.
+set -euo pipefail
+out=${1:-build-gpu/dev}
+mkdir -p "$out"
+NVCC=${NVCC:-nvcc}
+arch="-gencode=arch=compute_90,code=sm_90"
+$NVCC -O3 -std=c++17 $arch -lineinfo -Xptxas -v -o "$out/simt-micro" tests/gpu/micro/*.cu \
+    2> "$out/ptxas-micro.txt" || { cat "$out/ptxas-micro.txt"; exit 1; }
+$NVCC -O3 -std=c++17 $arch -lineinfo -Xptxas -v -o "$out/simt-calibrate" clients/calibrate/simt-calibrate.cu \
+    -lcublasLt -ldl -Xlinker -rpath,/usr/local/cuda/lib64 \
+    2> "$out/ptxas-calibrate.txt" || { cat "$out/ptxas-calibrate.txt"; exit 1; }
+echo "built $out/simt-micro $out/simt-calibrate"

@@ -1,0 +1,25 @@
+#!/bin/bash
+# tests/gpu/run_h200x2.sh - the collectives of issue 5 on two H200s of one
+# host (kind nvidia-h200-x2), from the repository root. NVLink multicast stays
+# off. Results land in $OUT (default /tmp/simt-out): collectives.json and
+# logs.tgz (topology, nvidia-smi, NCCL's INFO log).
+set -u
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+O=${OUT:-/tmp/simt-out}
+L=/tmp/simt-logs
+mkdir -p "$O" "$L"
+export PYTHONUNBUFFERED=1
+snap() { tar czf "$O/logs.tgz" -C /tmp simt-logs 2>/dev/null; }
+date -u > "$L/date.txt"
+nvidia-smi > "$L/smi-start.txt" 2>&1
+nvidia-smi topo -m > "$L/topo.txt" 2>&1
+nvidia-smi nvlink -s > "$L/nvlink.txt" 2>&1
+cat "$L/topo.txt"
+python3 -c 'import torch; print(torch.__version__, torch.cuda.device_count(), torch.cuda.nccl.version())' 2>&1 | tee "$L/torch.txt"
+snap
+NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV NCCL_DEBUG_FILE="$L/nccl-debug.%h.%p.txt" \
+    timeout 420 python3 tests/gpu/nccl_bench.py --out "$O/collectives.json" --budget-s 300 2>&1 | tee "$L/nccl.log" | grep -v "^  "
+grep -E "^  (all_reduce|all_gather|reduce_scatter|all_to_all|broadcast) +(1048576|1073741824|4294967296) " "$L/nccl.log"
+nvidia-smi > "$L/smi-end.txt" 2>&1
+snap
+ls -la "$O"
