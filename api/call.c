@@ -208,7 +208,7 @@ static int apply_dtypes(struct simt_call *call, const struct simt_hwdb_field *f,
     json_t *x;
     json_object_foreach(value, dtype_name, x) {
         char sub[200];
-        snprintf(sub, sizeof sub, "%s.%s", field, dtype_name);
+        snprintf(sub, sizeof sub, "%.120s.%.60s", field, dtype_name);
         enum simt_dtype dtype;
         if (simt_dtype_parse(dtype_name, &dtype) != 0)
             return simt_call_fail(call, 400, "unknown_field", sub,
