@@ -171,14 +171,16 @@ double simt_hwdb_field_get(const struct simt_gpu_spec *spec, const struct simt_h
     return 0.0;
 }
 
-/* 1e+09 -> "1e9", 233472 -> "233472", 2.5e-07 -> "2.5e-7" */
+/* 1e+09 -> "1e9", 233472 -> "233472", 16777216 -> "16777216", 2.5e-07 -> "2.5e-7" */
 static void format_number(double value, char *buf, size_t size)
 {
     if (!isfinite(value)) {
         snprintf(buf, size, "%s", isnan(value) ? "nan" : value > 0 ? "inf" : "-inf");
         return;
     }
-    if (fabs(value) < 1e9 && floor(value) >= value && floor(value) <= value) {
+    /* integers print whole unless they are round millions (1e8, 4.8e12) */
+    if (fabs(value) < 1e15 && floor(value) >= value && floor(value) <= value &&
+        (fabs(value) < 1e7 || fmod(value, 1e6) > 0.0)) {
         snprintf(buf, size, "%.0f", value);
         return;
     }

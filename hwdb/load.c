@@ -291,8 +291,10 @@ static int fail_at(struct parse *p, struct pos at, const char *field, const char
     return report(p->diag, SIMT_EPARSE, p->layer->path, p->layer->rel, at, field, "%s", what);
 }
 
-/* Fetches a node, refusing a second visit (YAML aliases). */
-static int node_get(struct parse *p, int id, yaml_node_t **out, const char *field)
+/* Fetches a node, refusing a second visit (a YAML alias repeats a node);
+ * `use` is where the document refers to it (the key of a value), reported
+ * for an alias, or {0,0} to report the node's own position. */
+static int node_get(struct parse *p, int id, yaml_node_t **out, const char *field, struct pos use)
 {
     yaml_node_t *node = yaml_document_get_node(p->doc, id);
     if (!node)
@@ -300,8 +302,11 @@ static int node_get(struct parse *p, int id, yaml_node_t **out, const char *fiel
                       "internal: missing YAML node");
     size_t index = (size_t)(id - 1);
     if (index < p->node_count) {
-        if (p->seen[index])
-            return fail_at(p, mark_pos(node->start_mark), field, "YAML aliases are not allowed here");
+        if (p->seen[index]) {
+            struct pos anchor = mark_pos(node->start_mark);
+            return fail_at(p, use.line > 0 ? use : anchor, field,
+                           "YAML aliases are not allowed (this repeats the value at line %d)", anchor.line);
+        }
         p->seen[index] = 1;
     }
     *out = node;
@@ -484,7 +489,7 @@ static int each_pair(struct parse *p, const yaml_node_t *map, const char *path, 
 {
     for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
         yaml_node_t *key;
-        int rc = node_get(p, pair->key, &key, path);
+        int rc = node_get(p, pair->key, &key, path, (struct pos){0, 0});
         if (rc != SIMT_OK)
             return rc;
         if (key->type != YAML_SCALAR_NODE)
@@ -569,7 +574,7 @@ static int read_dtypes(struct parse *p, size_t fi, const yaml_node_t *value, con
         return fail_at(p, mark_pos(value->start_mark), path, "expected at least one data type");
     for (yaml_node_pair_t *pair = value->data.mapping.pairs.start; pair < value->data.mapping.pairs.top; pair++) {
         yaml_node_t *key, *num;
-        rc = node_get(p, pair->key, &key, path);
+        rc = node_get(p, pair->key, &key, path, (struct pos){0, 0});
         if (rc != SIMT_OK)
             return rc;
         if (key->type != YAML_SCALAR_NODE)
@@ -590,7 +595,7 @@ static int read_dtypes(struct parse *p, size_t fi, const yaml_node_t *value, con
                 return fail_at(p, mark_pos(key->start_mark), sub, "duplicate key (first given at line %d)",
                                mark_pos(prev_key->start_mark).line);
         }
-        rc = node_get(p, pair->value, &num, sub);
+        rc = node_get(p, pair->value, &num, sub, mark_pos(key->start_mark));
         if (rc != SIMT_OK)
             return rc;
         double v;
@@ -624,7 +629,7 @@ static int read_carveouts(struct parse *p, size_t fi, const yaml_node_t *value, 
         if (count == SIMT_MAX_CARVEOUTS)
             return fail_at(p, mark_pos(value->start_mark), path, "expected at most %d sizes", SIMT_MAX_CARVEOUTS);
         yaml_node_t *num;
-        int rc = node_get(p, *item, &num, sub);
+        int rc = node_get(p, *item, &num, sub, mark_pos(value->start_mark));
         if (rc != SIMT_OK)
             return rc;
         double v;
@@ -662,7 +667,7 @@ static int group_pair(struct parse *p, void *ctx, const yaml_node_t *key, const 
             return fail_at(p, mark_pos(key->start_mark), path, "belongs in a GPU file (gpus/<id>.yaml), not in "
                                                                "an architecture file");
         yaml_node_t *value;
-        int rc = node_get(p, value_id, &value, path);
+        int rc = node_get(p, value_id, &value, path, mark_pos(key->start_mark));
         if (rc != SIMT_OK)
             return rc;
         rc = read_text(p, value, path, text_slots[t].max, l->text[t]);
@@ -677,7 +682,7 @@ static int group_pair(struct parse *p, void *ctx, const yaml_node_t *key, const 
         if (strcmp(field->group, group_names[group]) != 0 || strcmp(field->key, text) != 0)
             continue;
         yaml_node_t *value;
-        int rc = node_get(p, value_id, &value, path);
+        int rc = node_get(p, value_id, &value, path, mark_pos(key->start_mark));
         if (rc != SIMT_OK)
             return rc;
         if (field->type == SIMT_FIELD_DTYPES)
@@ -711,7 +716,7 @@ static int source_pair(struct parse *p, void *ctx, const yaml_node_t *key, const
                        "unknown group (expected identity, limits, amd, sm, clocks, memory, throughput, latency, "
                        "interconnect or measured)");
     yaml_node_t *value;
-    int rc = node_get(p, value_id, &value, path);
+    int rc = node_get(p, value_id, &value, path, mark_pos(key->start_mark));
     if (rc != SIMT_OK)
         return rc;
     rc = read_text(p, value, path, SOURCE_MAX, l->source[g]);
@@ -727,7 +732,7 @@ static int top_pair(struct parse *p, void *ctx, const yaml_node_t *key, const ch
     (void)ctx;
     struct layer *l = p->layer;
     yaml_node_t *value;
-    int rc = node_get(p, value_id, &value, text);
+    int rc = node_get(p, value_id, &value, text, mark_pos(key->start_mark));
     if (rc != SIMT_OK)
         return rc;
     if (strcmp(text, "arch") == 0) {
@@ -860,6 +865,28 @@ static int check_layer(struct parse *p)
     return SIMT_OK;
 }
 
+/* 1-based line and column (in bytes) of a byte offset into a file */
+static struct pos offset_pos(const char *path, size_t offset)
+{
+    struct pos at = {1, 1};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return at;
+    for (size_t i = 0; i < offset; i++) {
+        int c = fgetc(f);
+        if (c == EOF)
+            break;
+        if (c == '\n') {
+            at.line++;
+            at.column = 1;
+        } else {
+            at.column++;
+        }
+    }
+    fclose(f);
+    return at;
+}
+
 static int yaml_problem(struct simt_diag *diag, struct layer *l, const yaml_parser_t *parser)
 {
     struct pos at = mark_pos(parser->problem_mark);
@@ -867,8 +894,8 @@ static int yaml_problem(struct simt_diag *diag, struct layer *l, const yaml_pars
     if (parser->error == YAML_MEMORY_ERROR)
         return report(diag, SIMT_ENOMEM, l->path, l->rel, l->top, "", "out of memory while parsing");
     if (parser->error == YAML_READER_ERROR) {
-        at.line = 1;
-        at.column = 1;
+        /* the reader gives a byte offset only: count lines up to it */
+        at = offset_pos(l->path, parser->problem_offset);
         return report(diag, SIMT_EPARSE, l->path, l->rel, at, "", "YAML syntax error: %s (at byte %zu)", problem,
                       parser->problem_offset);
     }
@@ -944,7 +971,7 @@ static int parse_file(struct layer *l, struct simt_diag *diag)
             rc = report(diag, SIMT_ENOMEM, l->path, l->rel, l->top, "", "out of memory");
         } else {
             yaml_node_t *top;
-            rc = node_get(&p, 1, &top, "");
+            rc = node_get(&p, 1, &top, "", (struct pos){0, 0});
             if (rc == SIMT_OK) {
                 l->top = mark_pos(top->start_mark);
                 rc = expect_mapping(&p, top, "", "a mapping of groups at the top of the file");
@@ -1330,8 +1357,11 @@ static int list_yaml(const char *dir, const char *sub, struct name_list *out, st
         const char *name = entry->d_name;
         if (name[0] == '.')
             continue;
+        char rel[300], full[4096];
+        bprintf(rel, sizeof rel, "%s/%s", sub, name);
+        bprintf(full, sizeof full, "%s/%s", path, name);
         if (ends_with(name, ".yml")) {
-            rc = report(diag, SIMT_EPARSE, path, name, (struct pos){0, 0}, "",
+            rc = report(diag, SIMT_EPARSE, full, rel, (struct pos){0, 0}, "",
                         "database files end in .yaml (rename it to be loaded)");
             break;
         }
@@ -1340,13 +1370,13 @@ static int list_yaml(const char *dir, const char *sub, struct name_list *out, st
         size_t stem = strlen(name) - strlen(".yaml");
         char id[MAX_ID_LEN + 2];
         if (stem == 0 || stem > MAX_ID_LEN) {
-            rc = report(diag, SIMT_EPARSE, path, name, (struct pos){0, 0}, "", "file name too long or empty");
+            rc = report(diag, SIMT_EPARSE, full, rel, (struct pos){0, 0}, "", "file name too long or empty");
             break;
         }
         memcpy(id, name, stem);
         id[stem] = '\0';
         if (!valid_id(id)) {
-            rc = report(diag, SIMT_EPARSE, path, name, (struct pos){0, 0}, "",
+            rc = report(diag, SIMT_EPARSE, full, rel, (struct pos){0, 0}, "",
                         "a file name must be <id>.yaml with an id of lowercase letters, digits, '-', '_', '.'");
             break;
         }
