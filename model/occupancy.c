@@ -80,6 +80,16 @@ void simt_suggest_request_init(struct simt_suggest_request *req)
     req->block_barriers = 1;
 }
 
+static void vset_diag(struct simt_diag *diag, const char *field, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static void vset_diag(struct simt_diag *diag, const char *field, const char *fmt, va_list ap)
+{
+    memset(diag, 0, sizeof *diag);
+    snprintf(diag->field, sizeof diag->field, "%s", field);
+    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+}
+
 static void set_diag(struct simt_diag *diag, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -87,11 +97,9 @@ static void set_diag(struct simt_diag *diag, const char *field, const char *fmt,
 {
     if (diag == NULL)
         return;
-    memset(diag, 0, sizeof *diag);
-    snprintf(diag->field, sizeof diag->field, "%s", field);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    vset_diag(diag, field, fmt, ap);
     va_end(ap);
 }
 
@@ -107,15 +115,11 @@ static void refuse(struct refusal *r, const char *field, const char *fmt, ...)
 
 static void refuse(struct refusal *r, const char *field, const char *fmt, ...)
 {
-    if (r->refused++)
+    if (r->refused++ || r->diag == NULL)
         return;
-    if (r->diag == NULL)
-        return;
-    memset(r->diag, 0, sizeof *r->diag);
-    snprintf(r->diag->field, sizeof r->diag->field, "%s", field);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->diag->message, sizeof r->diag->message, fmt, ap);
+    vset_diag(r->diag, field, fmt, ap);
     va_end(ap);
 }
 
