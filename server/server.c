@@ -29,6 +29,7 @@
 #include "api.h"
 #include "log.h"
 #include "metrics.h"
+#include "static.h"
 
 /* A body buffer up to this size is kept for the connection's next request. */
 #define KEEP_BODY_CAPACITY ((size_t)64 * 1024)
@@ -208,7 +209,7 @@ static enum MHD_Result dispatch(struct simt_server *srv, struct conn *c, struct 
                                 const char *method, const char *url)
 {
     struct simt_api_response resp;
-    if (serve_local(srv, method, url, &resp))
+    if (serve_local(srv, method, url, &resp) || simt_static_serve(method, url, &resp))
         return answer(srv, c, mc, method, url, &resp);
 
     struct simt_api_request req = {
