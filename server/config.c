@@ -30,6 +30,7 @@ void simt_config_defaults(struct simt_server_config *cfg)
     cfg->max_body_bytes = SIMT_DEFAULT_MAX_BODY_BYTES;
     cfg->max_connections = SIMT_DEFAULT_MAX_CONNECTIONS;
     cfg->timeout_s = SIMT_DEFAULT_TIMEOUT_S;
+    cfg->cache_entries = SIMT_DEFAULT_CACHE_ENTRIES;
     cfg->log_level = SIMT_LOG_INFO;
     cfg->access_log = 1;
 }
@@ -60,6 +61,9 @@ void simt_config_usage(FILE *out)
             "  --max-connections N    open connections at most; more are refused [%u]\n"
             "  --timeout-s N          seconds a connection may stay idle, and may take to\n"
             "                         deliver one whole request, before it is closed [%u]\n"
+            "  --cache-entries N      answers kept for identical requests (each answer is\n"
+            "                         a pure function of the request and the database;\n"
+            "                         a reload empties it); 0 turns it off [%u]\n"
             "  --log-level LEVEL      error, warn, info or debug [info]\n"
             "  --access-log on|off    one JSON line per request on stderr [on]\n"
             "  --help                 print this help and exit\n"
@@ -80,7 +84,7 @@ void simt_config_usage(FILE *out)
             "  curl -s localhost:8080/v1/occupancy -d '{\"gpu\":\"h200-sxm\",\"block_size\":256,"
             "\"registers_per_thread\":64}'\n",
             SIMT_DEFAULT_BIND, SIMT_DEFAULT_PORT, simt_config_default_hwdb(), SIMT_DEFAULT_THREADS,
-            SIMT_DEFAULT_MAX_CONNECTIONS, SIMT_DEFAULT_TIMEOUT_S);
+            SIMT_DEFAULT_MAX_CONNECTIONS, SIMT_DEFAULT_TIMEOUT_S, SIMT_DEFAULT_CACHE_ENTRIES);
 }
 
 static void set_error(char *error, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -154,7 +158,7 @@ enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_ser
 
         static const char *const known[] = {"--bind",     "--port",           "--hwdb",    "--threads",
                                             "--max-body-bytes", "--max-connections", "--timeout-s",
-                                            "--log-level", "--access-log"};
+                                            "--cache-entries", "--log-level", "--access-log"};
         int is_known = 0;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             if (strcmp(name, known[k]) == 0)
@@ -215,6 +219,12 @@ enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_ser
                 return SIMT_CONFIG_ERROR;
             }
             cfg->timeout_s = (unsigned)n;
+        } else if (strcmp(name, "--cache-entries") == 0) {
+            if (parse_number(value, 0, 0, 1000000, &n) != 0) {
+                set_error(error, error_size, "--cache-entries must be an integer 0..1000000, not '%s'", value);
+                return SIMT_CONFIG_ERROR;
+            }
+            cfg->cache_entries = (unsigned)n;
         } else if (strcmp(name, "--log-level") == 0) {
             if (simt_log_level_parse(value, &cfg->log_level) != 0) {
                 set_error(error, error_size, "--log-level must be error, warn, info or debug, not '%s'", value);

@@ -15,6 +15,7 @@
 #define SIMT_DEFAULT_MAX_BODY_BYTES ((size_t)1 << 20)
 #define SIMT_DEFAULT_MAX_CONNECTIONS 1024u
 #define SIMT_DEFAULT_TIMEOUT_S 30u
+#define SIMT_DEFAULT_CACHE_ENTRIES 1024u
 
 struct simt_server_config {
     const char *bind_addr;   /* numeric IPv4 or IPv6 address */
@@ -24,6 +25,7 @@ struct simt_server_config {
     size_t max_body_bytes;   /* larger request bodies are answered 413 */
     unsigned max_connections;
     unsigned timeout_s;      /* idle limit, and the time a request may take to arrive */
+    unsigned cache_entries;  /* answers memoized (0: none); see cache.h */
     enum simt_log_level log_level;
     int access_log;          /* 1: one JSON line per request on stderr */
 };

@@ -33,22 +33,30 @@ static int64_t mono_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* "file:line:column: message" (or less, where a part does not apply). */
+/* "file:line:column: message" with the file's full path. The loader's own
+ * message may already start with a (shorter) location; that part is
+ * replaced, not repeated. Without a line: "file: message". */
 static void format_diag(const struct simt_diag *diag, const char *dir, char *out, size_t size)
 {
     const char *file = diag->file[0] ? diag->file : dir;
-    int n;
-    if (diag->line > 0)
-        n = snprintf(out, size, "%s:%d:%d: ", file, diag->line, diag->column);
-    else
-        n = snprintf(out, size, "%s: ", file);
-    if (n < 0 || (size_t)n >= size)
+    const char *message = diag->message[0] ? diag->message : "cannot be loaded";
+    if (diag->line > 0) {
+        char tag[48];
+        snprintf(tag, sizeof tag, ":%d:%d: ", diag->line, diag->column);
+        const char *after = strstr(message, tag);
+        const char *rest = after ? after + strlen(tag) : message;
+        if (after == NULL && diag->field[0] != '\0' && strstr(message, diag->field) == NULL)
+            snprintf(out, size, "%s:%d:%d: %s: %s", file, diag->line, diag->column, diag->field, rest);
+        else
+            snprintf(out, size, "%s:%d:%d: %s", file, diag->line, diag->column, rest);
         return;
-    size_t used = (size_t)n;
-    if (diag->field[0] != '\0' && strstr(diag->message, diag->field) == NULL)
-        snprintf(out + used, size - used, "%s: %s", diag->field, diag->message[0] ? diag->message : "invalid");
+    }
+    const char *slash = strrchr(file, '/');
+    const char *base = slash && slash[1] ? slash + 1 : file;
+    if (strstr(message, base) != NULL)
+        snprintf(out, size, "%s", message);
     else
-        snprintf(out + used, size - used, "%s", diag->message[0] ? diag->message : "cannot be loaded");
+        snprintf(out, size, "%s: %s", file, message);
 }
 
 /* Lets the process hold the connections it is configured for. */

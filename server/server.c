@@ -27,6 +27,7 @@
 #include <microhttpd.h>
 
 #include "api.h"
+#include "cache.h"
 #include "log.h"
 #include "metrics.h"
 #include "static.h"
@@ -63,6 +64,8 @@ struct simt_server {
     pthread_mutex_t conns_lock;
     struct conn *conns;
 
+    struct simt_cache *cache;
+
     atomic_int shutting_down;
     atomic_llong last_refusal_log_s;
 };
@@ -77,7 +80,7 @@ static int64_t mono_ns(void)
 /* ---- answering ---- */
 
 static const char oom_body[] =
-    "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory while building the answer\"}}";
+    "{\"error\":{\"code\":\"internal\",\"message\":\"the answer could not be built\"}}";
 
 /* Marks resp as "could not be built": answer() then sends a static 500. */
 static void make_oom(struct simt_api_response *resp)
@@ -87,9 +90,21 @@ static void make_oom(struct simt_api_response *resp)
     resp->body_len = 1;
 }
 
-/* Queues resp (taking its body) with its headers, and accounts for it. */
+/* Counts an answered request and writes its access-log line. */
+static void account(struct conn *c, const char *method, const char *url, int status, const char *route,
+                    size_t bytes)
+{
+    atomic_store_explicit(&c->deadline_ns, 0, memory_order_relaxed);
+    int64_t elapsed_ns = mono_ns() - c->start_ns;
+    simt_metrics_observe(route ? route : "unmatched", status, elapsed_ns);
+    if (simt_log_access_enabled())
+        simt_log_access(method, url, status, (double)elapsed_ns / 1e9, bytes);
+}
+
+/* Queues resp (taking its body) with its headers, and accounts for it.
+ * With a cache key, the finished response is handed to the cache. */
 static enum MHD_Result answer(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc, const char *method,
-                              const char *url, struct simt_api_response *resp)
+                              const char *url, struct simt_api_response *resp, const struct simt_cache_key *key)
 {
     struct MHD_Response *r;
     if (resp->body != NULL || resp->body_len == 0)
@@ -103,6 +118,7 @@ static enum MHD_Result answer(struct simt_server *srv, struct conn *c, struct MH
         resp->body_len = sizeof oom_body - 1;
         resp->content_type = "application/json";
         resp->allow = NULL;
+        key = NULL;
         /* a NULL free callback: static storage, never freed */
         r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, (void *)(uintptr_t)oom_body,
                                                                NULL);
@@ -114,17 +130,17 @@ static enum MHD_Result answer(struct simt_server *srv, struct conn *c, struct MH
                                              resp->content_type ? resp->content_type : "application/json") == MHD_YES;
     if (resp->allow != NULL)
         headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp->allow) == MHD_YES;
-    if (atomic_load_explicit(&srv->shutting_down, memory_order_relaxed))
+    if (atomic_load_explicit(&srv->shutting_down, memory_order_relaxed)) {
         headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
+        key = NULL;
+    }
     int status = resp->status > 0 ? resp->status : MHD_HTTP_INTERNAL_SERVER_ERROR;
     enum MHD_Result queued = headers_ok ? MHD_queue_response(mc, (unsigned)status, r) : MHD_NO;
-    MHD_destroy_response(r);
-    atomic_store_explicit(&c->deadline_ns, 0, memory_order_relaxed);
-
-    int64_t elapsed_ns = mono_ns() - c->start_ns;
-    simt_metrics_observe(resp->route ? resp->route : "unmatched", status, elapsed_ns);
-    if (simt_log_access_enabled())
-        simt_log_access(method, url, status, (double)elapsed_ns / 1e9, resp->body_len);
+    if (key != NULL && queued == MHD_YES && status != MHD_HTTP_INTERNAL_SERVER_ERROR)
+        simt_cache_store(srv->cache, key, r, status, resp->route, resp->body_len);
+    else
+        MHD_destroy_response(r);
+    account(c, method, url, status, resp->route, resp->body_len);
     return queued;
 }
 
@@ -139,7 +155,7 @@ static enum MHD_Result answer_error(struct simt_server *srv, struct conn *c, str
         make_oom(&resp);
     resp.status = status;
     resp.route = route;
-    return answer(srv, c, mc, method, url, &resp);
+    return answer(srv, c, mc, method, url, &resp, NULL);
 }
 
 /* ---- the server's own routes ----
@@ -210,7 +226,7 @@ static enum MHD_Result dispatch(struct simt_server *srv, struct conn *c, struct 
 {
     struct simt_api_response resp;
     if (serve_local(srv, method, url, &resp) || simt_static_serve(method, url, &resp))
-        return answer(srv, c, mc, method, url, &resp);
+        return answer(srv, c, mc, method, url, &resp, NULL);
 
     struct simt_api_request req = {
         .method = method,
@@ -219,13 +235,27 @@ static enum MHD_Result dispatch(struct simt_server *srv, struct conn *c, struct 
         .body = c->body,
         .body_len = c->body_len,
     };
+    /* hashed before the database is taken: see cache.h */
+    struct simt_cache_key key = {
+        .method = method, .path = url, .content_type = req.content_type, .body = c->body, .body_len = c->body_len};
+    int cacheable = simt_cache_key_hash(srv->cache, &key);
+    if (cacheable) {
+        enum MHD_Result queued = MHD_NO;
+        int status = 0;
+        const char *route = NULL;
+        size_t bytes = 0;
+        if (simt_cache_serve(srv->cache, &key, mc, &queued, &status, &route, &bytes)) {
+            account(c, method, url, status, route, bytes);
+            return queued;
+        }
+    }
     memset(&resp, 0, sizeof resp);
     struct simt_hwdb *db = db_acquire(srv);
     int rc = simt_api_handle(db, &req, &resp);
     simt_hwdb_unref(db);
     if (rc != 0 && resp.body == NULL)
         make_oom(&resp);
-    return answer(srv, c, mc, method, url, &resp);
+    return answer(srv, c, mc, method, url, &resp, cacheable ? &key : NULL);
 }
 
 static void request_reset(struct conn *c)
@@ -480,24 +510,38 @@ int simt_server_start(const struct simt_server_config *cfg, struct simt_hwdb *db
     srv->timeout_ns = (int64_t)cfg->timeout_s * 1000000000LL;
     srv->db = db;
     pthread_mutex_init(&srv->db_lock, NULL);
+    if (simt_cache_create(cfg->cache_entries, &srv->cache) != 0) {
+        snprintf(error, error_size, "out of memory");
+        pthread_mutex_destroy(&srv->db_lock);
+        simt_hwdb_unref(db);
+        free(srv);
+        return -1;
+    }
     pthread_mutex_init(&srv->conns_lock, NULL);
 
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+    const char *XP = getenv("SIMTD_XP_POLL");
+    if (XP && strcmp(XP, "poll") == 0) flags = (flags & ~(unsigned)MHD_USE_EPOLL) | MHD_USE_POLL;
+    if (XP && strcmp(XP, "select") == 0) flags = (flags & ~(unsigned)MHD_USE_EPOLL);
+    if (XP && strcmp(XP, "turbo") == 0) flags |= MHD_USE_TURBO;
     if (is_ipv6)
         flags |= MHD_USE_IPv6;
-    /* microhttpd divides its connection limit among pool workers; on_accept
-     * holds the total, so each worker may take up to the whole limit. */
-    unsigned mhd_limit = cfg->threads > 1 ? cfg->max_connections * cfg->threads : cfg->max_connections;
+    /* on_accept holds the limit over all workers and refuses (accepts and
+     * closes) the connection past it. microhttpd's own limit, which it
+     * divides among pool workers and enforces by no longer accepting (so the
+     * client hangs in the backlog), is set above ours so it never binds. */
+    unsigned mhd_limit = (cfg->max_connections + 1) * cfg->threads;
     /* the pool size goes last: MHD_OPTION_END in its place ends the list */
     enum MHD_OPTION pool_option = cfg->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END;
     srv->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, &on_accept, srv, &on_request, srv,
+        /* the logger first, so that option errors reach it too */
+        MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)&on_mhd_log, (void *)srv,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned int)mhd_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
         MHD_OPTION_NOTIFY_COMPLETED, (MHD_RequestCompletedCallback)&on_completed, (void *)srv,
         MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)&on_connection, (void *)srv,
-        MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)&on_mhd_log, (void *)srv,
         pool_option, (unsigned int)cfg->threads,
         MHD_OPTION_END);
     if (srv->daemon == NULL) {
@@ -519,6 +563,8 @@ void simt_server_swap_db(struct simt_server *srv, struct simt_hwdb *db)
     struct simt_hwdb *old = srv->db;
     srv->db = db;
     pthread_mutex_unlock(&srv->db_lock);
+    /* after the swap: see cache.h on why answers stored meanwhile are stale */
+    simt_cache_invalidate(srv->cache);
     simt_hwdb_unref(old);
 }
 
@@ -545,6 +591,7 @@ void simt_server_stop(struct simt_server *srv)
         return;
     if (srv->daemon != NULL)
         MHD_stop_daemon(srv->daemon);
+    simt_cache_destroy(srv->cache);
     simt_hwdb_unref(srv->db);
     pthread_mutex_destroy(&srv->db_lock);
     pthread_mutex_destroy(&srv->conns_lock);
