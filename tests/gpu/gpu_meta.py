@@ -4,6 +4,7 @@ temperature, power) and the CUDA toolkit. Standard library only, so the GEMM,
 collective and merge scripts can all import it on the device machine."""
 
 import json
+import os
 import subprocess
 
 SMI_FIELDS = ["index", "name", "driver_version", "clocks.sm", "clocks.mem",
@@ -41,6 +42,11 @@ def smi():
             except ValueError:
                 g[k] = v
         gpus.append(g)
+    # the GPUs this process may use, when CUDA_VISIBLE_DEVICES lists indices
+    vis = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+    if vis and all(v.strip().isdigit() for v in vis.split(",")):
+        keep = [int(v) for v in vis.split(",")]
+        gpus = [g for g in gpus if g.get("index") in keep] or gpus
     return gpus
 
 

@@ -7,10 +7,14 @@
 # gemm.json and logs.tgz (logs, nvidia-smi, ptxas and SASS listings).
 set -u
 O=${OUT:-/tmp/simt-out}
-L=/tmp/simt-logs
+L=/tmp/simt-logs/h200
 mkdir -p "$O" "$L"
 export PYTHONUNBUFFERED=1
 snap() { tar czf "$O/logs.tgz" -C /tmp simt-logs 2>/dev/null; }
+# clocks, power and throttle reasons every 250 ms while this runs
+nvidia-smi --query-gpu=timestamp,index,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+    --format=csv -lms 250 > "$L/smi-samples.csv" 2>&1 &
+sampler=$!
 t0=$(date +%s)
 stamp() { echo "=== $1 at +$(( $(date +%s) - t0 )) s"; }
 
@@ -59,6 +63,7 @@ stamp "gemm"
 timeout 190 python3 tests/gpu/gemm_bench.py --out "$O/gemm.json" --budget-s 150 > "$L/gemm.log" 2>&1
 grep -E "checks|8192   8192   8192|16384  16384  16384|wrote|fast-accum" "$L/gemm.log"
 nvidia-smi > "$L/smi-end.txt" 2>&1
+kill "$sampler" 2>/dev/null
 wait
 stamp end
 snap

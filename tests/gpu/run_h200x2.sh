@@ -6,7 +6,7 @@
 set -u
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 O=${OUT:-/tmp/simt-out}
-L=/tmp/simt-logs
+L=/tmp/simt-logs/h200x2
 mkdir -p "$O" "$L"
 export PYTHONUNBUFFERED=1
 snap() { tar czf "$O/logs.tgz" -C /tmp simt-logs 2>/dev/null; }

@@ -1,8 +1,9 @@
 /* banks.cu - shared-memory bank conflicts: every lane reads the word at
  * lane * stride (in elements of 4 or 8 bytes; stride 0 is a broadcast), 16
  * loads in flight per iteration, each shifted by a constant so the conflict
- * pattern never changes. The loads are volatile PTX so the compiler neither
- * hoists nor merges them. Cycles per warp-wide access come from clock64 read
+ * pattern never changes. The loads are ld.volatile.shared (a plain ld.shared
+ * in volatile asm is still hoisted out of the loop by ptxas), so every
+ * iteration really issues its 16 loads. Cycles per warp-wide access come from clock64 read
  * by each block around its load loop (blocks of one SM run together), and
  * ways_measured = cycles(stride) / cycles(stride 1) of the same element size;
  * wavefronts_measured divides by the 4-byte stride-1 figure instead. */
@@ -12,7 +13,7 @@
 #define UNROLL 16
 
 /* 16 volatile shared loads at addr + 128 * u (immediate offsets) */
-#define LD1(T, C, U, OFF) asm volatile("ld.shared." T " %0, [%1+" #OFF "];" : C(v[U]) : "r"(addr));
+#define LD1(T, C, U, OFF) asm volatile("ld.volatile.shared." T " %0, [%1+" #OFF "];" : C(v[U]) : "r"(addr));
 #define LOADS16(T, C)                                                                      \
     LD1(T, C, 0, 0) LD1(T, C, 1, 128) LD1(T, C, 2, 256) LD1(T, C, 3, 384)                  \
     LD1(T, C, 4, 512) LD1(T, C, 5, 640) LD1(T, C, 6, 768) LD1(T, C, 7, 896)                \

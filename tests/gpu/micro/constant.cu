@@ -6,16 +6,17 @@
 #include "common.cuh"
 
 #define CWORDS 16384 /* 64 KiB: all of constant bank space a module gets */
+#define CROWS 8      /* rows of 32 words read: 1 KiB, inside the SM's constant cache */
 __constant__ unsigned c_tab[CWORDS];
 
 __global__ void k_constant(unsigned *out, int iters, int distinct, unsigned sentinel) {
     unsigned lane = threadIdx.x & 31;
     unsigned off = lane % (unsigned)distinct;
-    unsigned acc = 0;
+    unsigned acc = 0, row = 0;
 #pragma unroll 1
-    for (int it = 0; it < iters; it += 8) {
+    for (int it = 0; it < iters; it += 8, row++) {
 #pragma unroll
-        for (int u = 0; u < 8; u++) acc += c_tab[(off + (unsigned)(it + u) * 32u) & (CWORDS - 1)];
+        for (int u = 0; u < 8; u++) acc += c_tab[off + ((row + (unsigned)u) & (CROWS - 1)) * 32u];
     }
     if (acc == sentinel) out[threadIdx.x] = acc;
 }
