@@ -130,6 +130,14 @@ json_t *h_occupancy_sweep(struct simt_call *call);
 json_t *h_launch_suggest(struct simt_call *call);
 json_t *h_gemm(struct simt_call *call);
 json_t *h_collective(struct simt_call *call);
+json_t *h_roofline(struct simt_call *call);
+json_t *h_memory_coalescing(struct simt_call *call);
+json_t *h_memory_banks(struct simt_call *call);
+json_t *h_memory_constant(struct simt_call *call);
+json_t *h_latency_hiding(struct simt_call *call);
+json_t *h_divergence(struct simt_call *call);
+json_t *h_kernel(struct simt_call *call);
+json_t *h_compare(struct simt_call *call);
 
 /* The occupancy answer for one configuration (shared by sweep and /v1/kernel):
  * fills `answer` with the occupancy fields. `gpu` has been resolved. */

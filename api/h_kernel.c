@@ -1,0 +1,318 @@
+/* h_kernel.c - POST /v1/kernel: one launch from its shape (grid, block,
+ * resources, per-thread work), read strictly, predicted by the whole-kernel
+ * model; the answer carries time, bound, occupancy, breakdown, traffic and
+ * ranked advice. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api_internal.h"
+#include "kernel.h"
+#include "warp_json.h"
+
+#define MAX_BYTES ((int64_t)1 << 40)
+
+static const char *const kernel_keys[] = {"gpu", "launch", "resources", "per_thread", NULL};
+static const char *const launch_keys[] = {"grid", "block", "dynamic_shared_bytes", NULL};
+static const char *const resource_keys[] = {"registers_per_thread", "static_shared_bytes", "block_barriers", NULL};
+static const char *const per_thread_keys[] = {"flops", "sfu_ops", "accesses", "branch", NULL};
+static const char *const flops_keys[] = {"fp32", "fp64", "fp16", NULL};
+static const char *const access_keys[] = {"space", "op", "count", "independent", SIMT_WARP_ACCESS_KEYS, NULL};
+static const char *const branch_keys[] = {"paths", "lane_paths", "random_paths", "active_lanes", NULL};
+static const char *const spaces[] = {"global", "shared", "constant", "local", NULL};
+static const char *const ops[] = {"load", "store", "atomic", NULL};
+
+/* An object member that must be an object when present; NULL when absent. */
+static int object_member(struct simt_call *call, json_t *obj, const char *path, const char *key, int required,
+                         json_t **out)
+{
+    char field[160];
+    simt_field_path(field, sizeof field, path, key);
+    *out = json_object_get(obj, key);
+    if (*out == NULL)
+        return required ? simt_call_fail(call, 400, "missing_field", field, "%s is required", field) : 0;
+    if (!json_is_object(*out))
+        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be an object", field);
+    return 0;
+}
+
+/* grid / block: an integer or a list of 1 to 3 integers. */
+static int read_dims(struct simt_call *call, json_t *launch, const char *key, int64_t max, int64_t *dims)
+{
+    char field[64];
+    simt_field_path(field, sizeof field, "launch", key);
+    dims[0] = dims[1] = dims[2] = 1;
+    json_t *v = json_object_get(launch, key);
+    if (v == NULL)
+        return simt_call_fail(call, 400, "missing_field", field, "%s is required", field);
+    if (json_is_integer(v)) {
+        if (json_integer_value(v) < 1 || json_integer_value(v) > max)
+            return simt_call_fail(call, 400, "invalid_argument", field, "%s must be 1..%lld", field, (long long)max);
+        dims[0] = (int64_t)json_integer_value(v);
+        return 0;
+    }
+    if (!json_is_array(v) || json_array_size(v) < 1 || json_array_size(v) > 3)
+        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be an integer or a list of 1 to 3", field);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *x = json_array_get(v, i);
+        if (!json_is_integer(x) || json_integer_value(x) < 1 || json_integer_value(x) > max) {
+            char item[96];
+            snprintf(item, sizeof item, "%s[%d]", field, (int)i);
+            return simt_call_fail(call, 400, "invalid_argument", item, "%s must be an integer 1..%lld", item,
+                                  (long long)max);
+        }
+        dims[i] = (int64_t)json_integer_value(x);
+    }
+    return 0;
+}
+
+static int read_access(struct simt_call *call, json_t *item, const char *path, int lanes, struct simt_kernel_access *a)
+{
+    if (!json_is_object(item))
+        return simt_call_fail(call, 400, "invalid_argument", path, "%s must be an object", path);
+    if (simt_check_keys(call, item, path, access_keys) != 0)
+        return -1;
+    int space = 0, op = 0;
+    if (simt_get_enum(call, item, path, "space", 1, spaces, 0, &space) != 0 ||
+        simt_get_enum(call, item, path, "op", 0, ops, 0, &op) != 0 ||
+        simt_get_double(call, item, path, "count", 0, 0.0, 1e12, 1.0, &a->count) != 0 ||
+        simt_get_double(call, item, path, "independent", 0, 1.0, 1e12, 1.0, &a->independent) != 0)
+        return -1;
+    a->space = (enum simt_space)space;
+    a->op = (enum simt_op)op;
+    if (a->space == SIMT_SPACE_CONSTANT && a->op != SIMT_OP_LOAD) {
+        char field[192];
+        simt_field_path(field, sizeof field, path, "op");
+        return simt_call_fail(call, 400, "invalid_argument", field, "constant memory is read-only: op must be load");
+    }
+    return simt_read_warp_access(call, item, path, lanes, 0, &a->pattern);
+}
+
+static int read_per_thread(struct simt_call *call, json_t *per_thread, int lanes, struct simt_kernel_request *req)
+{
+    if (simt_check_keys(call, per_thread, "per_thread", per_thread_keys) != 0)
+        return -1;
+    json_t *flops = NULL, *branch = NULL;
+    if (object_member(call, per_thread, "per_thread", "flops", 0, &flops) != 0 ||
+        object_member(call, per_thread, "per_thread", "branch", 0, &branch) != 0)
+        return -1;
+    if (flops != NULL) {
+        if (simt_check_keys(call, flops, "per_thread.flops", flops_keys) != 0 ||
+            simt_get_double(call, flops, "per_thread.flops", "fp32", 0, 0.0, 1e15, 0.0, &req->flops_fp32) != 0 ||
+            simt_get_double(call, flops, "per_thread.flops", "fp64", 0, 0.0, 1e15, 0.0, &req->flops_fp64) != 0 ||
+            simt_get_double(call, flops, "per_thread.flops", "fp16", 0, 0.0, 1e15, 0.0, &req->flops_fp16) != 0)
+            return -1;
+    }
+    if (simt_get_double(call, per_thread, "per_thread", "sfu_ops", 0, 0.0, 1e15, 0.0, &req->sfu_ops) != 0)
+        return -1;
+    json_t *accesses = json_object_get(per_thread, "accesses");
+    if (accesses != NULL) {
+        if (!json_is_array(accesses))
+            return simt_call_fail(call, 400, "invalid_argument", "per_thread.accesses",
+                                  "per_thread.accesses must be a list");
+        if (json_array_size(accesses) > SIMT_KERNEL_MAX_ACCESSES)
+            return simt_call_fail(call, 400, "invalid_argument", "per_thread.accesses",
+                                  "at most %d accesses", SIMT_KERNEL_MAX_ACCESSES);
+        for (size_t i = 0; i < json_array_size(accesses); i++) {
+            char path[64];
+            snprintf(path, sizeof path, "per_thread.accesses[%zu]", i);
+            if (read_access(call, json_array_get(accesses, i), path, lanes, &req->accesses[i]) != 0)
+                return -1;
+            req->access_count++;
+        }
+    }
+    if (branch != NULL) {
+        if (simt_check_keys(call, branch, "per_thread.branch", branch_keys) != 0 ||
+            simt_read_branch(call, branch, "per_thread.branch", lanes, &req->branch) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int read_request(struct simt_call *call, int lanes, struct simt_kernel_request *req)
+{
+    json_t *launch = NULL, *resources = NULL, *per_thread = NULL;
+    if (object_member(call, call->body, "", "launch", 1, &launch) != 0 ||
+        object_member(call, call->body, "", "resources", 1, &resources) != 0 ||
+        object_member(call, call->body, "", "per_thread", 0, &per_thread) != 0)
+        return -1;
+    if (simt_check_keys(call, launch, "launch", launch_keys) != 0 ||
+        simt_check_keys(call, resources, "resources", resource_keys) != 0)
+        return -1;
+    int64_t block[3];
+    if (read_dims(call, launch, "grid", 2147483647, req->grid) != 0 || read_dims(call, launch, "block", 1024, block) != 0)
+        return -1;
+    for (int d = 0; d < 3; d++)
+        req->block[d] = (int)block[d];
+    if (simt_get_int64(call, launch, "launch", "dynamic_shared_bytes", 0, 0, MAX_BYTES, 0,
+                       &req->dynamic_shared_bytes) != 0 ||
+        simt_get_int(call, resources, "resources", "registers_per_thread", 1, 0, 1 << 16, 0,
+                     &req->registers_per_thread) != 0 ||
+        simt_get_int64(call, resources, "resources", "static_shared_bytes", 0, 0, MAX_BYTES, 0,
+                       &req->static_shared_bytes) != 0 ||
+        simt_get_int(call, resources, "resources", "block_barriers", 0, 0, 1024, 1, &req->block_barriers) != 0)
+        return -1;
+    if (per_thread != NULL && read_per_thread(call, per_thread, lanes, req) != 0)
+        return -1;
+    return 0;
+}
+
+static const char *const space_names[] = {"global", "shared", "constant", "local"};
+static const char *const op_names[] = {"load", "store", "atomic"};
+
+static json_t *advice_item(const struct simt_kernel_request *req, const struct simt_kernel_advice *a)
+{
+    char message[320];
+    char what[96] = "";
+    if (a->access_index >= 0) {
+        const struct simt_kernel_access *x = &req->accesses[a->access_index];
+        snprintf(what, sizeof what, "access %d (%s %s)", a->access_index, space_names[x->space], op_names[x->op]);
+    }
+    switch (a->kind) {
+    case SIMT_ADVICE_PAD:
+        snprintf(message, sizeof message, "pad the shared tile by %g element%s: %s has %g-way bank conflicts", a->to,
+                 a->to > 1.0 ? "s" : "", what, a->from);
+        break;
+    case SIMT_ADVICE_COALESCE:
+        snprintf(message, sizeof message,
+                 "coalesce %s: put consecutive lanes on consecutive elements (it uses %.0f%% of the bytes it moves)",
+                 what, 100.0 * a->from);
+        break;
+    case SIMT_ADVICE_WIDEN:
+        snprintf(message, sizeof message, "widen %s from %g-byte to %g-byte vector accesses (e.g. float4)", what,
+                 a->from, a->to);
+        break;
+    case SIMT_ADVICE_ILP:
+        snprintf(message, sizeof message, "add ILP: let %g of %s's loads be in flight at once instead of %g", a->to,
+                 what, a->from);
+        break;
+    case SIMT_ADVICE_OCCUPANCY:
+        if (a->limiter == SIMT_LIMIT_REGISTERS)
+            snprintf(message, sizeof message,
+                     "raise occupancy from %.3g to %.3g: use at most %g registers per thread (e.g. __launch_bounds__)",
+                     a->from, a->to, a->limit_value);
+        else
+            snprintf(message, sizeof message, "raise occupancy from %.3g to %.3g: use at most %g bytes of shared "
+                                              "memory per block",
+                     a->from, a->to, a->limit_value);
+        break;
+    case SIMT_ADVICE_BRANCH:
+        snprintf(message, sizeof message,
+                 "restructure the divergent branch: warps run %.3g paths one after another; make lanes of a warp "
+                 "take the same path (e.g. sort or bin the work by path)",
+                 a->from);
+        break;
+    default:
+        snprintf(message, sizeof message, "change %s", what);
+        break;
+    }
+    static const char *const kinds[] = {"pad", "coalesce", "widen", "ilp", "occupancy", "branch"};
+    json_t *item = json_object();
+    json_object_set_new(item, "message", json_string(message));
+    simt_set_real(item, "estimated_speedup", a->estimated_speedup);
+    json_object_set_new(item, "kind", json_string(kinds[a->kind]));
+    if (a->access_index >= 0)
+        simt_set_int(item, "access", a->access_index);
+    return item;
+}
+
+static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_result *r)
+{
+    if (r->assumed & SIMT_KERNEL_ASSUMED_COLD_DRAM)
+        simt_call_assume(call, "global data comes from DRAM once per launch (nothing left in L2 by earlier launches)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_REUSE)
+        simt_call_assume(call, "a strided global access in a one-row block: the rest of each sector it touches "
+                               "serves no other warp");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_ROW_REUSE)
+        simt_call_assume(call, "a strided global access in a multi-row block is a column of a 2D tile: the block's "
+                               "other rows use the rest of each sector, merged in L2 (DRAM bytes at most the "
+                               "per-warp sectors divided by the rows)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_FMA)
+        simt_call_assume(call, "flops are FMAs: 2 flops per instruction (4 for packed fp16)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_DEPENDENT_ALU)
+        simt_call_assume(call, "arithmetic latency: one dependent chain per thread (each instruction waits for "
+                               "the previous)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_PARTIAL_WARP)
+        simt_call_assume(call, "the block's last warp is partial and priced as a full warp");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_LOCAL_L1)
+        simt_call_assume(call, "local memory (spills) hits in L1");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_CONSTANT_L1)
+        simt_call_assume(call, "constant cache: one address per cycle per SM; latency taken as L1's");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_LAUNCH)
+        simt_call_assume(call, "launch overhead: 0 (the GPU record has no launch_overhead_s)");
+    simt_call_assume(call, "stores do not stall the warp; each dependent round of loads waits for its latency");
+    simt_call_assume(call, "resident warps form a closed queueing network over issue, pipes, the L1/shared data "
+                           "path and the SM's share of L2 and DRAM (mean-value analysis)");
+}
+
+json_t *h_kernel(struct simt_call *call)
+{
+    if (simt_check_keys(call, call->body, "", kernel_keys) != 0)
+        return NULL;
+    struct simt_resolved_gpu gpu;
+    if (simt_resolve_gpu(call, call->body, "", "gpu", &gpu) != 0)
+        return NULL;
+    int lanes = gpu.spec.warp_size > 0 && gpu.spec.warp_size <= SIMT_MAX_LANES ? gpu.spec.warp_size : 32;
+    static struct simt_kernel_request zero;
+    struct simt_kernel_request req = zero;
+    simt_kernel_request_init(&req, lanes);
+    if (read_request(call, lanes, &req) != 0) {
+        json_decref(gpu.overridden);
+        return NULL;
+    }
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu.spec, simt_call_policy(call), &figures);
+    struct simt_kernel_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc = simt_kernel_predict(&gpu.spec, &figures, &req, &r, &diag);
+    if (rc != SIMT_OK) {
+        json_decref(gpu.overridden);
+        simt_fail_model(call, rc, "", &diag);
+        return NULL;
+    }
+    json_t *answer = simt_answer_new(&gpu);
+    if (answer == NULL)
+        return NULL;
+    simt_set_real(answer, "time_s", r.time_s);
+    json_object_set_new(answer, "bound", json_string(simt_kernel_bound_name(r.bound)));
+    json_t *occ = json_object();
+    json_object_set(occ, "gpu", json_object_get(answer, "gpu"));
+    simt_occupancy_fill(occ, &gpu.spec, &r.occupancy);
+    simt_set_real(occ, "waves", r.waves);
+    json_object_set_new(answer, "occupancy", occ);
+    json_t *breakdown = json_object();
+    static const char *const keys[SIMT_BOUND_COUNT] = {"dram_s", "l2_s", "shared_s", "compute_s",
+                                                       "sfu_s",  "latency_s", "launch_s"};
+    for (int b = 0; b < SIMT_BOUND_COUNT; b++)
+        simt_set_real(breakdown, keys[b], r.breakdown_s[b]);
+    simt_set_real(breakdown, "issue_s", r.issue_s);
+    simt_set_real(breakdown, "fp32_s", r.fp32_s);
+    simt_set_real(breakdown, "fp64_s", r.fp64_s);
+    simt_set_real(breakdown, "fp16_s", r.fp16_s);
+    simt_set_real(breakdown, "constant_s", r.constant_s);
+    json_object_set_new(answer, "breakdown", breakdown);
+    json_t *traffic = json_object();
+    simt_set_real(traffic, "dram_bytes", r.dram_bytes);
+    simt_set_real(traffic, "l2_bytes", r.l2_bytes);
+    simt_set_real(traffic, "useful_bytes", r.useful_bytes);
+    simt_set_real(traffic, "shared_wavefronts", r.shared_wavefronts);
+    simt_set_real(traffic, "l1_wavefronts", r.l1_wavefronts);
+    simt_set_real(traffic, "warp_instructions", r.warp_instructions);
+    json_object_set_new(answer, "traffic", traffic);
+    json_t *advice = json_array();
+    for (int i = 0; i < r.advice_count; i++)
+        json_array_append_new(advice, advice_item(&req, &r.advice[i]));
+    json_object_set_new(answer, "advice", advice);
+    simt_set_real(answer, "execution_s", r.execution_s);
+    simt_set_int(answer, "blocks", r.blocks);
+    simt_set_real(answer, "waves", r.waves);
+    simt_set_real(answer, "divergence_serialization", r.divergence_serialization);
+    simt_set_real(answer, "latency_rounds_per_warp", r.latency_rounds_per_warp);
+    if (r.latency_rounds_per_warp > 0.0)
+        simt_set_real(answer, "loaded_latency_cycles", r.loaded_latency_cycles);
+    simt_set_real(answer, "achieved_dram_bandwidth_bytes_per_s", r.achieved_dram_bandwidth_bytes_per_s);
+    kernel_assumptions(call, &r);
+    simt_assume_figures(call, &figures, r.figures_used);
+    return answer;
+}

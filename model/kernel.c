@@ -1,0 +1,676 @@
+/* kernel.c - whole-launch prediction: price one warp's lifetime with the
+ * access models, solve the SM's closed network of resident warps wave by
+ * wave, add the launch, then try each piece of advice. Pure. */
+#include "kernel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "banks.h"
+#include "coalescing.h"
+#include "constant.h"
+#include "latency.h"
+
+static const char *const bound_names[SIMT_BOUND_COUNT] = {"dram", "l2", "shared", "compute",
+                                                          "sfu",  "latency", "launch"};
+
+const char *simt_kernel_bound_name(enum simt_kernel_bound bound)
+{
+    if ((int)bound < 0 || bound >= SIMT_BOUND_COUNT)
+        return NULL;
+    return bound_names[bound];
+}
+
+void simt_kernel_request_init(struct simt_kernel_request *req, int warp_size)
+{
+    memset(req, 0, sizeof *req);
+    for (int d = 0; d < 3; d++) {
+        req->grid[d] = 1;
+        req->block[d] = 1;
+    }
+    req->block_barriers = 1;
+    simt_branch_init(&req->branch, warp_size);
+}
+
+/* The network's service centers, one warp's demand at each in SM cycles. */
+enum center {
+    C_DRAM = 0, /* the SM's share of DRAM bandwidth */
+    C_L2,       /* the SM's port into L2 */
+    C_DATA,     /* L1/shared data path: one wavefront a cycle */
+    C_ISSUE,    /* warp schedulers */
+    C_FP32,
+    C_FP64,
+    C_FP16,
+    C_SFU,
+    C_CONSTANT, /* constant cache: one address a cycle */
+    C_COUNT
+};
+
+/* One warp's lifetime (on one path, before divergence). */
+struct warp_cost {
+    double dram_bytes, l2_bytes, useful_bytes;
+    double data_wavefronts, shared_wavefronts, l1_wavefronts;
+    double constant_requests;
+    double instructions;
+    double fp32_flops, fp64_flops, fp16_flops, sfu_ops; /* per lane */
+    double load_count, load_rounds;
+    double memory_delay_cycles; /* exposed load latency, unloaded */
+    double alu_delay_cycles;    /* exposed dependent-arithmetic latency */
+};
+
+/* Figures the model reads, per SM per cycle. */
+struct rates {
+    double clock_hz;
+    int sms;
+    int lanes;
+    double dram_bytes_per_s, l2_bytes_per_s;
+    double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
+    double dram_latency, l2_latency, l1_latency, shared_latency, fma_latency;
+    double launch_s;
+};
+
+/* Copies at most size - 1 bytes and terminates. */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static int fail(struct simt_diag *diag, int rc, const char *field, const char *message)
+{
+    if (diag != NULL) {
+        copy_text(diag->field, sizeof diag->field, field);
+        copy_text(diag->message, sizeof diag->message, message);
+    }
+    return rc;
+}
+
+/* Reads a figure the request needs; SIMT_EUNSAT when absent. */
+static int need(const struct simt_figure_set *figures, enum simt_figure_id id, simt_figure_mask *used,
+                double *value, struct simt_diag *diag)
+{
+    int rc = simt_figure_require(figures, id, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    *used |= SIMT_FIG_BIT(id);
+    *value = simt_figure_get(figures, id);
+    return SIMT_OK;
+}
+
+static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req, struct simt_diag *diag)
+{
+    static const int64_t grid_max[3] = {2147483647, 65535, 65535};
+    for (int d = 0; d < 3; d++) {
+        if (req->grid[d] < 1 || req->grid[d] > grid_max[d])
+            return fail(diag, SIMT_EINVAL, "launch.grid", "grid dimensions must be 1..2^31-1 (x) and 1..65535 (y, z)");
+        if (req->block[d] < 1 || req->block[d] > 1024)
+            return fail(diag, SIMT_EINVAL, "launch.block", "block dimensions must be 1..1024");
+    }
+    if (req->block[2] > 64)
+        return fail(diag, SIMT_EUNSAT, "launch.block", "block z must be at most 64");
+    double flops[4] = {req->flops_fp32, req->flops_fp64, req->flops_fp16, req->sfu_ops};
+    static const char *const flop_fields[4] = {"per_thread.flops.fp32", "per_thread.flops.fp64",
+                                               "per_thread.flops.fp16", "per_thread.sfu_ops"};
+    for (int i = 0; i < 4; i++)
+        if (!(flops[i] >= 0.0) || !isfinite(flops[i]) || flops[i] > 1e15)
+            return fail(diag, SIMT_EINVAL, flop_fields[i], "must be a number 0..1e15");
+    if (req->access_count < 0 || req->access_count > SIMT_KERNEL_MAX_ACCESSES)
+        return fail(diag, SIMT_EINVAL, "per_thread.accesses", "at most 16 accesses");
+    int lanes = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    for (int i = 0; i < req->access_count; i++) {
+        const struct simt_kernel_access *a = &req->accesses[i];
+        char field[160];
+        if (!(a->count >= 0.0) || !isfinite(a->count) || a->count > 1e12) {
+            snprintf(field, sizeof field, "per_thread.accesses[%d].count", i);
+            return fail(diag, SIMT_EINVAL, field, "count must be 0..1e12");
+        }
+        if (!(a->independent >= 1.0) || !isfinite(a->independent)) {
+            snprintf(field, sizeof field, "per_thread.accesses[%d].independent", i);
+            return fail(diag, SIMT_EINVAL, field, "independent must be >= 1");
+        }
+        if (a->pattern.lanes != lanes) {
+            snprintf(field, sizeof field, "per_thread.accesses[%d]", i);
+            return fail(diag, SIMT_EINVAL, field, "an access must describe the GPU's whole warp");
+        }
+        struct simt_diag inner;
+        memset(&inner, 0, sizeof inner);
+        if (simt_warp_access_check(&a->pattern, &inner) != SIMT_OK) {
+            snprintf(field, sizeof field, "per_thread.accesses[%d].%.80s", i, inner.field);
+            return fail(diag, SIMT_EINVAL, field, inner.message);
+        }
+    }
+    return SIMT_OK;
+}
+
+/* Prices one warp's lifetime with the access models. */
+static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req, const struct rates *r,
+                     struct warp_cost *w, unsigned *assumed, simt_figure_mask *used,
+                     const struct simt_figure_set *figures, struct simt_diag *diag)
+{
+    memset(w, 0, sizeof *w);
+    int rows = req->block[1] * req->block[2];
+    for (int i = 0; i < req->access_count; i++) {
+        const struct simt_kernel_access *a = &req->accesses[i];
+        if (a->count <= 0.0)
+            continue;
+        double independent = a->independent < a->count ? a->independent : a->count;
+        double rounds = ceil(a->count / independent - 1e-9);
+        int is_load = a->op == SIMT_OP_LOAD;
+        double latency = 0.0;
+        w->instructions += a->count;
+        switch (a->space) {
+        case SIMT_SPACE_GLOBAL:
+        case SIMT_SPACE_LOCAL: {
+            struct simt_coalescing_result co;
+            int rc = simt_coalescing_compute(gpu, &a->pattern, &co, diag);
+            if (rc != SIMT_OK)
+                return rc;
+            w->l1_wavefronts += a->count * co.cache_lines;
+            w->data_wavefronts += a->count * co.cache_lines;
+            if (a->space == SIMT_SPACE_LOCAL) {
+                *assumed |= SIMT_KERNEL_ASSUMED_LOCAL_L1;
+                latency = r->l1_latency;
+                if (is_load) {
+                    int rc2 = need(figures, SIMT_FIG_L1_LATENCY, used, &latency, diag);
+                    if (rc2 != SIMT_OK)
+                        return rc2;
+                }
+                break;
+            }
+            *assumed |= SIMT_KERNEL_ASSUMED_COLD_DRAM;
+            double dram = (double)co.dram_bytes;
+            double useful = (double)co.useful_bytes;
+            int64_t stride = a->pattern.lane_stride_elements;
+            if (!a->pattern.explicit_addresses && (stride > 1 || stride < -1) && dram > useful) {
+                if (rows > 1) {
+                    /* a column of a 2D tile: the block's other rows use the
+                     * rest of each sector while it sits in L2 */
+                    dram = fmax(useful, dram / rows);
+                    *assumed |= SIMT_KERNEL_ASSUMED_ROW_REUSE;
+                } else {
+                    *assumed |= SIMT_KERNEL_ASSUMED_NO_REUSE;
+                }
+            }
+            double l2 = (double)co.sector_bytes_moved;
+            w->dram_bytes += a->count * dram;
+            w->l2_bytes += a->count * l2;
+            w->useful_bytes += a->count * useful;
+            double miss = l2 > 0.0 ? fmin(1.0, dram / l2) : 1.0;
+            latency = miss * r->dram_latency + (1.0 - miss) * r->l2_latency;
+            break;
+        }
+        case SIMT_SPACE_SHARED: {
+            struct simt_banks_result b;
+            int rc = simt_banks_compute(gpu, &a->pattern, &b, diag);
+            if (rc != SIMT_OK)
+                return rc;
+            w->shared_wavefronts += a->count * b.wavefronts;
+            w->data_wavefronts += a->count * b.wavefronts;
+            latency = r->shared_latency;
+            break;
+        }
+        case SIMT_SPACE_CONSTANT: {
+            struct simt_constant_result c;
+            int rc = simt_constant_compute(&a->pattern, &c, diag);
+            if (rc != SIMT_OK)
+                return rc;
+            w->constant_requests += a->count * c.serialization;
+            *assumed |= SIMT_KERNEL_ASSUMED_CONSTANT_L1;
+            latency = r->l1_latency;
+            break;
+        }
+        }
+        if (is_load) {
+            w->load_count += a->count;
+            w->load_rounds += rounds;
+            w->memory_delay_cycles += rounds * latency;
+        }
+    }
+    w->fp32_flops = req->flops_fp32;
+    w->fp64_flops = req->flops_fp64;
+    w->fp16_flops = req->flops_fp16;
+    w->sfu_ops = req->sfu_ops;
+    double alu_instructions = req->flops_fp32 / 2.0 + req->flops_fp64 / 2.0 + req->flops_fp16 / 4.0 + req->sfu_ops;
+    if (req->flops_fp32 + req->flops_fp64 + req->flops_fp16 > 0.0)
+        *assumed |= SIMT_KERNEL_ASSUMED_FMA;
+    if (alu_instructions > 0.0)
+        *assumed |= SIMT_KERNEL_ASSUMED_DEPENDENT_ALU;
+    w->instructions += alu_instructions;
+    w->alu_delay_cycles = alu_instructions * r->fma_latency;
+    return SIMT_OK;
+}
+
+/* The per-warp demands at each center for a phase with `active_sms` SMs
+ * sharing DRAM; divergence multiplies what the warp issues. */
+static void demands(const struct warp_cost *w, const struct rates *r, double serialization, int active_sms,
+                    double *d)
+{
+    double dram_share = r->dram_bytes_per_s / active_sms;
+    double port = r->l2_bytes_per_s / r->sms;
+    if (dram_share > port)
+        dram_share = port; /* one SM cannot take more than its port into L2 */
+    d[C_DRAM] = w->dram_bytes / (dram_share / r->clock_hz);
+    d[C_L2] = w->l2_bytes / (port / r->clock_hz);
+    d[C_DATA] = serialization * w->data_wavefronts;
+    d[C_ISSUE] = serialization * w->instructions / r->issue_per_cycle;
+    d[C_FP32] = r->fp32_per_cycle > 0.0 ? serialization * r->lanes * w->fp32_flops / r->fp32_per_cycle : 0.0;
+    d[C_FP64] = r->fp64_per_cycle > 0.0 ? serialization * r->lanes * w->fp64_flops / r->fp64_per_cycle : 0.0;
+    d[C_FP16] = r->fp16_per_cycle > 0.0 ? serialization * r->lanes * w->fp16_flops / r->fp16_per_cycle : 0.0;
+    d[C_SFU] = r->sfu_per_cycle > 0.0 ? serialization * r->lanes * w->sfu_ops / r->sfu_per_cycle : 0.0;
+    d[C_CONSTANT] = serialization * w->constant_requests;
+}
+
+struct phase {
+    double cycles;         /* time for the resident warps to finish */
+    double cycle_time;     /* one stream's mean round, queueing included */
+    double memory_residence;
+};
+
+/* Time for `warps` resident warps per SM to finish one lifetime each. */
+static int run_phase(const struct warp_cost *w, const struct rates *r, double serialization, int active_sms,
+                     double warps, struct phase *out)
+{
+    double d[C_COUNT];
+    demands(w, r, serialization, active_sms, d);
+    double streams = w->load_rounds > 0.0 ? w->load_count / w->load_rounds : 1.0;
+    if (streams < 1.0)
+        streams = 1.0;
+    double delay = serialization * (w->memory_delay_cycles + w->alu_delay_cycles);
+    struct simt_mva_center centers[C_COUNT];
+    double total = delay;
+    for (int k = 0; k < C_COUNT; k++) {
+        centers[k].demand = d[k] / streams;
+        centers[k].scv = (k == C_DRAM || k == C_L2) ? 1.0 : 0.0;
+        total += centers[k].demand;
+    }
+    memset(out, 0, sizeof *out);
+    if (total <= 0.0)
+        return SIMT_OK;
+    double customers = warps * streams;
+    if (customers > SIMT_MVA_MAX_CUSTOMERS)
+        customers = SIMT_MVA_MAX_CUSTOMERS;
+    struct simt_mva_result m;
+    int rc = simt_mva_solve(centers, C_COUNT, delay, customers, &m);
+    if (rc != SIMT_OK)
+        return rc;
+    out->cycles = customers / m.throughput;
+    out->cycle_time = m.cycle_time;
+    out->memory_residence = m.residence[C_DRAM] + m.residence[C_L2];
+    return SIMT_OK;
+}
+
+static const char *occupancy_field(const char *model_field)
+{
+    if (strcmp(model_field, "block_size") == 0)
+        return "launch.block";
+    if (strcmp(model_field, "dynamic_shared_bytes") == 0 || strcmp(model_field, "max_dynamic_shared_bytes") == 0)
+        return "launch.dynamic_shared_bytes";
+    if (strcmp(model_field, "registers_per_thread") == 0)
+        return "resources.registers_per_thread";
+    if (strcmp(model_field, "static_shared_bytes") == 0)
+        return "resources.static_shared_bytes";
+    if (strcmp(model_field, "block_barriers") == 0)
+        return "resources.block_barriers";
+    return model_field;
+}
+
+static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                      const struct simt_kernel_request *req, struct rates *r, simt_figure_mask *used,
+                      unsigned *assumed, struct simt_diag *diag)
+{
+    memset(r, 0, sizeof *r);
+    r->sms = gpu->sm_count;
+    r->lanes = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    if (r->sms < 1)
+        return fail(diag, SIMT_EUNSAT, "sm_count", "the GPU record has no SMs");
+    int rc;
+    double v;
+    if ((rc = need(figures, SIMT_FIG_CLOCK, used, &r->clock_hz, diag)) != SIMT_OK)
+        return rc;
+    double per_cycle = 1.0 / ((double)r->sms * r->clock_hz);
+    if ((rc = need(figures, SIMT_FIG_ISSUE, used, &v, diag)) != SIMT_OK)
+        return rc;
+    r->issue_per_cycle = v * per_cycle;
+    int has_global = 0, has_shared_load = 0, has_l1 = 0;
+    for (int i = 0; i < req->access_count; i++) {
+        const struct simt_kernel_access *a = &req->accesses[i];
+        if (a->count <= 0.0)
+            continue;
+        has_global |= a->space == SIMT_SPACE_GLOBAL;
+        has_shared_load |= a->space == SIMT_SPACE_SHARED && a->op == SIMT_OP_LOAD;
+        has_l1 |= (a->space == SIMT_SPACE_CONSTANT || a->space == SIMT_SPACE_LOCAL) && a->op == SIMT_OP_LOAD;
+    }
+    if (has_global) {
+        if ((rc = need(figures, SIMT_FIG_DRAM_BANDWIDTH, used, &r->dram_bytes_per_s, diag)) != SIMT_OK ||
+            (rc = need(figures, SIMT_FIG_L2_BANDWIDTH, used, &r->l2_bytes_per_s, diag)) != SIMT_OK ||
+            (rc = need(figures, SIMT_FIG_DRAM_LATENCY, used, &r->dram_latency, diag)) != SIMT_OK ||
+            (rc = need(figures, SIMT_FIG_L2_LATENCY, used, &r->l2_latency, diag)) != SIMT_OK)
+            return rc;
+    } else {
+        /* unused, but keep the shares finite */
+        r->dram_bytes_per_s = 1.0;
+        r->l2_bytes_per_s = 1.0;
+    }
+    if (has_shared_load && (rc = need(figures, SIMT_FIG_SHARED_LATENCY, used, &r->shared_latency, diag)) != SIMT_OK)
+        return rc;
+    if (has_l1 && (rc = need(figures, SIMT_FIG_L1_LATENCY, used, &r->l1_latency, diag)) != SIMT_OK)
+        return rc;
+    double alu = req->flops_fp32 + req->flops_fp64 + req->flops_fp16 + req->sfu_ops;
+    if (alu > 0.0 && (rc = need(figures, SIMT_FIG_FMA_LATENCY, used, &r->fma_latency, diag)) != SIMT_OK)
+        return rc;
+    struct {
+        double amount;
+        enum simt_figure_id id;
+        double *out;
+        const char *field;
+    } pipes[4] = {
+        {req->flops_fp32, SIMT_FIG_FP32, &r->fp32_per_cycle, "per_thread.flops.fp32"},
+        {req->flops_fp64, SIMT_FIG_FP64, &r->fp64_per_cycle, "per_thread.flops.fp64"},
+        {req->flops_fp16, SIMT_FIG_FP16, &r->fp16_per_cycle, "per_thread.flops.fp16"},
+        {req->sfu_ops, SIMT_FIG_SFU, &r->sfu_per_cycle, "per_thread.sfu_ops"},
+    };
+    for (int i = 0; i < 4; i++) {
+        if (pipes[i].amount <= 0.0)
+            continue;
+        if ((rc = need(figures, pipes[i].id, used, &v, diag)) != SIMT_OK) {
+            if (diag != NULL)
+                copy_text(diag->field, sizeof diag->field, pipes[i].field);
+            return rc;
+        }
+        *pipes[i].out = v * per_cycle;
+    }
+    r->launch_s = simt_figure_get(figures, SIMT_FIG_LAUNCH_OVERHEAD);
+    if (r->launch_s > 0.0)
+        *used |= SIMT_FIG_BIT(SIMT_FIG_LAUNCH_OVERHEAD);
+    else
+        *assumed |= SIMT_KERNEL_ASSUMED_NO_LAUNCH;
+    return SIMT_OK;
+}
+
+/* The prediction without advice. */
+static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                        const struct simt_kernel_request *req, struct simt_kernel_result *out, struct simt_diag *diag)
+{
+    int rc = validate(gpu, req, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    struct simt_kernel_result res;
+    memset(&res, 0, sizeof res);
+    struct rates r;
+    if ((rc = read_rates(gpu, figures, req, &r, &res.figures_used, &res.assumed, diag)) != SIMT_OK)
+        return rc;
+
+    /* shape and occupancy */
+    int64_t threads = (int64_t)req->block[0] * req->block[1] * req->block[2];
+    res.blocks = req->grid[0] * req->grid[1] * req->grid[2];
+    res.threads_per_block = (int)threads;
+    res.warps_per_block = (int)((threads + r.lanes - 1) / r.lanes);
+    if (threads % r.lanes != 0)
+        res.assumed |= SIMT_KERNEL_ASSUMED_PARTIAL_WARP;
+    struct simt_occ_request occ;
+    simt_occupancy_request_init(&occ);
+    occ.block_size = (int)threads;
+    occ.registers_per_thread = req->registers_per_thread;
+    occ.static_shared_bytes = req->static_shared_bytes;
+    occ.dynamic_shared_bytes = req->dynamic_shared_bytes;
+    occ.block_barriers = req->block_barriers;
+    occ.grid_size = res.blocks;
+    struct simt_diag inner;
+    memset(&inner, 0, sizeof inner);
+    rc = simt_occupancy_compute(gpu, &occ, &res.occupancy, &inner);
+    if (rc == SIMT_OK && res.occupancy.active_blocks_per_sm < 1)
+        rc = SIMT_EUNSAT;
+    if (rc != SIMT_OK)
+        return fail(diag, rc, occupancy_field(inner.field),
+                    inner.message[0] ? inner.message : "the launch cannot run on this GPU");
+
+    /* divergence */
+    struct simt_divergence_result dv;
+    memset(&inner, 0, sizeof inner);
+    if ((rc = simt_divergence_compute(&req->branch, &dv, &inner)) != SIMT_OK) {
+        char field[160];
+        snprintf(field, sizeof field, "per_thread.branch.%.80s", inner.field);
+        return fail(diag, rc, field, inner.message);
+    }
+    res.divergence_serialization = dv.serialization;
+
+    /* one warp's lifetime */
+    struct warp_cost w;
+    if ((rc = cost_warp(gpu, req, &r, &w, &res.assumed, &res.figures_used, figures, diag)) != SIMT_OK)
+        return rc;
+    double warps_total = (double)res.blocks * res.warps_per_block;
+    double s = dv.serialization;
+    res.dram_bytes = warps_total * w.dram_bytes;
+    res.l2_bytes = warps_total * w.l2_bytes;
+    res.useful_bytes = warps_total * w.useful_bytes;
+    res.shared_wavefronts = warps_total * w.shared_wavefronts * s;
+    res.l1_wavefronts = warps_total * w.l1_wavefronts * s;
+    res.warp_instructions = warps_total * w.instructions * s;
+    res.latency_rounds_per_warp = w.load_rounds * s;
+
+    /* waves: full ones with every SM holding its resident blocks, then the tail */
+    int64_t resident = res.occupancy.active_blocks_per_sm;
+    int64_t per_wave = resident * r.sms;
+    int64_t full_waves = res.blocks / per_wave;
+    int64_t rest = res.blocks - full_waves * per_wave;
+    res.waves = (double)res.blocks / (double)per_wave;
+    double cycles = 0.0;
+    struct phase ph;
+    memset(&ph, 0, sizeof ph);
+    int phases = 0;
+    if (full_waves > 0) {
+        if ((rc = run_phase(&w, &r, s, r.sms, (double)(resident * res.warps_per_block), &ph)) != SIMT_OK)
+            return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
+        cycles += (double)full_waves * ph.cycles;
+        phases += (int)full_waves;
+    }
+    if (rest > 0) {
+        int64_t tail_blocks = (rest + r.sms - 1) / r.sms;
+        int active = rest < r.sms ? (int)rest : r.sms;
+        struct phase tail;
+        if ((rc = run_phase(&w, &r, s, active, (double)(tail_blocks * res.warps_per_block), &tail)) != SIMT_OK)
+            return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
+        cycles += tail.cycles;
+        phases += 1;
+        if (full_waves == 0)
+            ph = tail;
+    }
+    if (w.load_rounds > 0.0)
+        res.loaded_latency_cycles = (s * w.memory_delay_cycles + ph.memory_residence) / (s * w.load_rounds);
+    res.execution_s = cycles / r.clock_hz;
+    res.time_s = res.execution_s + r.launch_s;
+    res.achieved_dram_bandwidth_bytes_per_s = res.execution_s > 0.0 ? res.dram_bytes / res.execution_s : 0.0;
+
+    /* breakdown: each term alone */
+    double d[C_COUNT];
+    demands(&w, &r, s, r.sms, d);
+    double busiest_warps = ceil((double)res.blocks / r.sms) * res.warps_per_block;
+    res.breakdown_s[SIMT_BOUND_DRAM] = res.dram_bytes / r.dram_bytes_per_s;
+    res.breakdown_s[SIMT_BOUND_L2] = res.l2_bytes / r.l2_bytes_per_s;
+    if (!(w.dram_bytes > 0.0 || w.l2_bytes > 0.0)) {
+        res.breakdown_s[SIMT_BOUND_DRAM] = 0.0;
+        res.breakdown_s[SIMT_BOUND_L2] = 0.0;
+    }
+    res.breakdown_s[SIMT_BOUND_SHARED] = busiest_warps * d[C_DATA] / r.clock_hz;
+    res.issue_s = busiest_warps * d[C_ISSUE] / r.clock_hz;
+    res.fp32_s = busiest_warps * d[C_FP32] / r.clock_hz;
+    res.fp64_s = busiest_warps * d[C_FP64] / r.clock_hz;
+    res.fp16_s = busiest_warps * d[C_FP16] / r.clock_hz;
+    res.constant_s = busiest_warps * d[C_CONSTANT] / r.clock_hz;
+    res.breakdown_s[SIMT_BOUND_COMPUTE] = fmax(fmax(res.issue_s, res.fp32_s), fmax(fmax(res.fp64_s, res.fp16_s), res.constant_s));
+    res.breakdown_s[SIMT_BOUND_SFU] = busiest_warps * d[C_SFU] / r.clock_hz;
+    double streams = w.load_rounds > 0.0 ? fmax(1.0, w.load_count / w.load_rounds) : 1.0;
+    double alone = s * (w.memory_delay_cycles + w.alu_delay_cycles);
+    for (int k = 0; k < C_COUNT; k++)
+        alone += d[k] / streams;
+    res.breakdown_s[SIMT_BOUND_LATENCY] = phases * alone / r.clock_hz;
+    res.breakdown_s[SIMT_BOUND_LAUNCH] = r.launch_s;
+    res.bound = SIMT_BOUND_LAUNCH;
+    for (int b = 0; b < SIMT_BOUND_COUNT; b++)
+        if (res.breakdown_s[b] > res.breakdown_s[res.bound])
+            res.bound = (enum simt_kernel_bound)b;
+    *out = res;
+    return SIMT_OK;
+}
+
+/* --- advice --- */
+
+static void add_advice(struct simt_kernel_result *res, double base_time, double new_time,
+                       struct simt_kernel_advice advice)
+{
+    if (!(new_time > 0.0))
+        return;
+    advice.estimated_speedup = base_time / new_time;
+    if (advice.estimated_speedup < 1.02)
+        return;
+    /* insert in order, best first, keeping at most SIMT_KERNEL_MAX_ADVICE */
+    int n = res->advice_count;
+    int at = n;
+    while (at > 0 && res->advice[at - 1].estimated_speedup < advice.estimated_speedup)
+        at--;
+    if (at >= SIMT_KERNEL_MAX_ADVICE)
+        return;
+    if (n == SIMT_KERNEL_MAX_ADVICE)
+        n--;
+    for (int i = n; i > at; i--)
+        res->advice[i] = res->advice[i - 1];
+    res->advice[at] = advice;
+    res->advice_count = n + 1;
+}
+
+/* Time of a variant, or 0 when it does not run. */
+static double variant_time(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                           const struct simt_kernel_request *variant)
+{
+    struct simt_kernel_result r;
+    if (predict_core(gpu, figures, variant, &r, NULL) != SIMT_OK)
+        return 0.0;
+    return r.time_s;
+}
+
+static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                   const struct simt_kernel_request *req, struct simt_kernel_result *res)
+{
+    struct simt_kernel_request v;
+    double base = res->time_s;
+    for (int i = 0; i < req->access_count; i++) {
+        const struct simt_kernel_access *a = &req->accesses[i];
+        if (a->count <= 0.0)
+            continue;
+        /* pad a conflicted shared tile */
+        if (a->space == SIMT_SPACE_SHARED && !a->pattern.explicit_addresses) {
+            struct simt_banks_result b;
+            if (simt_banks_compute(gpu, &a->pattern, &b, NULL) == SIMT_OK && b.ways > 1 &&
+                b.suggested_padding_elements > 0) {
+                v = *req;
+                int64_t dir = a->pattern.lane_stride_elements < 0 ? -1 : 1;
+                v.accesses[i].pattern.lane_stride_elements += dir * b.suggested_padding_elements;
+                add_advice(res, base, variant_time(gpu, figures, &v),
+                           (struct simt_kernel_advice){SIMT_ADVICE_PAD, i, b.ways,
+                                                       (double)b.suggested_padding_elements, 0, 0, 0});
+            }
+        }
+        /* coalesce a wasteful global access */
+        if (a->space == SIMT_SPACE_GLOBAL) {
+            struct simt_coalescing_result co;
+            if (simt_coalescing_compute(gpu, &a->pattern, &co, NULL) == SIMT_OK && co.efficiency < 0.99) {
+                v = *req;
+                v.accesses[i].pattern.explicit_addresses = 0;
+                v.accesses[i].pattern.lane_stride_elements = 1;
+                v.accesses[i].pattern.offset_elements = 0;
+                add_advice(res, base, variant_time(gpu, figures, &v),
+                           (struct simt_kernel_advice){SIMT_ADVICE_COALESCE, i, co.efficiency, 1.0, 0, 0, 0});
+            }
+        }
+        /* widen unit-stride accesses to 16-byte vectors */
+        if ((a->space == SIMT_SPACE_GLOBAL || a->space == SIMT_SPACE_SHARED) && !a->pattern.explicit_addresses &&
+            a->pattern.lane_stride_elements == 1 && a->pattern.element_bytes < 16 && a->count >= 2.0) {
+            double factor = 16.0 / a->pattern.element_bytes;
+            if (factor > a->count)
+                factor = pow(2.0, floor(log2(a->count)));
+            v = *req;
+            struct simt_kernel_access *va = &v.accesses[i];
+            va->pattern.element_bytes = (int)(a->pattern.element_bytes * factor);
+            va->pattern.offset_elements = 0;
+            va->count = a->count / factor;
+            va->independent = fmax(1.0, a->independent / factor);
+            add_advice(res, base, variant_time(gpu, figures, &v),
+                       (struct simt_kernel_advice){SIMT_ADVICE_WIDEN, i, a->pattern.element_bytes,
+                                                   va->pattern.element_bytes, 0, 0, 0});
+        }
+        /* more independent loads in flight */
+        if (a->op == SIMT_OP_LOAD && a->independent < a->count) {
+            v = *req;
+            v.accesses[i].independent = fmin(a->count, fmax(4.0, 4.0 * a->independent));
+            add_advice(res, base, variant_time(gpu, figures, &v),
+                       (struct simt_kernel_advice){SIMT_ADVICE_ILP, i, a->independent, v.accesses[i].independent,
+                                                   0, 0, 0});
+        }
+    }
+    /* raise occupancy when registers or shared memory limit it */
+    const struct simt_occ_result *occ = &res->occupancy;
+    if (occ->occupancy < 1.0 && (occ->limiters & (SIMT_LIMIT_REGISTERS | SIMT_LIMIT_SHARED))) {
+        v = *req;
+        int found = 0;
+        unsigned limiter = 0;
+        double limit_value = 0.0;
+        if (occ->limiters & SIMT_LIMIT_REGISTERS) {
+            for (int regs = req->registers_per_thread - 1; regs >= 16 && !found; regs--) {
+                v.registers_per_thread = regs;
+                struct simt_kernel_result probe;
+                if (predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
+                    probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
+                    found = 1;
+                    limiter = SIMT_LIMIT_REGISTERS;
+                    limit_value = regs;
+                }
+            }
+        } else {
+            int64_t total = req->static_shared_bytes + req->dynamic_shared_bytes;
+            for (int64_t cut = 128; cut <= total && !found; cut += 128) {
+                v.dynamic_shared_bytes = req->dynamic_shared_bytes >= cut ? req->dynamic_shared_bytes - cut : 0;
+                v.static_shared_bytes = req->dynamic_shared_bytes >= cut
+                                            ? req->static_shared_bytes
+                                            : req->static_shared_bytes - (cut - req->dynamic_shared_bytes);
+                struct simt_kernel_result probe;
+                if (predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
+                    probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
+                    found = 1;
+                    limiter = SIMT_LIMIT_SHARED;
+                    limit_value = (double)(total - cut);
+                }
+            }
+        }
+        if (found) {
+            struct simt_kernel_result probe;
+            if (predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK)
+                add_advice(res, base, probe.time_s,
+                           (struct simt_kernel_advice){SIMT_ADVICE_OCCUPANCY, -1, occ->occupancy,
+                                                       probe.occupancy.occupancy, limiter, limit_value, 0});
+        }
+    }
+    /* restructure a divergent branch */
+    if (res->divergence_serialization > 1.0) {
+        v = *req;
+        simt_branch_init(&v.branch, req->branch.lanes);
+        add_advice(res, base, variant_time(gpu, figures, &v),
+                   (struct simt_kernel_advice){SIMT_ADVICE_BRANCH, -1, res->divergence_serialization, 1.0, 0, 0, 0});
+    }
+}
+
+int simt_kernel_predict(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                        const struct simt_kernel_request *req, struct simt_kernel_result *out,
+                        struct simt_diag *diag)
+{
+    struct simt_kernel_result res;
+    int rc = predict_core(gpu, figures, req, &res, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    advise(gpu, figures, req, &res);
+    *out = res;
+    return SIMT_OK;
+}

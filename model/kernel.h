@@ -1,0 +1,160 @@
+/* kernel.h - one kernel launch predicted from its shape (POST /v1/kernel):
+ * grid and block, resources, and what each thread does (flops, SFU ops,
+ * warp-wide memory accesses, a branch). Pure: no allocation, no globals;
+ * the request and result are plain structs the caller owns.
+ *
+ * How the time is built (every constant comes from the figure set, i.e. the
+ * database or its measured section):
+ *   1. Occupancy (simt_occupancy_compute) gives the blocks resident per SM.
+ *   2. Each access of one warp is priced by the access models: global and
+ *      local accesses by coalescing (L2 sector traffic, DRAM bytes at the
+ *      DRAM granularity, L1 wavefronts = cache lines touched), shared
+ *      accesses by banks (wavefronts), constant reads by serialization.
+ *   3. A warp's lifetime needs service from the SM's resources: issue slots,
+ *      the FP32/FP64/FP16/SFU pipes, the L1/shared data path (one wavefront
+ *      a cycle), the constant cache, and its SM's share of L2 and DRAM
+ *      bandwidth; and it waits, without using any of them, for the latency
+ *      of each dependent round of loads (ceil(count / independent) rounds
+ *      per access) and each dependent arithmetic instruction.
+ *   4. The resident warps form a closed queueing network (latency.h): mean
+ *      value analysis over those resources gives the SM's warp throughput
+ *      for the warps actually resident, so one formula covers the
+ *      latency-bound regime (too little in flight: time = rounds x latency),
+ *      the throughput-bound regime (time = busiest resource) and the knee
+ *      between them, where loaded latency rises.
+ *   5. Blocks run in waves; the last, partial wave runs with fewer warps
+ *      (and its SMs share DRAM among fewer), which is the tail.
+ *   6. A branch with p paths per warp (divergence.h) multiplies the
+ *      instructions, pipe work, data-path wavefronts and latency rounds by p.
+ *   7. The launch overhead (measured where available) is added.
+ * `bound` names the largest of the breakdown terms; advice reruns the model
+ * with one change each and ranks the changes by estimated speedup. */
+#ifndef SIMT_KERNEL_H
+#define SIMT_KERNEL_H
+
+#include <stdint.h>
+
+#include "access.h"
+#include "divergence.h"
+#include "figures.h"
+#include "gpu.h"
+#include "occupancy.h"
+#include "simt_error.h"
+
+#define SIMT_KERNEL_MAX_ACCESSES 16
+#define SIMT_KERNEL_MAX_ADVICE 8
+
+enum simt_space { SIMT_SPACE_GLOBAL = 0, SIMT_SPACE_SHARED, SIMT_SPACE_CONSTANT, SIMT_SPACE_LOCAL };
+enum simt_op { SIMT_OP_LOAD = 0, SIMT_OP_STORE, SIMT_OP_ATOMIC };
+
+struct simt_kernel_access {
+    enum simt_space space;
+    enum simt_op op;
+    double count;        /* times each thread does it, >= 0 */
+    double independent;  /* how many of count may be in flight at once, >= 1 (clipped to count) */
+    struct simt_warp_access pattern; /* lanes = the GPU's warp size */
+};
+
+struct simt_kernel_request {
+    int64_t grid[3];     /* blocks per dimension, >= 1 */
+    int block[3];        /* threads per dimension, >= 1 */
+    int64_t dynamic_shared_bytes;
+    int registers_per_thread;
+    int64_t static_shared_bytes;
+    int block_barriers;
+    double flops_fp32;   /* per thread; an FMA counts 2 */
+    double flops_fp64;
+    double flops_fp16;
+    double sfu_ops;      /* per thread */
+    int access_count;
+    struct simt_kernel_access accesses[SIMT_KERNEL_MAX_ACCESSES];
+    struct simt_branch branch; /* per warp; lanes = warp size */
+};
+
+/* Zeroes the request; grid and block 1x1x1, barriers 1, one path. */
+void simt_kernel_request_init(struct simt_kernel_request *req, int warp_size);
+
+enum simt_kernel_bound {
+    SIMT_BOUND_DRAM = 0,
+    SIMT_BOUND_L2,
+    SIMT_BOUND_SHARED,
+    SIMT_BOUND_COMPUTE,
+    SIMT_BOUND_SFU,
+    SIMT_BOUND_LATENCY,
+    SIMT_BOUND_LAUNCH,
+    SIMT_BOUND_COUNT
+};
+
+/* "dram", "l2", "shared", "compute", "sfu", "latency", "launch". */
+const char *simt_kernel_bound_name(enum simt_kernel_bound bound);
+
+enum simt_advice_kind {
+    SIMT_ADVICE_PAD = 0,      /* access: pad the shared tile by `to` elements (from = ways) */
+    SIMT_ADVICE_COALESCE,     /* access: lanes on consecutive elements (from = efficiency) */
+    SIMT_ADVICE_WIDEN,        /* access: element bytes from -> to */
+    SIMT_ADVICE_ILP,          /* access: independent from -> to */
+    SIMT_ADVICE_OCCUPANCY,    /* occupancy from -> to; limit_value: registers per thread or shared bytes per block */
+    SIMT_ADVICE_BRANCH        /* paths per warp from -> 1 */
+};
+
+struct simt_kernel_advice {
+    enum simt_advice_kind kind;
+    int access_index;         /* -1 when not about one access */
+    double from, to;          /* kind-specific, see above */
+    unsigned limiter;         /* OCCUPANCY: SIMT_LIMIT_REGISTERS or SIMT_LIMIT_SHARED */
+    double limit_value;       /* OCCUPANCY: registers per thread, or shared bytes per block, that reach `to` */
+    double estimated_speedup; /* time now / time with the change, > 1 */
+};
+
+/* assumption bits */
+#define SIMT_KERNEL_ASSUMED_NO_REUSE (1u << 0)      /* a strided global access in a one-row block: its sectors serve no other warp */
+#define SIMT_KERNEL_ASSUMED_ROW_REUSE (1u << 1)     /* a strided global access in a multi-row block: the block's other rows use the rest of each sector, merged in L2 */
+#define SIMT_KERNEL_ASSUMED_FMA (1u << 2)           /* flops are FMAs: 2 flops per instruction (4 for fp16 half2) */
+#define SIMT_KERNEL_ASSUMED_DEPENDENT_ALU (1u << 3) /* arithmetic forms one dependent chain per thread */
+#define SIMT_KERNEL_ASSUMED_PARTIAL_WARP (1u << 4)  /* the block's last warp is partial; priced as a full warp */
+#define SIMT_KERNEL_ASSUMED_LOCAL_L1 (1u << 5)      /* local memory hits in L1 */
+#define SIMT_KERNEL_ASSUMED_CONSTANT_L1 (1u << 6)   /* constant cache latency taken as L1 latency */
+#define SIMT_KERNEL_ASSUMED_COLD_DRAM (1u << 7)     /* every global byte comes from DRAM once (nothing left in L2) */
+#define SIMT_KERNEL_ASSUMED_NO_LAUNCH (1u << 8)     /* launch overhead absent from the record: 0 */
+
+struct simt_kernel_result {
+    struct simt_occ_result occupancy;
+    double time_s;                         /* launch + execution */
+    double execution_s;
+    enum simt_kernel_bound bound;
+    double breakdown_s[SIMT_BOUND_COUNT];  /* each term alone, busiest SM for per-SM terms */
+    double issue_s, fp32_s, fp64_s, fp16_s, constant_s; /* parts of compute_s */
+    /* traffic, whole launch */
+    double dram_bytes;
+    double l2_bytes;                       /* sector traffic between SMs and L2 */
+    double useful_bytes;                   /* distinct bytes the lanes asked for, global */
+    double shared_wavefronts;
+    double l1_wavefronts;                  /* global and local data-path wavefronts */
+    double warp_instructions;
+    /* shape */
+    int64_t blocks;
+    int threads_per_block;
+    int warps_per_block;
+    double waves;                          /* blocks / (resident blocks per SM x SMs) */
+    double divergence_serialization;
+    double latency_rounds_per_warp;        /* dependent rounds of loads per warp */
+    double loaded_latency_cycles;          /* mean warp round trip in the full wave, queueing included */
+    double achieved_dram_bandwidth_bytes_per_s;
+    int advice_count;
+    struct simt_kernel_advice advice[SIMT_KERNEL_MAX_ADVICE]; /* best first */
+    simt_figure_mask figures_used;
+    unsigned assumed;                      /* SIMT_KERNEL_ASSUMED_* */
+};
+
+/* Predicts one launch. Returns SIMT_OK and fills *out. SIMT_EINVAL for a
+ * malformed request; SIMT_EUNSAT when the launch cannot run on this GPU
+ * (block too large, too many registers or too much shared memory) or the GPU
+ * lacks a figure the model needs. diag->field names the request field as
+ * the API spells it ("launch.block", "resources.registers_per_thread",
+ * "per_thread.accesses[2].lane_stride_elements", "per_thread.branch.paths")
+ * or the database field. *out is untouched on failure; diag may be NULL. */
+int simt_kernel_predict(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                        const struct simt_kernel_request *req, struct simt_kernel_result *out,
+                        struct simt_diag *diag) SIMT_WARN_UNUSED;
+
+#endif
