@@ -266,6 +266,7 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
 
 struct phase {
     double cycles;         /* time for the resident warps to finish */
+    double alone;          /* time one warp would take with the SM to itself */
     double cycle_time;     /* one stream's mean round, queueing included */
     double memory_residence;
 };
@@ -288,6 +289,7 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
         total += centers[k].demand;
     }
     memset(out, 0, sizeof *out);
+    out->alone = total;
     if (total <= 0.0)
         return SIMT_OK;
     double customers = warps * streams;
@@ -461,12 +463,12 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     double cycles = 0.0;
     struct phase ph;
     memset(&ph, 0, sizeof ph);
-    int phases = 0;
+    double alone = 0.0; /* the latency term: each wave's warps as if alone */
     if (full_waves > 0) {
         if ((rc = run_phase(&w, &r, s, r.sms, (double)(resident * res.warps_per_block), &ph)) != SIMT_OK)
             return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
         cycles += (double)full_waves * ph.cycles;
-        phases += (int)full_waves;
+        alone += (double)full_waves * ph.alone;
     }
     if (rest > 0) {
         int64_t tail_blocks = (rest + r.sms - 1) / r.sms;
@@ -475,7 +477,7 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
         if ((rc = run_phase(&w, &r, s, active, (double)(tail_blocks * res.warps_per_block), &tail)) != SIMT_OK)
             return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
         cycles += tail.cycles;
-        phases += 1;
+        alone += tail.alone;
         if (full_waves == 0)
             ph = tail;
     }
@@ -503,11 +505,7 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     res.constant_s = busiest_warps * d[C_CONSTANT] / r.clock_hz;
     res.breakdown_s[SIMT_BOUND_COMPUTE] = fmax(fmax(res.issue_s, res.fp32_s), fmax(fmax(res.fp64_s, res.fp16_s), res.constant_s));
     res.breakdown_s[SIMT_BOUND_SFU] = busiest_warps * d[C_SFU] / r.clock_hz;
-    double streams = w.load_rounds > 0.0 ? fmax(1.0, w.load_count / w.load_rounds) : 1.0;
-    double alone = s * (w.memory_delay_cycles + w.alu_delay_cycles);
-    for (int k = 0; k < C_COUNT; k++)
-        alone += d[k] / streams;
-    res.breakdown_s[SIMT_BOUND_LATENCY] = phases * alone / r.clock_hz;
+    res.breakdown_s[SIMT_BOUND_LATENCY] = alone / r.clock_hz;
     res.breakdown_s[SIMT_BOUND_LAUNCH] = r.launch_s;
     res.bound = SIMT_BOUND_LAUNCH;
     for (int b = 0; b < SIMT_BOUND_COUNT; b++)

@@ -273,8 +273,10 @@ int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figu
         requests_per_cycle = fmin(customers / latency, 1.0 / service);
         r.warps_needed = ceil(r.target_fraction * latency / service / req->ilp - 1e-9);
     } else {
+        /* The unloaded latency is a pointer chase of one small request; a
+         * warp's request adds its own transfer time (service) on top. */
         struct simt_mva_center center = {service, 1.0};
-        double delay = latency > service ? latency - service : 0.0;
+        double delay = latency;
         struct simt_mva_result m;
         rc = simt_mva_solve(&center, 1, delay, customers, &m);
         if (rc != SIMT_OK)

@@ -16,22 +16,21 @@ struct row {
 };
 
 static const struct row rows[] = {
-    /* One warp of 32 x 4 B = 128-B requests: service D = 128/20 = 6.4 cycles, delay
-     * Z = 500 - 6.4. One customer: X = 1/500 requests/cycle -> 0.256 B/cycle/SM,
-     * x 100 SMs x 1e9 = 2.56e10 B/s = 0.0128 of peak; required = 20 x 500 = 10000 B.
-     * Warps for 90% (MVA recursion R(n) = D (1 + Q(n-1)), X = n / (Z + R), Q = X R):
-     * U(75) = 0.89702, U(76) = 0.90539 -> 75.36 customers -> 76 warps. */
-    {"dram one warp", SIMT_LATENCY_DRAM, 1, 1, 4, 500, 128, 10000, 2.56e10, 0.0128, 76},
-    /* n = 2: R = 6.4 x (1 + 0.0128) = 6.48192, cycle 500.08192, X = 2/500.08192:
-     * 0.51191612766 B/cycle/SM -> 5.1191612766e10 B/s */
-    {"dram two warps", SIMT_LATENCY_DRAM, 2, 1, 4, 500.08192, 256, 10000, 5.1191612766164e10, 0.025595806383082,
-     76},
-    /* n = 64 by the same recursion: X = 0.1233 req/cycle, 15.782213330088 B/cycle/SM,
-     * loaded latency 519.06534455356 cycles */
-    {"dram 64 warps", SIMT_LATENCY_DRAM, 64, 1, 4, 519.0653445535597, 8192, 10000, 1.5782213330088e12,
-     0.78911066650442, 76},
-    /* 512-B requests (16 B/lane), 256 streams against N* = 500/25.6 ~ 20: saturated at the peak;
-     * latency = 256 x 25.6 = 6553.6 cycles (Little's law at the peak) */
+    /* One warp of 32 x 4 B = 128-B requests: service D = 128/20 = 6.4 cycles on top of the
+     * unloaded latency Z = 500. One customer: round trip 506.4 cycles, X = 1/506.4 requests/cycle
+     * -> 0.25276461295 B/cycle/SM, x 100 SMs x 1e9 = 2.5276461295e10 B/s = 0.0126382 of peak;
+     * required = 20 x 500 = 10000 B. Warps for 90% (MVA recursion R(n) = D (1 + Q(n-1)),
+     * X = n / (Z + R), Q = X R): U(76) < 0.9 <= U(77) -> 76.27 customers -> 77 warps. */
+    {"dram one warp", SIMT_LATENCY_DRAM, 1, 1, 4, 506.4, 128, 10000, 2.5276461295418644e10, 0.012638230647709324,
+     77},
+    /* n = 2: R = 6.4 x (1 + 0.0126382) = 6.48088, round trip 506.48088, X = 2/506.48088 */
+    {"dram two warps", SIMT_LATENCY_DRAM, 2, 1, 4, 506.48088467614537, 256, 10000, 5.054484932115293e10,
+     0.025272424660576467, 77},
+    /* n = 64 by the same recursion: 15.6116 B/cycle/SM, loaded latency 524.74 cycles */
+    {"dram 64 warps", SIMT_LATENCY_DRAM, 64, 1, 4, 524.7376567329628, 8192, 10000, 1.5611610668469482e12,
+     0.7805805334234742, 77},
+    /* 512-B requests (16 B/lane), 256 streams against N* = 525.6/25.6 ~ 20.5: saturated at the peak;
+     * latency = 256 x 25.6 = 6553.6 cycles (Little's law at the peak); 90% at 21.85 streams -> 6 warps of ILP 4 */
     {"dram saturated", SIMT_LATENCY_DRAM, 64, 4, 16, 6553.6, 131072, 10000, 2e12, 1.0, 6},
     /* shared: 128-B request, 1 cycle of service, latency 30: 8 streams -> 8/30 of peak;
      * peak = 128 x 100 x 1e9 = 1.28e13; warps for 90% = ceil(0.9 x 30 / 1) = 27 */
@@ -89,7 +88,7 @@ START_TEST(test_measured)
     simt_latency_request_init(&req);
     struct simt_latency_result r;
     ck_assert_int_eq(simt_latency_compute(&gpu, &figures, &req, &r, NULL), SIMT_OK);
-    ck_assert_double_eq_tol(r.achieved_per_s, 128.0 / 400.0 * 1e9 * 100, 1e-3);
+    ck_assert_double_eq_tol(r.achieved_per_s, 128.0 / 412.8 * 1e9 * 100, 1e-3);
     ck_assert_double_eq_tol(r.required_in_flight_per_sm, 10.0 * 400.0, 1e-9);
     ck_assert(r.figures_used & SIMT_FIG_BIT(SIMT_FIG_DRAM_LATENCY));
     ck_assert_int_eq(figures.source[SIMT_FIG_DRAM_LATENCY], SIMT_FIGURE_MEASURED);

@@ -1,0 +1,215 @@
+/* test_kernel.c - whole-launch predictions on the fixture GPU (100 SMs at
+ * 1 GHz, DRAM 2e12 B/s = 20 B/cycle per SM, L2 port 8e12/100 = 80 B/cycle
+ * per SM, 500-cycle DRAM latency, FP32 256 flops/cycle/SM, 4 issue slots,
+ * launch 2 us), worked by hand in each row's comment. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "kernel.h"
+#include "model_fixture.h"
+
+static struct simt_kernel_request base_request(int64_t grid, int block, int registers)
+{
+    struct simt_kernel_request req;
+    simt_kernel_request_init(&req, 32);
+    req.grid[0] = grid;
+    req.block[0] = block;
+    req.registers_per_thread = registers;
+    return req;
+}
+
+static void add_access(struct simt_kernel_request *req, enum simt_space space, enum simt_op op, double count,
+                       double independent, int element_bytes, int64_t stride)
+{
+    struct simt_kernel_access *a = &req->accesses[req->access_count++];
+    a->space = space;
+    a->op = op;
+    a->count = count;
+    a->independent = independent;
+    simt_warp_access_init(&a->pattern, 32, element_bytes);
+    a->pattern.lane_stride_elements = stride;
+}
+
+static struct simt_kernel_result predict(const struct simt_kernel_request *req)
+{
+    struct simt_gpu_spec gpu = fixture_gpu();
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_kernel_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc = simt_kernel_predict(&gpu, &figures, req, &r, &diag);
+    ck_assert_msg(rc == SIMT_OK, "predict: %d %s: %s", rc, diag.field, diag.message);
+    return r;
+}
+
+/* One warp, 100 dependent 4-byte loads: each round 500 cycles of latency;
+ * the warp's SM alone shares DRAM, capped by its L2 port (80 B/cycle):
+ * DRAM 100 x 128 B / 80 = 160, L2 160, data path 100 lines, issue 100/4 = 25.
+ * One customer: 50000 + 445 = 50445 cycles = 50.445 us, + 2 us launch. */
+START_TEST(test_latency_bound)
+{
+    struct simt_kernel_request req = base_request(1, 32, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 100, 1, 4, 1);
+    struct simt_kernel_result r = predict(&req);
+    ck_assert_double_eq_tol(r.time_s, 52.445e-6, 1e-12);
+    ck_assert_int_eq(r.bound, SIMT_BOUND_LATENCY);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_LATENCY], 50.445e-6, 1e-12);
+    ck_assert_double_eq_tol(r.dram_bytes, 12800, 1e-9);
+    ck_assert_double_eq_tol(r.latency_rounds_per_warp, 100, 1e-12);
+}
+END_TEST
+
+/* Streaming 16-byte loads: 8000 blocks of 256 threads, 32 registers -> 8
+ * blocks (64 warps) per SM, 10 full waves. A warp moves 512 B (8 granules of
+ * 64 B): DRAM demand 512/20 = 25.6 cycles against 500 of latency, so 64 warps
+ * (N* ~ 21) saturate DRAM: 64 x 25.6 = 1638.4 cycles a wave, 16.384 us in
+ * all = 32.768 MB / 2e12 B/s; + 2 us. */
+START_TEST(test_dram_bound)
+{
+    struct simt_kernel_request req = base_request(8000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 16, 1);
+    struct simt_kernel_result r = predict(&req);
+    ck_assert_int_eq(r.occupancy.active_blocks_per_sm, 8);
+    ck_assert_double_eq_tol(r.waves, 10.0, 1e-12);
+    ck_assert_double_eq_tol(r.dram_bytes, 32.768e6, 1e-6);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_DRAM], 16.384e-6, 1e-12);
+    ck_assert_int_eq(r.bound, SIMT_BOUND_DRAM);
+    ck_assert_msg(fabs(r.time_s - 18.384e-6) < 0.005 * 18.384e-6, "time %.6g", r.time_s);
+}
+END_TEST
+
+/* FP32: 800 blocks x 256 threads, 2048 flops (1024 FMAs) each: per warp
+ * 32 x 2048 / 256 = 256 cycles of FP32 pipe and 1024 / 4 = 256 issue cycles;
+ * 64 warps a wave -> 16384 cycles = 16.384 us (+2). With two equal paths the
+ * warp issues both: 32.768 us (+2). */
+START_TEST(test_compute_and_divergence)
+{
+    struct simt_kernel_request req = base_request(800, 256, 32);
+    req.flops_fp32 = 2048;
+    struct simt_kernel_result r = predict(&req);
+    ck_assert_int_eq(r.bound, SIMT_BOUND_COMPUTE);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_COMPUTE], 16.384e-6, 1e-12);
+    ck_assert_msg(fabs(r.time_s - 18.384e-6) < 0.01 * 18.384e-6, "time %.6g", r.time_s);
+    req.branch.paths = 2;
+    struct simt_kernel_result d = predict(&req);
+    ck_assert_double_eq_tol(d.divergence_serialization, 2.0, 1e-12);
+    ck_assert_msg(fabs(d.time_s - 34.768e-6) < 0.01 * 34.768e-6, "time %.6g", d.time_s);
+    ck_assert_int_ge(d.advice_count, 1);
+    ck_assert_int_eq(d.advice[0].kind, SIMT_ADVICE_BRANCH);
+    ck_assert_msg(fabs(d.advice[0].estimated_speedup - 34.768 / 18.384) < 0.02, "speedup %g",
+                  d.advice[0].estimated_speedup);
+}
+END_TEST
+
+/* A column read of a 32x32 float tile: 32-way conflicts, 32 wavefronts per
+ * load; 64 loads per thread, 64 warps per SM: 64 x 64 x 32 = 131072 cycles
+ * a wave (131.072 us, +2); padding by one element makes it 64 x 64 = 4096. */
+START_TEST(test_bank_conflicts_and_padding)
+{
+    struct simt_kernel_request req = base_request(800, 256, 32);
+    add_access(&req, SIMT_SPACE_SHARED, SIMT_OP_LOAD, 64, 16, 4, 32);
+    struct simt_kernel_result r = predict(&req);
+    ck_assert_int_eq(r.bound, SIMT_BOUND_SHARED);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_SHARED], 131.072e-6, 1e-12);
+    ck_assert_msg(fabs(r.time_s - 133.072e-6) < 0.01 * 133.072e-6, "time %.6g", r.time_s);
+    ck_assert_int_ge(r.advice_count, 1);
+    ck_assert_int_eq(r.advice[0].kind, SIMT_ADVICE_PAD);
+    ck_assert_double_eq_tol(r.advice[0].to, 1.0, 1e-12);
+    ck_assert_double_eq_tol(r.advice[0].from, 32.0, 1e-12);
+    ck_assert_msg(r.advice[0].estimated_speedup > 10.0, "speedup %g", r.advice[0].estimated_speedup);
+}
+END_TEST
+
+/* The tail: 900 blocks = 1 full wave of 800 plus 100 blocks, one per SM
+ * (8 warps, fewer than the ~18 that hide the 4096 cycles of dependent FMA
+ * latency): the tail costs more than 1/8 of a wave. */
+START_TEST(test_tail)
+{
+    struct simt_kernel_request req = base_request(900, 256, 32);
+    req.flops_fp32 = 2048;
+    struct simt_kernel_result r = predict(&req);
+    double wave = 16.384e-6;
+    ck_assert_double_eq_tol(r.waves, 1.125, 1e-12);
+    ck_assert_msg(r.execution_s > wave + 1.5 * wave / 8, "execution %.6g", r.execution_s);
+    ck_assert_msg(r.execution_s < wave * 2.0, "execution %.6g", r.execution_s);
+}
+END_TEST
+
+/* A strided global read in a one-row block keeps every sector to itself;
+ * the same stride in a 32x8 block is a tile column whose sectors the other
+ * rows share in L2. */
+START_TEST(test_reuse_assumptions)
+{
+    struct simt_kernel_request req = base_request(1000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 4, 32);
+    struct simt_kernel_result r = predict(&req);
+    /* 32 granules of 64 B per warp, 8000 warps */
+    ck_assert_double_eq_tol(r.dram_bytes, 8000.0 * 2048, 1e-6);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_NO_REUSE);
+    req.block[0] = 32;
+    req.block[1] = 8;
+    r = predict(&req);
+    /* 2048 / 8 rows = 256 B per warp */
+    ck_assert_double_eq_tol(r.dram_bytes, 8000.0 * 256, 1e-6);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_ROW_REUSE);
+    ck_assert_double_eq_tol(r.l2_bytes, 8000.0 * 1024, 1e-6);
+}
+END_TEST
+
+struct bad {
+    const char *name;
+    int block_y;
+    int registers;
+    int element_bytes;
+    int paths;
+    int rc;
+    const char *field;
+};
+
+static const struct bad bads[] = {
+    {"block of 2048 threads", 64, 32, 4, 1, SIMT_EUNSAT, "launch.block"},
+    {"300 registers", 1, 300, 4, 1, SIMT_EUNSAT, "resources.registers_per_thread"},
+    {"3-byte elements", 1, 32, 3, 1, SIMT_EINVAL, "per_thread.accesses[0].element_bytes"},
+    {"no paths", 1, 32, 4, 0, SIMT_EINVAL, "per_thread.branch.paths"},
+};
+
+START_TEST(test_bad)
+{
+    const struct bad *t = &bads[_i];
+    struct simt_kernel_request req = base_request(10, 32, t->registers);
+    req.block[1] = t->block_y;
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 4, 1);
+    req.accesses[0].pattern.element_bytes = t->element_bytes;
+    req.branch.paths = t->paths;
+    struct simt_gpu_spec gpu = fixture_gpu();
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_kernel_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), t->rc);
+    ck_assert_str_eq(diag.field, t->field);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("kernel");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_latency_bound);
+    tcase_add_test(tc, test_dram_bound);
+    tcase_add_test(tc, test_compute_and_divergence);
+    tcase_add_test(tc, test_bank_conflicts_and_padding);
+    tcase_add_test(tc, test_tail);
+    tcase_add_test(tc, test_reuse_assumptions);
+    tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bads / sizeof bads[0]));
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
