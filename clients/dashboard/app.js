@@ -471,7 +471,7 @@
           continue;
         }
         const ways = wordsPerBank.get(b).size;
-        const level = Math.min(5, Math.ceil((ways / Math.max(worst, 1)) * 5));
+        const level = Math.min(5, Math.ceil(Math.log2(ways)));  // 2-way .. 32-way
         cells.push(`<div class="cell hit w${ways > 1 ? level : 0}" title="lane ${lane}, bank ${b}: ${ways}-way"></div>`);
       }
     });
