@@ -123,19 +123,45 @@ def worker(rank, world, port, args, q):
                 continue
             fn, keep = buffers(op, nbytes, world, rank)
             warm, trials, per = plan(nbytes)
-            for _ in range(warm):
-                fn()
-            torch.cuda.synchronize()
+            graph = None
+            if args.graph:
+                # N operations captured in one CUDA graph, replayed: no host
+                # dispatch between them (what nccl-tests' -G 1 does)
+                side = torch.cuda.Stream()
+                side.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(side):
+                    for _ in range(warm):
+                        fn()
+                torch.cuda.current_stream().wait_stream(side)
+                torch.cuda.synchronize()
+                dist.barrier()
+                torch.cuda.synchronize()
+                graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(graph):
+                    for _ in range(per):
+                        fn()
+                torch.cuda.synchronize()
+                dist.barrier()
+                graph.replay()
+                torch.cuda.synchronize()
+            else:
+                for _ in range(warm):
+                    fn()
+                torch.cuda.synchronize()
             times = []
             for _ in range(trials):
                 dist.barrier()
                 torch.cuda.synchronize()
                 e0.record()
-                for _ in range(per):
-                    fn()
+                if graph is not None:
+                    graph.replay()
+                else:
+                    for _ in range(per):
+                        fn()
                 e1.record()
                 e1.synchronize()
                 times.append(e0.elapsed_time(e1) * 1e-3 / per)
+            del graph
             med = statistics.median(times)
             t = torch.tensor([med, min(times), max(times)], device="cuda", dtype=torch.float64)
             avg = t.clone()
@@ -182,6 +208,8 @@ def main():
     ap.add_argument("--min-bytes", type=int, default=1024)
     ap.add_argument("--max-bytes", type=int, default=4 << 30)
     ap.add_argument("--budget-s", type=float, default=300.0)
+    ap.add_argument("--graph", action="store_true",
+                    help="time CUDA-graph replays of N captured operations instead of N eager calls")
     args = ap.parse_args()
     world = args.gpus or torch.cuda.device_count()
     if world < 2:
@@ -219,13 +247,15 @@ def main():
         "clocks": {"before": gpu_meta.clocks(smi_before), "after": gpu_meta.clocks(smi_after)},
         "checks": res["checks"],
         "elapsed_s": time.time() - t0,
+        "timing": "cuda_graph" if args.graph else "eager",
         "method": (
             "NCCL through torch.distributed (backend nccl), one process per GPU started with "
             "torch.multiprocessing (spawn), NVLink multicast off (NCCL_NVLS_ENABLE=0, "
             "TORCH_SYMM_MEM_DISABLE_MULTICAST=1, NVSHMEM_DISABLE_NVLS=1), NCCL's own choice of "
             "algorithm and protocol. float32 random data. Per operation and size (1 KiB to 4 GiB, "
-            "powers of 2): warm-ups, then trials of N back-to-back operations on the default "
-            "stream between two CUDA events after a barrier; time per op = trial / N; the median "
+            "powers of 2): warm-ups, then trials of N back-to-back operations (eager: N Python "
+            "calls; graph: one replay of a CUDA graph holding the N operations) between two CUDA "
+            "events after a barrier; time per op = trial / N; the median "
             "trial per rank, averaged over ranks (as nccl-tests' default). bytes as nccl-tests: "
             "all_reduce/broadcast the buffer, all_gather the gathered output, reduce_scatter the "
             "input, all_to_all the send buffer. algbw = bytes / time; busbw = algbw x 2(n-1)/n "

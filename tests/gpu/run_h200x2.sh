@@ -17,9 +17,19 @@ nvidia-smi nvlink -s > "$L/nvlink.txt" 2>&1
 cat "$L/topo.txt"
 python3 -c 'import torch; print(torch.__version__, torch.cuda.device_count(), torch.cuda.nccl.version())' 2>&1 | tee "$L/torch.txt"
 snap
-NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV NCCL_DEBUG_FILE="$L/nccl-debug.%h.%p.txt" \
-    timeout 420 python3 tests/gpu/nccl_bench.py --out "$O/collectives.json" --budget-s 300 2>&1 | tee "$L/nccl.log" | grep -v "^  "
-grep -E "^  (all_reduce|all_gather|reduce_scatter|all_to_all|broadcast) +(1048576|1073741824|4294967296) " "$L/nccl.log"
+NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV NCCL_DEBUG_FILE="$L/nccl-debug.eager.%h.%p.txt" \
+    timeout 200 python3 tests/gpu/nccl_bench.py --out "$L/collectives-eager.json" --budget-s 150 2>&1 \
+    | tee "$L/nccl-eager.log" | grep -v "^  "
+snap
+NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV NCCL_DEBUG_FILE="$L/nccl-debug.graph.%h.%p.txt" \
+    timeout 200 python3 tests/gpu/nccl_bench.py --graph --out "$L/collectives-graph.json" --budget-s 150 2>&1 \
+    | tee "$L/nccl-graph.log" | grep -v "^  "
+python3 tests/gpu/merge_collectives.py "$L/collectives-eager.json" "$L/collectives-graph.json" "$O/collectives.json" \
+    || cp -f "$L/collectives-eager.json" "$O/collectives.json"
+for f in eager graph; do
+    echo "--- $f (1 KiB, 1 MiB, 1 GiB, 4 GiB)"
+    grep -E "^  [a-z_]+ +(1024|1048576|1073741824|4294967296) " "$L/nccl-$f.log"
+done
 nvidia-smi > "$L/smi-end.txt" 2>&1
 snap
 ls -la "$O"

@@ -3,10 +3,13 @@
  * loads in flight per iteration, each shifted by a constant so the conflict
  * pattern never changes. The loads are ld.volatile.shared (a plain ld.shared
  * in volatile asm is still hoisted out of the loop by ptxas), so every
- * iteration really issues its 16 loads. Cycles per warp-wide access come from clock64 read
- * by each block around its load loop (blocks of one SM run together), and
- * ways_measured = cycles(stride) / cycles(stride 1) of the same element size;
- * wavefronts_measured divides by the 4-byte stride-1 figure instead. */
+ * iteration really issues its 16 loads. Cycles per warp-wide access: (time -
+ * t0) x SM clock / warp-accesses per SM, where t0 is the same launch with no
+ * load iterations (launch, shared fill, barrier, store); ways_measured =
+ * cycles(stride) / cycles(stride 1) of the same element size,
+ * wavefronts_measured divides by the 4-byte stride-1 figure instead. (Per-block
+ * clock64 spans were tried first: the warp scheduler favours the older block
+ * on an SM, so one block finishes at half time and its span misleads.) */
 #include "common.cuh"
 
 #define SMEM_WORDS 8192 /* 32 KiB */
@@ -72,6 +75,16 @@ void run_banks(Ctx &c) {
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, block, 0));
         if (per_sm < 1) per_sm = 1;
         unsigned grid = (unsigned)(c.sm_count * per_sm);
+        auto launch = [&](int st, int it, int rep) {
+            if (eb == 4)
+                k_banks<4><<<grid, block>>>((float *)c.scratch, cyc, st, it, 17u + rep);
+            else
+                k_banks<8><<<grid, block>>>((float *)c.scratch, cyc, st, it, 17u + rep);
+        };
+        /* the fixed part (launch, shared fill, barrier, store): the same kernel
+         * with no load iterations; subtracted before taking ratios */
+        Stats s0 = time_launches(c, [&](int rep) { launch(1, 0, rep); }, c.warmup, c.repeats);
+        double t0 = s0.median_s;
         double base = 0;
         std::vector<int> strides;
         for (int s = 0; s <= 64; s++) strides.push_back(s); /* 0 = broadcast */
@@ -110,22 +123,11 @@ void run_banks(Ctx &c) {
             gst.element_bytes = 4;
             gst.lane_stride_elements = 1;
             d.accesses.push_back(gst);
-            Stats s = time_launches(
-                c,
-                [&](int rep) {
-                    if (eb == 4)
-                        k_banks<4><<<grid, block>>>((float *)c.scratch, cyc, st, iters, 17u + rep);
-                    else
-                        k_banks<8><<<grid, block>>>((float *)c.scratch, cyc, st, iters, 17u + rep);
-                },
-                c.warmup, c.quick ? 3 : 9);
-            std::vector<unsigned long long> h(grid);
-            CK(cudaMemcpy(h.data(), cyc, grid * sizeof h[0], cudaMemcpyDeviceToHost));
-            std::sort(h.begin(), h.end());
-            double block_cycles = (double)h[grid / 2];
-            double accesses_per_sm = (double)per_sm * (block / 32) * iters;
-            double cpa = block_cycles / accesses_per_sm;
-            double cpa_events = s.median_s * c.sm_clock_hz * c.sm_count / ((double)grid * (block / 32) * iters);
+            Stats s = time_launches(c, [&](int rep) { launch(st, iters, rep); }, c.warmup, c.quick ? 3 : 9);
+            /* cycles of one warp-wide access on one SM: the SM's share of the
+             * warp-accesses over the time the loads took */
+            double warp_accesses_per_sm = (double)grid * (block / 32) * iters / c.sm_count;
+            double cpa = (s.median_s - t0) * c.sm_clock_hz / warp_accesses_per_sm;
             if (st == 1) base = cpa;
             if (st == 1 && eb == 4) base4 = cpa;
             char name[64];
@@ -134,8 +136,8 @@ void run_banks(Ctx &c) {
                                 kv("stride", (long long)st) + ", " +
                                 kv("broadcast", (long long)(st == 0)) + ", " +
                                 kv("blocks_per_sm", (long long)per_sm) + ", " +
+                                kv("fixed_overhead_s", t0) + ", " +
                                 kv("cycles_per_access", cpa) + ", " +
-                                kv("cycles_per_access_from_events", cpa_events) + ", " +
                                 kv("ways_measured", cpa / base) + ", " +
                                 kv("wavefronts_measured", cpa / base4);
             add_entry(c, name, "banks", d, s, extra);

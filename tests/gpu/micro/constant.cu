@@ -30,6 +30,10 @@ void run_constant(Ctx &c) {
     int per_sm = 0;
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)k_constant, block, 0));
     unsigned grid = (unsigned)(c.sm_count * per_sm);
+    /* fixed part: the same launch with no loads, subtracted before ratios */
+    double t0 = time_launches(c, [&](int rep) { k_constant<<<grid, block>>>(c.scratch, 0, 1, 0xdeadbeefu); },
+                              c.warmup, c.repeats).median_s;
+    double per_load1 = 0;
     for (int dct : {1, 2, 4, 8, 16, 32}) {
         KernelDesc d;
         set_grid(d, grid);
@@ -53,11 +57,14 @@ void run_constant(Ctx &c) {
             c, [&](int rep) { k_constant<<<grid, block>>>(c.scratch, iters, dct, 0xdeadbeefu); },
             c.warmup, c.repeats);
         double warp_loads = (double)grid * (block / 32) * iters;
+        double per_load = (s.median_s - t0) * c.sm_clock_hz * c.sm_count / warp_loads;
+        if (dct == 1) per_load1 = per_load;
         char name[64];
         std::snprintf(name, sizeof name, "constant_distinct%d", dct);
         std::string extra = kv("distinct_addresses", (long long)dct) + ", " +
-                            kv("cycles_per_warp_load_per_sm",
-                               s.median_s * c.sm_clock_hz * c.sm_count / warp_loads);
+                            kv("fixed_overhead_s", t0) + ", " +
+                            kv("cycles_per_warp_load_per_sm", per_load) + ", " +
+                            kv("serialization_measured", per_load / per_load1);
         add_entry(c, name, "constant", d, s, extra);
     }
 }
