@@ -238,6 +238,11 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
         simt_call_assume(call, "local memory (spills) hits in L1");
     if (r->assumed & SIMT_KERNEL_ASSUMED_CONSTANT_L1)
         simt_call_assume(call, "constant cache: one address per cycle per SM; latency taken as L1's");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_L2_LATENCY)
+        simt_call_assume(call, "L2 latency: absent from the GPU record; an L2 hit is taken to cost a DRAM access");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_SRAM_LATENCY)
+        simt_call_assume(call, "shared memory and L1 are one SRAM: the record lacks one of their latencies and the "
+                               "other stands in");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_LAUNCH)
         simt_call_assume(call, "launch overhead: 0 (the GPU record has no launch_overhead_s)");
     simt_call_assume(call, "stores do not stall the warp; each dependent round of loads waits for its latency");

@@ -148,8 +148,7 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
 
 /* Prices one warp's lifetime with the access models. */
 static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req, const struct rates *r,
-                     struct warp_cost *w, unsigned *assumed, simt_figure_mask *used,
-                     const struct simt_figure_set *figures, struct simt_diag *diag)
+                     struct warp_cost *w, unsigned *assumed, struct simt_diag *diag)
 {
     memset(w, 0, sizeof *w);
     int rows = req->block[1] * req->block[2];
@@ -174,11 +173,6 @@ static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_r
             if (a->space == SIMT_SPACE_LOCAL) {
                 *assumed |= SIMT_KERNEL_ASSUMED_LOCAL_L1;
                 latency = r->l1_latency;
-                if (is_load) {
-                    int rc2 = need(figures, SIMT_FIG_L1_LATENCY, used, &latency, diag);
-                    if (rc2 != SIMT_OK)
-                        return rc2;
-                }
                 break;
             }
             *assumed |= SIMT_KERNEL_ASSUMED_COLD_DRAM;
@@ -349,18 +343,44 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
     if (has_global) {
         if ((rc = need(figures, SIMT_FIG_DRAM_BANDWIDTH, used, &r->dram_bytes_per_s, diag)) != SIMT_OK ||
             (rc = need(figures, SIMT_FIG_L2_BANDWIDTH, used, &r->l2_bytes_per_s, diag)) != SIMT_OK ||
-            (rc = need(figures, SIMT_FIG_DRAM_LATENCY, used, &r->dram_latency, diag)) != SIMT_OK ||
-            (rc = need(figures, SIMT_FIG_L2_LATENCY, used, &r->l2_latency, diag)) != SIMT_OK)
+            (rc = need(figures, SIMT_FIG_DRAM_LATENCY, used, &r->dram_latency, diag)) != SIMT_OK)
             return rc;
+        /* the L2 latency only matters for hits; without it a hit costs a miss */
+        r->l2_latency = simt_figure_get(figures, SIMT_FIG_L2_LATENCY);
+        if (r->l2_latency > 0.0) {
+            *used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
+        } else {
+            r->l2_latency = r->dram_latency;
+            *assumed |= SIMT_KERNEL_ASSUMED_L2_LATENCY;
+        }
     } else {
         /* unused, but keep the shares finite */
         r->dram_bytes_per_s = 1.0;
         r->l2_bytes_per_s = 1.0;
     }
-    if (has_shared_load && (rc = need(figures, SIMT_FIG_SHARED_LATENCY, used, &r->shared_latency, diag)) != SIMT_OK)
-        return rc;
-    if (has_l1 && (rc = need(figures, SIMT_FIG_L1_LATENCY, used, &r->l1_latency, diag)) != SIMT_OK)
-        return rc;
+    /* shared memory and L1 are one SRAM: without one latency, take the other */
+    double shared_latency = simt_figure_get(figures, SIMT_FIG_SHARED_LATENCY);
+    double l1_latency = simt_figure_get(figures, SIMT_FIG_L1_LATENCY);
+    if (has_shared_load) {
+        if (shared_latency <= 0.0 && l1_latency > 0.0) {
+            shared_latency = l1_latency;
+            *assumed |= SIMT_KERNEL_ASSUMED_SRAM_LATENCY;
+            *used |= SIMT_FIG_BIT(SIMT_FIG_L1_LATENCY);
+        } else if ((rc = need(figures, SIMT_FIG_SHARED_LATENCY, used, &shared_latency, diag)) != SIMT_OK) {
+            return rc;
+        }
+        r->shared_latency = shared_latency;
+    }
+    if (has_l1) {
+        if (l1_latency <= 0.0 && shared_latency > 0.0) {
+            l1_latency = shared_latency;
+            *assumed |= SIMT_KERNEL_ASSUMED_SRAM_LATENCY;
+            *used |= SIMT_FIG_BIT(SIMT_FIG_SHARED_LATENCY);
+        } else if ((rc = need(figures, SIMT_FIG_L1_LATENCY, used, &l1_latency, diag)) != SIMT_OK) {
+            return rc;
+        }
+        r->l1_latency = l1_latency;
+    }
     double alu = req->flops_fp32 + req->flops_fp64 + req->flops_fp16 + req->sfu_ops;
     if (alu > 0.0 && (rc = need(figures, SIMT_FIG_FMA_LATENCY, used, &r->fma_latency, diag)) != SIMT_OK)
         return rc;
@@ -442,7 +462,7 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
 
     /* one warp's lifetime */
     struct warp_cost w;
-    if ((rc = cost_warp(gpu, req, &r, &w, &res.assumed, &res.figures_used, figures, diag)) != SIMT_OK)
+    if ((rc = cost_warp(gpu, req, &r, &w, &res.assumed, diag)) != SIMT_OK)
         return rc;
     double warps_total = (double)res.blocks * res.warps_per_block;
     double s = dv.serialization;

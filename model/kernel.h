@@ -116,6 +116,8 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_CONSTANT_L1 (1u << 6)   /* constant cache latency taken as L1 latency */
 #define SIMT_KERNEL_ASSUMED_COLD_DRAM (1u << 7)     /* every global byte comes from DRAM once (nothing left in L2) */
 #define SIMT_KERNEL_ASSUMED_NO_LAUNCH (1u << 8)     /* launch overhead absent from the record: 0 */
+#define SIMT_KERNEL_ASSUMED_L2_LATENCY (1u << 9)    /* L2 latency absent: an L2 hit taken to cost a DRAM access */
+#define SIMT_KERNEL_ASSUMED_SRAM_LATENCY (1u << 10) /* shared or L1 latency absent: taken as the other's */
 
 struct simt_kernel_result {
     struct simt_occ_result occupancy;
