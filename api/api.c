@@ -55,6 +55,19 @@ void simt_api_response_clear(struct simt_api_response *resp)
     memset(resp, 0, sizeof *resp);
 }
 
+/* Copies src into dst with every byte outside printable ASCII as '?', so
+ * that a message quoting request bytes is always valid UTF-8. */
+static const char *printable(char *dst, size_t size, const char *src)
+{
+    size_t i = 0;
+    for (; src != NULL && src[i] != '\0' && i + 1 < size; i++) {
+        unsigned char c = (unsigned char)src[i];
+        dst[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    dst[i] = '\0';
+    return dst;
+}
+
 /* --- routing --- */
 
 /* Does path match pattern? A pattern ending in "{id}" matches one non-empty
@@ -155,15 +168,17 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
         }
     }
     if (route == NULL && path_known) {
-        char message[160];
-        snprintf(message, sizeof message, "%s is not allowed on %s; use %s", req->method, req->path, allow);
+        char message[300], method[40], path[200];
+        snprintf(message, sizeof message, "%s is not allowed on %s; use %s",
+                 printable(method, sizeof method, req->method), printable(path, sizeof path, req->path), allow);
         int rc = simt_api_error_response(405, "method_not_allowed", message, NULL, resp);
         resp->allow = strcmp(allow, "GET") == 0 ? allow_get : allow_post;
         return rc;
     }
     if (route == NULL) {
-        char message[300];
-        snprintf(message, sizeof message, "no such endpoint: %.200s (GET /openapi.json lists them)", req->path);
+        char message[300], path[200];
+        snprintf(message, sizeof message, "no such endpoint: %s (GET /openapi.json lists them)",
+                 printable(path, sizeof path, req->path));
         return simt_api_error_response(404, "not_found", message, NULL, resp);
     }
 
@@ -174,9 +189,9 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
     if (strcmp(route->method, "POST") == 0) {
         if (!content_type_is_json(req->content_type)) {
             json_decref(call.assumptions);
-            char message[200];
-            snprintf(message, sizeof message, "Content-Type must be application/json, not %.120s",
-                     req->content_type);
+            char message[200], type[120];
+            snprintf(message, sizeof message, "Content-Type must be application/json, not %s",
+                     printable(type, sizeof type, req->content_type));
             int rc = simt_api_error_response(415, "unsupported_media_type", message, NULL, resp);
             resp->route = route->pattern;
             return rc;

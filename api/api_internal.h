@@ -50,6 +50,10 @@ struct simt_resolved_gpu {
     json_t *overridden;         /* array of overridden keys, or NULL; owned: pass to simt_answer_new */
 };
 
+/* Replaces, in place, every byte of text that is not part of well-formed
+ * UTF-8 with '?', so that any text can become a JSON string. */
+void simt_utf8_repair(char *text);
+
 /* Records an error (the first one wins); returns -1 so readers can `return`. */
 int simt_call_fail(struct simt_call *call, int status, const char *code, const char *field,
                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -9,6 +9,22 @@
 
 #include "api_internal.h"
 
+void simt_utf8_repair(char *text)
+{
+    unsigned char *p = (unsigned char *)text;
+    while (*p != 0) {
+        int extra = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 : (*p & 0xf8) == 0xf0 ? 3 : -1;
+        int ok = extra >= 0;
+        for (int i = 1; ok && i <= extra; i++)
+            ok = (p[i] & 0xc0) == 0x80;
+        if (!ok || (extra == 1 && *p < 0xc2)) {
+            *p++ = '?';
+            continue;
+        }
+        p += extra + 1;
+    }
+}
+
 int simt_call_fail(struct simt_call *call, int status, const char *code, const char *field, const char *fmt, ...)
 {
     if (call->failed)
@@ -21,6 +37,9 @@ int simt_call_fail(struct simt_call *call, int status, const char *code, const c
     va_start(ap, fmt);
     vsnprintf(call->message, sizeof call->message, fmt, ap);
     va_end(ap);
+    /* a message may quote request bytes, cut mid-character by a precision */
+    simt_utf8_repair(call->message);
+    simt_utf8_repair(call->field);
     return -1;
 }
 

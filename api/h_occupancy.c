@@ -10,7 +10,7 @@
 
 static const char *const occupancy_keys[] = {
     "gpu", "block_size", "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
-    "max_dynamic_shared_bytes", "carveout_percent", "block_barriers", "grid_size", NULL,
+    "max_dynamic_shared_bytes", "carveout_percent", "block_barriers", "grid_size", "sgprs_per_wave", NULL,
 };
 
 /* Reads the occupancy request's fields from obj; `varied` (or NULL) is the
@@ -45,6 +45,8 @@ static int read_occupancy_request(struct simt_call *call, json_t *obj, const cha
         return -1;
     if (simt_get_int64(call, obj, "", "grid_size", 0, 1, (int64_t)1 << 40, 0, &req->grid_size) != 0)
         return -1;
+    if (simt_get_int(call, obj, "", "sgprs_per_wave", 0, 0, 1 << 16, 0, &req->sgprs_per_wave) != 0)
+        return -1;
     return 0;
 }
 
@@ -64,6 +66,15 @@ static json_t *limiter_list(unsigned limiters)
     return list;
 }
 
+/* A limit that does not apply (no registers, no shared memory) is null. */
+static void set_limit(json_t *limits, const char *key, int blocks)
+{
+    if (blocks == SIMT_OCC_NO_LIMIT)
+        json_object_set_new(limits, key, json_null());
+    else
+        simt_set_int(limits, key, blocks);
+}
+
 void simt_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu, const struct simt_occ_result *r)
 {
     simt_set_int(answer, "active_blocks_per_sm", r->active_blocks_per_sm);
@@ -72,11 +83,11 @@ void simt_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu, const 
     simt_set_real(answer, "occupancy", r->occupancy);
     json_object_set_new(answer, "limiters", limiter_list(r->limiters));
     json_t *limits = json_object();
-    simt_set_int(limits, "warps", r->limit_warps);
-    simt_set_int(limits, "registers", r->limit_registers);
-    simt_set_int(limits, "shared_memory", r->limit_shared);
-    simt_set_int(limits, "blocks", r->limit_blocks);
-    simt_set_int(limits, "barriers", r->limit_barriers);
+    set_limit(limits, "warps", r->limit_warps);
+    set_limit(limits, "registers", r->limit_registers);
+    set_limit(limits, "shared_memory", r->limit_shared);
+    set_limit(limits, "blocks", r->limit_blocks);
+    set_limit(limits, "barriers", r->limit_barriers);
     json_object_set_new(answer, "limits", limits);
     json_t *allocated = json_object();
     simt_set_int(allocated, "registers_per_block", r->registers_per_block);
@@ -107,10 +118,12 @@ static void occupancy_assumptions(struct simt_call *call, const struct simt_gpu_
     if (r->assumed & SIMT_OCC_ASSUMED_CARVEOUT)
         simt_call_assume(call, "carveout_percent: the driver's default preference, giving a %lld-byte carveout",
                          (long long)r->shared_carveout_bytes);
-    if (gpu->vendor == SIMT_VENDOR_AMD)
-        simt_call_assume(call,
-                         "AMD: registers_per_thread counts VGPRs; SGPR use taken as the per-wave maximum is not "
-                         "limiting unless given; workgroups per CU reported as active_blocks_per_sm");
+    if (gpu->vendor == SIMT_VENDOR_AMD) {
+        simt_call_assume(call, "AMD: registers_per_thread counts VGPRs per lane; workgroups per CU are reported as "
+                               "active_blocks_per_sm");
+        if (r->assumed & SIMT_OCC_ASSUMED_SGPRS)
+            simt_call_assume(call, "sgprs_per_wave not given: scalar registers taken as not limiting");
+    }
 }
 
 json_t *h_occupancy(struct simt_call *call)
@@ -146,8 +159,8 @@ json_t *h_occupancy(struct simt_call *call)
 
 static const char *const sweep_keys[] = {
     "gpu", "block_size", "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
-    "max_dynamic_shared_bytes", "carveout_percent", "block_barriers", "grid_size", "vary", "from", "to", "step",
-    NULL,
+    "max_dynamic_shared_bytes", "carveout_percent", "block_barriers", "grid_size", "sgprs_per_wave", "vary", "from",
+    "to", "step", NULL,
 };
 
 json_t *h_occupancy_sweep(struct simt_call *call)
