@@ -139,7 +139,7 @@ static const struct field collective_fields[] = {
 static const struct field compare_fields[] = {
     {"gpus", T_LIST, "comma-separated GPU ids"},
     {"question", T_STR, "the endpoint to ask, e.g. /v1/gemm"},
-    {"body", T_JSON, "that endpoint's body without gpu"},
+    {"body", T_JSON, "that endpoint's body without gpu (the request field body)"},
     {NULL, T_INT, NULL}};
 static const struct field no_fields[] = {{NULL, T_INT, NULL}};
 
@@ -173,7 +173,7 @@ static const struct command commands[] = {
      "simt collective --gpu h200-sxm --op all_reduce --bytes 1073741824 --gpus 8 --link nvlink"},
     {"compare", "POST", "/v1/compare", "ask one question of several GPUs", compare_fields,
      "simt compare --gpus a100-sxm4-80gb,h100-sxm,h200-sxm --question /v1/gemm "
-     "--body '{\"m\":8192,\"n\":8192,\"k\":8192,\"dtype\":\"bf16\"}'"},
+     "--question-body '{\"m\":8192,\"n\":8192,\"k\":8192,\"dtype\":\"bf16\"}'"},
     {"openapi", "GET", "/openapi.json", "the OpenAPI 3 document", no_fields, "simt --json openapi"},
 };
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
@@ -229,9 +229,11 @@ static const char *type_name(enum field_type type)
     return "";
 }
 
-static void flag_name(const char *key, char *buf, size_t size)
+/* The flag of a field: --key with - for _, except where a global flag owns
+ * the name (compare's "body" field is --question-body; --body is global). */
+static void flag_name(const struct field *f, char *buf, size_t size)
 {
-    snprintf(buf, size, "--%s", key);
+    snprintf(buf, size, "--%s", strcmp(f->key, "body") == 0 ? "question-body" : f->key);
     for (char *p = buf + 2; *p; p++)
         if (*p == '_')
             *p = '-';
@@ -245,7 +247,7 @@ static void command_usage(FILE *out, const struct command *cmd)
         fprintf(out, "\nFlags (each sets the request field of the same name):\n");
     for (const struct field *f = cmd->fields; f->key != NULL; f++) {
         char flag[64], left[96];
-        flag_name(f->key, flag, sizeof flag);
+        flag_name(f, flag, sizeof flag);
         snprintf(left, sizeof left, "%s %s", flag, type_name(f->type));
         fprintf(out, "  %-34s %s\n", left, f->help);
     }
@@ -338,8 +340,8 @@ static const struct field *find_field(const struct field *fields, const char *fl
 {
     for (const struct field *f = fields; f->key != NULL; f++) {
         char name[64];
-        flag_name(f->key, name, sizeof name);
-        if (strcmp(name + 2, flag) == 0 || strcmp(f->key, flag) == 0)
+        flag_name(f, name, sizeof name);
+        if (strcmp(name + 2, flag) == 0 || (strcmp(f->key, "body") != 0 && strcmp(f->key, flag) == 0))
             return f;
     }
     return NULL;

@@ -255,7 +255,8 @@ void simt_cli_print_table(FILE *out, json_t *rows, const char *const *wanted)
             json_object_foreach(row, key, value)
             {
                 if (json_is_object(value) || is_object_array(value) || ncol == MAX_COLUMNS ||
-                    column_known(columns, ncol, key) || strcmp(key, "reason") == 0)
+                    column_known(columns, ncol, key) || strcmp(key, "reason") == 0 ||
+                    strcmp(key, "assumptions") == 0)
                     continue;
                 columns[ncol++] = key;
             }

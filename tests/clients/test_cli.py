@@ -52,6 +52,10 @@ SAME_ANSWER = [
     ["banks", "--gpu", "h200-sxm", "--element-bytes", "4", "--lane-stride-elements", "32"],
     ["coalescing", "--gpu", "h200-sxm", "--element-bytes", "4", "--lane-stride-elements", "2"],
     ["divergence", "--paths", "4"],
+    ["compare", "--gpus", "a100-sxm4-80gb,h200-sxm", "--question", "/v1/occupancy", "--question-body",
+     '{"block_size": 256, "registers_per_thread": 64}'],
+    ["latency", "--gpu", "h200-sxm", "--warps-per-sm", "16", "--ilp", "2", "--bytes-per-lane", "16", "--level", "dram"],
+    ["constant", "--gpu", "h200-sxm", "--distinct-addresses", "4"],
     # errors: the same error body and exit status 1
     ["occupancy", "--gpu", "h200-sxm", "--block-size", "2048", "--registers-per-thread", "64"],
     ["occupancy", "--gpu", "nope", "--block-size", "256", "--registers-per-thread", "64"],
