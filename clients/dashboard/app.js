@@ -216,7 +216,7 @@
       `<span>limited by <b id="occ-limiter">${a.limiters.join(", ").replace(/_/g, " ")}</b></span>`;
     const rows = Object.entries(a.limits).map(([name, blocks]) => {
       const hit = a.limiters.includes(name) ? " class=\"limiter\"" : "";
-      const shown = blocks > 1e6 ? "∞" : blocks;
+      const shown = blocks === null || blocks > 1e6 ? "no limit" : blocks;
       return `<tr${hit}><th>${name.replace(/_/g, " ")}</th><td>${shown}</td></tr>`;
     });
     $("occ-limits").innerHTML = `<caption>blocks per SM each limit allows</caption>${rows.join("")}`;
