@@ -537,9 +537,12 @@
     ["fp32 (CUDA cores)", (r) => si(((r.throughput || {}).fp32_flops_per_clock_per_sm || 0) * ((r.sm || {}).sm_count || 0) * ((r.clocks || {}).boost_clock_hz || 0), "FLOP/s")],
     ["bf16 tensor (dense)", (r) => si(((r.throughput || {}).tensor_dense_flops_per_s || {}).bf16, "FLOP/s")],
     ["fp8 tensor (dense)", (r) => si(((r.throughput || {}).tensor_dense_flops_per_s || {}).fp8, "FLOP/s")],
-    ["registers per SM", (r) => (r.limits || {}).registers_per_sm],
-    ["shared memory per SM", (r) => bytes((r.limits || {}).shared_bytes_per_sm)],
-    ["max warps per SM", (r) => (r.limits || {}).max_warps_per_sm],
+    // AMD records keep these in their "amd" group: VGPRs per SIMD lane, LDS per CU
+    ["32-bit registers per SM / CU", (r) => (r.vendor === "amd"
+      ? ((r.amd || {}).vgprs_per_simd_lane || 0) * ((r.limits || {}).warp_size || 64) * ((r.amd || {}).simds_per_cu || 0)
+      : (r.limits || {}).registers_per_sm)],
+    ["shared memory (LDS) per SM / CU", (r) => bytes(r.vendor === "amd" ? (r.amd || {}).lds_bytes_per_cu : (r.limits || {}).shared_bytes_per_sm)],
+    ["max warps (waves) per SM / CU", (r) => (r.limits || {}).max_warps_per_sm],
   ];
 
   function selectedCompareGpus() {
