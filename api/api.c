@@ -189,8 +189,10 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
     if (strcmp(route->method, "POST") == 0) {
         if (!content_type_is_json(req->content_type)) {
             json_decref(call.assumptions);
-            char message[200], type[120];
-            snprintf(message, sizeof message, "Content-Type must be application/json, not %s",
+            char message[300], type[120];
+            snprintf(message, sizeof message,
+                     "Content-Type must be application/json, not %s (with curl: --json BODY, "
+                     "or -H 'Content-Type: application/json')",
                      printable(type, sizeof type, req->content_type));
             int rc = simt_api_error_response(415, "unsupported_media_type", message, NULL, resp);
             resp->route = route->pattern;
