@@ -640,14 +640,14 @@ static LtResult lt_gemm(cublasLtHandle_t lt, void *ws, size_t ws_bytes, Dt d, in
                                                ws, ws_bytes, 0);
             if (st != CUBLAS_STATUS_SUCCESS) failed = true;
         };
-        /* warm up for half a second of this very GEMM: clocks and power settle
+        /* warm up for a second of this very GEMM: clocks and power settle
          * (a first version with 3 warm-ups differed by 3.6% between runs) */
         auto w0 = std::chrono::steady_clock::now();
-        while (std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < (g_quick ? 0.1 : 0.5)) {
+        while (std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < (g_quick ? 0.1 : 1.0)) {
             for (int i = 0; i < 5; i++) call();
             CK(cudaDeviceSynchronize());
         }
-        double t = time_median(call, 0, g_quick ? 5 : 30);
+        double t = time_median(call, 0, g_quick ? 5 : 50);
         if (failed) {
             r.note = "cublasLtMatmul failed";
         } else {
@@ -963,7 +963,21 @@ int main(int argc, char **argv) {
     }
 
     /* --- launch overhead */
-    double launch_single = time_median([&] { k_empty<<<1, 32>>>(); }, 100, g_quick ? 100 : 1000);
+    std::vector<double> lsamples;
+    for (int i = 0; i < 100 + (g_quick ? 100 : 1000); i++) {
+        CK(cudaEventRecord(g_e0));
+        k_empty<<<1, 32>>>();
+        CK_LAUNCH();
+        CK(cudaEventRecord(g_e1));
+        CK(cudaEventSynchronize(g_e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, g_e0, g_e1));
+        if (i >= 100) lsamples.push_back(ms * 1e-3);
+    }
+    std::sort(lsamples.begin(), lsamples.end());
+    double launch_single = median(lsamples);
+    detail("launch_event_timed_p10_s", lsamples[lsamples.size() / 10]);
+    detail("launch_event_timed_p90_s", lsamples[lsamples.size() * 9 / 10]);
     CK(cudaDeviceSynchronize());
     const int burst = 2000;
     CK(cudaEventRecord(g_e0));
@@ -1078,7 +1092,7 @@ int main(int argc, char **argv) {
         "flush, TLB warmed). FMA latency: dependent fma.rn.f32 chain. FP32/FP64/SFU: 8 independent FMA "
         "(rsqrt.approx for SFU) chains per thread at full occupancy; an FMA counts 2 flops. Tensor: "
         "cuBLASLt matmul 8192^3 TN (fp16/bf16 in and out with fp32 accumulate, tf32, fp8 e4m3 in and bf16 "
-        "out, int8 in and int32 out, fp64), first heuristic algorithm, 0.5 s warm-up, median of 30. Launch: event-timed empty kernel (median of 1000). "
+        "out, int8 in and int32 out, fp64), first heuristic algorithm, 1 s warm-up, median of 50. Launch: event-timed empty kernel (median of 1000). "
         "Clock: clock64 over globaltimer under an FMA load. One second of FMA load before anything. Clocks and "
         "settings left as found.";
     double dram_bw = std::max(dram_read, std::max(dram_write, dram_copy));
