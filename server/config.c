@@ -54,8 +54,8 @@ void simt_config_usage(FILE *out)
             "  --port N               TCP port; 0 picks a free one and prints it [%u]\n"
             "  --hwdb DIR             hardware database directory (arch/ and gpus/ under it)\n"
             "                         [%s]\n"
-            "  --threads N            1: one epoll event thread; N > 1: a pool of N\n"
-            "                         event threads; 0: one per CPU [%u]\n"
+            "  --threads N            event threads: 1, or a pool of N; 0: one per CPU\n"
+            "                         (%ld here) [0]\n"
             "  --max-body-bytes N     largest request body, bytes (K, M, G suffixes: KiB,\n"
             "                         MiB, GiB); larger ones are answered 413 [1M]\n"
             "  --max-connections N    open connections at most; more are refused [%u]\n"
@@ -83,7 +83,7 @@ void simt_config_usage(FILE *out)
             "  curl -s localhost:8080/healthz\n"
             "  curl -s localhost:8080/v1/occupancy -d '{\"gpu\":\"h200-sxm\",\"block_size\":256,"
             "\"registers_per_thread\":64}'\n",
-            SIMT_DEFAULT_BIND, SIMT_DEFAULT_PORT, simt_config_default_hwdb(), SIMT_DEFAULT_THREADS,
+            SIMT_DEFAULT_BIND, SIMT_DEFAULT_PORT, simt_config_default_hwdb(), sysconf(_SC_NPROCESSORS_ONLN),
             SIMT_DEFAULT_MAX_CONNECTIONS, SIMT_DEFAULT_TIMEOUT_S, SIMT_DEFAULT_CACHE_ENTRIES);
 }
 

@@ -11,7 +11,7 @@
 
 #define SIMT_DEFAULT_BIND "127.0.0.1"
 #define SIMT_DEFAULT_PORT 8080u
-#define SIMT_DEFAULT_THREADS 1u
+#define SIMT_DEFAULT_THREADS 0u /* one per CPU */
 #define SIMT_DEFAULT_MAX_BODY_BYTES ((size_t)1 << 20)
 #define SIMT_DEFAULT_MAX_CONNECTIONS 1024u
 #define SIMT_DEFAULT_TIMEOUT_S 30u
@@ -21,7 +21,7 @@ struct simt_server_config {
     const char *bind_addr;   /* numeric IPv4 or IPv6 address */
     unsigned port;           /* 0: the kernel picks one */
     const char *hwdb_dir;    /* NULL: the bundled database */
-    unsigned threads;        /* 1: one epoll thread; N > 1: a pool of N */
+    unsigned threads;        /* event threads: 1, or a pool of N; parsed 0 becomes one per CPU */
     size_t max_body_bytes;   /* larger request bodies are answered 413 */
     unsigned max_connections;
     unsigned timeout_s;      /* idle limit, and the time a request may take to arrive */

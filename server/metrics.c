@@ -43,6 +43,8 @@ static pthread_mutex_t register_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static atomic_ullong reloads_ok;
 static atomic_ullong reloads_failed;
+static atomic_ullong cache_hits;
+static atomic_ullong cache_misses;
 static atomic_llong connections;
 static atomic_size_t gpus;
 static atomic_long inflight;
@@ -111,6 +113,11 @@ void simt_metrics_observe(const char *route, int status, int64_t duration_ns)
 void simt_metrics_reload(int succeeded)
 {
     atomic_fetch_add_explicit(succeeded ? &reloads_ok : &reloads_failed, 1, memory_order_relaxed);
+}
+
+void simt_metrics_cache_lookup(int hit)
+{
+    atomic_fetch_add_explicit(hit ? &cache_hits : &cache_misses, 1, memory_order_relaxed);
 }
 
 void simt_metrics_connections_add(int delta)
@@ -241,6 +248,10 @@ int simt_metrics_render(char **out, size_t *out_len)
                 "# TYPE simtd_hwdb_reloads_total counter\n"
                 "simtd_hwdb_reloads_total{result=\"success\"} %llu\n"
                 "simtd_hwdb_reloads_total{result=\"failure\"} %llu\n"
+                "# HELP simtd_cache_lookups_total Answer-cache lookups, by result.\n"
+                "# TYPE simtd_cache_lookups_total counter\n"
+                "simtd_cache_lookups_total{result=\"hit\"} %llu\n"
+                "simtd_cache_lookups_total{result=\"miss\"} %llu\n"
                 "# HELP simtd_hwdb_gpus GPUs in the database being served.\n"
                 "# TYPE simtd_hwdb_gpus gauge\n"
                 "simtd_hwdb_gpus %zu\n"
@@ -250,7 +261,8 @@ int simt_metrics_render(char **out, size_t *out_len)
                 "# HELP simtd_requests_in_flight Requests begun and not yet answered, this one included.\n"
                 "# TYPE simtd_requests_in_flight gauge\n"
                 "simtd_requests_in_flight %ld\n",
-                atomic_load(&reloads_ok), atomic_load(&reloads_failed), atomic_load(&gpus),
+                atomic_load(&reloads_ok), atomic_load(&reloads_failed), atomic_load(&cache_hits),
+                atomic_load(&cache_misses), atomic_load(&gpus),
                 (long long)atomic_load(&connections), atomic_load(&inflight));
     if (t.failed) {
         free(t.buf);

@@ -20,6 +20,8 @@ void simt_metrics_add_route(const char *pattern);
 void simt_metrics_observe(const char *route, int status, int64_t duration_ns);
 
 void simt_metrics_reload(int succeeded);
+/* One lookup in the answer cache (only requests that may be cached). */
+void simt_metrics_cache_lookup(int hit);
 void simt_metrics_connections_add(int delta);
 int64_t simt_metrics_connections(void);
 void simt_metrics_set_gpus(size_t count);

@@ -244,7 +244,9 @@ static enum MHD_Result dispatch(struct simt_server *srv, struct conn *c, struct 
         int status = 0;
         const char *route = NULL;
         size_t bytes = 0;
-        if (simt_cache_serve(srv->cache, &key, mc, &queued, &status, &route, &bytes)) {
+        int hit = simt_cache_serve(srv->cache, &key, mc, &queued, &status, &route, &bytes);
+        simt_metrics_cache_lookup(hit);
+        if (hit) {
             account(c, method, url, status, route, bytes);
             return queued;
         }
@@ -519,11 +521,11 @@ int simt_server_start(const struct simt_server_config *cfg, struct simt_hwdb *db
     }
     pthread_mutex_init(&srv->conns_lock, NULL);
 
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_USE_ITC;
-    const char *XP = getenv("SIMTD_XP_POLL");
-    if (XP && strcmp(XP, "poll") == 0) flags = (flags & ~(unsigned)MHD_USE_EPOLL) | MHD_USE_POLL;
-    if (XP && strcmp(XP, "select") == 0) flags = (flags & ~(unsigned)MHD_USE_EPOLL);
-    if (XP && strcmp(XP, "turbo") == 0) flags |= MHD_USE_TURBO;
+    /* poll(2), not epoll: measured as fast here (tests/bench/RESULTS.md), and
+     * microhttpd 0.9.75's edge-triggered epoll loop misses a peer's close
+     * that arrives together with the last bytes of an unfinished request, so
+     * such connections linger until the timeout. ITC for MHD_quiesce_daemon. */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG | MHD_USE_ITC;
     if (is_ipv6)
         flags |= MHD_USE_IPv6;
     /* on_accept holds the limit over all workers and refuses (accepts and

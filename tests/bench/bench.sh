@@ -125,7 +125,7 @@ http {
 $locations    }
 }
 EOF
-"$NGINX" -c "$tmp/nginx.conf" -p "$tmp" >"$tmp/nginx.out" 2>&1 &
+"$NGINX" -e "$tmp/nginx-error.log" -c "$tmp/nginx.conf" -p "$tmp" >"$tmp/nginx.out" 2>&1 &
 nginx_pid=$!
 for _ in $(seq 100); do
     curl -s -o /dev/null "http://127.0.0.1:$nginx_port/healthz-probe" && break

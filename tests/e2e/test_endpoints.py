@@ -271,6 +271,58 @@ class Endpoints(unittest.TestCase):
         self.assertIn('"quoted"', rec["path"])
 
 
+class AnswerCache(unittest.TestCase):
+    BODY = {"gpu": "a100-sxm4-80gb", "block_size": 192, "registers_per_thread": 40, "grid_size": 777}
+
+    def lookups(self, d):
+        m = d.metrics()
+        return (h.metric(m, "simtd_cache_lookups_total", result="hit"),
+                h.metric(m, "simtd_cache_lookups_total", result="miss"))
+
+    def test_repeat_is_a_hit_with_the_same_bytes(self):
+        with h.Daemon() as d:
+            hits0, misses0 = self.lookups(d)
+            first = d.request("POST", "/v1/occupancy", body=self.BODY)
+            second = d.request("POST", "/v1/occupancy", body=self.BODY)
+            self.assertEqual(first[0], 200)
+            self.assertEqual(first[0], second[0])
+            self.assertEqual(first[2], second[2])
+            self.assertEqual(first[1]["content-type"], second[1]["content-type"])
+            hits1, misses1 = self.lookups(d)
+            self.assertEqual((hits1 - hits0, misses1 - misses0), (1, 1))
+            # the cached 405 keeps its Allow header
+            for _ in range(2):
+                st, hdrs, _ = d.request("GET", "/v1/occupancy")
+                self.assertEqual((st, hdrs.get("allow")), (405, "POST"))
+            # a different content type is a different request
+            st, _, _ = d.request("POST", "/v1/occupancy", body=self.BODY, headers={"Content-Type": "text/plain"})
+            self.assertEqual(st, 415)
+            self.assertEqual(d.stop(), 0)
+
+    def test_off(self):
+        with h.Daemon("--cache-entries", "0") as d:
+            a = d.request("POST", "/v1/occupancy", body=self.BODY)
+            b = d.request("POST", "/v1/occupancy", body=self.BODY)
+            self.assertEqual(a[2], b[2])
+            self.assertEqual(self.lookups(d), (0, 0))
+            self.assertEqual(d.stop(), 0)
+
+    def test_tiny_cache_evicts_and_stays_right(self):
+        with h.Daemon("--cache-entries", "1") as d:
+            answers = {}
+            for round_ in range(3):
+                for block in (64, 128, 256, 512, 1024, 96):
+                    body = dict(self.BODY, block_size=block)
+                    st, _, data = d.request("POST", "/v1/occupancy", body=body)
+                    self.assertEqual(st, 200)
+                    self.assertEqual(json.loads(data)["gpu"], "a100-sxm4-80gb")
+                    if round_ == 0:
+                        answers[block] = data
+                    else:
+                        self.assertEqual(answers[block], data, block)
+            self.assertEqual(d.stop(), 0)
+
+
 class Quiet(unittest.TestCase):
     def test_access_log_off_and_log_level(self):
         with h.Daemon("--access-log", "off", "--log-level", "warn") as d:

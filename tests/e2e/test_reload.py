@@ -37,7 +37,10 @@ class Reload(unittest.TestCase):
         path = h.gpu_file(self.d.hwdb, "h200-sxm")
         before = sm_count(self.d, "h200-sxm")
         h.set_sm_count(path, before - 2)
+        hits = h.metric(self.d.metrics(), "simtd_cache_lookups_total", result="hit")
         self.assertEqual(sm_count(self.d, "h200-sxm"), before)  # nothing changes until SIGHUP
+        # ...and that answer came from the cache, which the reload must empty
+        self.assertEqual(h.metric(self.d.metrics(), "simtd_cache_lookups_total", result="hit"), hits + 1)
         hup_and_wait(self.d, r"reloaded the hardware database")
         self.assertEqual(sm_count(self.d, "h200-sxm"), before - 2)
         st, lst = self.d.get_json("/v1/gpus")
