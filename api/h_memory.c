@@ -94,16 +94,16 @@ json_t *h_memory_banks(struct simt_call *call)
     else
         json_object_set_new(answer, "suggested_padding_elements", json_null());
     simt_set_int(answer, "min_wavefronts", r.min_wavefronts);
-    simt_set_int(answer, "phases", r.phases);
-    simt_set_int(answer, "lanes_per_phase", r.lanes_per_phase);
+    simt_set_int(answer, "worst_bank_words", r.worst_bank_words);
+    simt_set_int(answer, "distinct_bytes", r.distinct_bytes);
     simt_set_int(answer, "active_lanes", r.active_lanes);
     int banks = gpu.spec.shared_banks > 0 ? gpu.spec.shared_banks : 32;
     int bank_bytes = gpu.spec.shared_bank_bytes > 0 ? gpu.spec.shared_bank_bytes : 4;
-    simt_call_assume(call, "%d banks of %d bytes%s; one wavefront moves %d bytes, so the warp is served in %d phase%s "
-                           "of %d lanes",
-                     banks, bank_bytes, r.assumed ? " (default: the GPU record lacks them)" : "", banks * bank_bytes,
-                     r.phases, r.phases == 1 ? "" : "s", r.lanes_per_phase);
-    simt_call_assume(call, "lanes reading the same 4-byte word are served together (broadcast, multicast)");
+    simt_call_assume(call, "%d banks of %d bytes%s, each delivering one word a cycle: wavefronts = the larger of the "
+                           "most distinct words in one bank and the distinct bytes over %d",
+                     banks, bank_bytes, r.assumed ? " (default: the GPU record lacks them)" : "", banks * bank_bytes);
+    simt_call_assume(call, "lanes reading the same 4-byte word are served together (broadcast, multicast); ways = "
+                           "wavefronts over the conflict-free wavefronts of the same distinct data");
     if (r.suggested_padding_elements < 0 && !access.explicit_addresses)
         simt_call_assume(call, "no padding up to %d elements removes the conflicts", SIMT_BANKS_MAX_PADDING);
     else if (access.explicit_addresses)

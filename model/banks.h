@@ -5,17 +5,21 @@
  *
  * The model (NVIDIA compute capability 5.0 and later; AMD LDS alike):
  *   - shared memory is `shared_banks` banks (32) of `shared_bank_bytes` (4);
- *     4-byte word w lives in bank w mod banks;
- *   - one wavefront moves at most banks * bank_bytes = 128 bytes, so a warp
- *     whose lanes ask for more is split into phases of consecutive lanes:
- *     all lanes for elements of up to 4 bytes, half-warps for 8 bytes,
- *     quarter-warps for 16 bytes (the return path carries 128 bytes, one
- *     register per lane, per cycle; NVIDIA's forum answer on LDS.128);
- *   - within a phase, lanes that read the same 4-byte word are served at
- *     once (broadcast, multicast); distinct words in one bank are served one
- *     per cycle, so a phase costs the largest number of distinct words any
- *     bank holds, and the access costs the sum over its phases;
- *   - `ways` is the largest such count over the phases (1 = conflict-free).
+ *     4-byte word w lives in bank w mod banks; each bank delivers one word
+ *     per cycle, and lanes that read the same word are served at once
+ *     (broadcast, multicast);
+ *   - so the warp's access takes at least as many cycles (wavefronts) as the
+ *     largest number of distinct words one bank holds, and at least the
+ *     distinct bytes over the banks' width (banks * bank_bytes = 128 bytes a
+ *     cycle); it takes the larger of the two. For 8- and 16-byte elements
+ *     this is what the usual half-warp / quarter-warp rule gives, except
+ *     that lanes sharing an element cost nothing extra (an 8-byte broadcast
+ *     takes one wavefront, as measured on an H200);
+ *   - min_wavefronts is the second bound alone (the conflict-free cost of
+ *     the distinct data), and `ways` = wavefronts / min_wavefronts, rounded
+ *     up: how many times slower than conflict-free the access runs (for
+ *     elements of 4 bytes or less, the worst number of distinct words in one
+ *     bank).
  * Writes follow the same rule (two lanes writing one word: one wins). */
 #ifndef SIMT_BANKS_H
 #define SIMT_BANKS_H
@@ -32,11 +36,11 @@
 
 struct simt_banks_result {
     int active_lanes;
-    int ways;              /* worst distinct words in one bank within a phase; 0 when no lane is active */
-    int wavefronts;        /* cycles the access takes: sum of every phase's ways */
-    int min_wavefronts;    /* cycles with no conflict: phases with an active lane */
-    int phases;            /* lane groups the warp is split into */
-    int lanes_per_phase;
+    int ways;              /* wavefronts / min_wavefronts, rounded up; 0 when no lane is active */
+    int wavefronts;        /* cycles the access takes */
+    int min_wavefronts;    /* cycles the distinct data needs with no conflict */
+    int worst_bank_words;  /* largest number of distinct words in one bank */
+    int64_t distinct_bytes;
     double efficiency;     /* min_wavefronts / wavefronts; 1 when no lane is active */
     int broadcast;         /* 1 when some word served two or more lanes of a phase */
     /* Stride form only: the smallest p >= 0 such that lane stride

@@ -35,7 +35,8 @@ enum simt_figure_source {
     SIMT_FIGURE_ABSENT = 0,
     SIMT_FIGURE_DATASHEET,
     SIMT_FIGURE_MEASURED,
-    SIMT_FIGURE_DERIVED /* a datasheet per-clock rate times a measured clock */
+    SIMT_FIGURE_DERIVED,   /* a datasheet per-clock rate times a measured clock */
+    SIMT_FIGURE_DOCUMENTED /* a physical constant of the technology, the same for every GPU (see its id) */
 };
 
 /* One id per figure; the name (simt_figure_name) is the API's field name. */
@@ -56,6 +57,9 @@ enum simt_figure_id {
     SIMT_FIG_INT32,              /* int32_ops_per_s, chip */
     SIMT_FIG_ISSUE,              /* issue_warp_instructions_per_s, chip */
     SIMT_FIG_LAUNCH_OVERHEAD,    /* launch_overhead_s */
+    SIMT_FIG_DRAM_ROW_CYCLE,     /* dram_row_cycle_s: DRAM tRC, the time a bank is busy with one
+                                  * row activation; DOCUMENTED: 48 ns, within the 45-52 ns of JEDEC
+                                  * speed bins from DDR3 (tRC 50-52.5 ns) to DDR5 and HBM */
     SIMT_FIG_TENSOR_FIRST,       /* tensor_flops_per_s.<dtype>, dense, chip: */
     SIMT_FIG_TENSOR_LAST = SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_COUNT - 1, /* id = FIRST + dtype */
     SIMT_FIG_COUNT
@@ -89,7 +93,7 @@ int simt_figure_require(const struct simt_figure_set *set, enum simt_figure_id i
 /* Static strings: "dram_bandwidth_bytes_per_s", "tensor_flops_per_s.bf16";
  * NULL for an id out of range. */
 const char *simt_figure_name(enum simt_figure_id id);
-/* "measured", "datasheet", "derived", "absent". */
+/* "measured", "datasheet", "derived", "documented", "absent". */
 const char *simt_figure_source_name(enum simt_figure_source source);
 
 /* Writes one assumption line for a used figure into buf, e.g.

@@ -50,12 +50,14 @@ enum center {
 /* One warp's lifetime (on one path, before divergence). */
 struct warp_cost {
     double dram_bytes, l2_bytes, useful_bytes;
+    double l2_lines;            /* line requests between the SM and L2 */
     double data_wavefronts, shared_wavefronts, l1_wavefronts;
     double constant_requests;
     double instructions;
     double fp32_flops, fp64_flops, fp16_flops, sfu_ops; /* per lane */
     double load_count, load_rounds;
-    double memory_delay_cycles; /* exposed load latency, unloaded */
+    double memory_delay_cycles; /* exposed load latency at no load (order statistics included) */
+    double dram_queue_rounds;   /* load rounds that wait in DRAM bank queues (miss-weighted) */
     double alu_delay_cycles;    /* exposed dependent-arithmetic latency */
 };
 
@@ -67,6 +69,9 @@ struct rates {
     double dram_bytes_per_s, l2_bytes_per_s;
     double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
     double dram_latency, l2_latency, l1_latency, shared_latency, fma_latency;
+    double dram_row_cycle;     /* cycles: tRC, the spread of DRAM latency and a bank's service time */
+    double dram_granularity;   /* bytes */
+    double line_bytes;         /* L2 cache line */
     double launch_s;
 };
 
@@ -78,6 +83,19 @@ static void copy_text(char *dst, size_t size, const char *src)
         n = size - 1;
     memcpy(dst, src, n);
     dst[n] = '\0';
+}
+
+/* H(n) = 1 + 1/2 + ... + 1/n, continued to real n >= 1 (asymptotic form beyond 64). */
+static double harmonic(double n)
+{
+    if (n <= 1.0)
+        return 1.0;
+    if (n > 64.0)
+        return log(n) + 0.5772156649015329 + 1.0 / (2.0 * n) - 1.0 / (12.0 * n * n);
+    double whole = floor(n), h = 0.0;
+    for (double k = 1.0; k <= whole; k += 1.0)
+        h += 1.0 / k;
+    return h + (n - whole) / (whole + 1.0);
 }
 
 static int fail(struct simt_diag *diag, int rc, const char *field, const char *message)
@@ -179,7 +197,12 @@ static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_r
             double dram = (double)co.dram_bytes;
             double useful = (double)co.useful_bytes;
             int64_t stride = a->pattern.lane_stride_elements;
-            if (!a->pattern.explicit_addresses && (stride > 1 || stride < -1) && dram > useful) {
+            if (!a->pattern.explicit_addresses && (stride == 1 || stride == -1)) {
+                /* contiguous lanes: the warps of the grid tile a contiguous
+                 * range, so the granules a misaligned warp shares with its
+                 * neighbours are fetched once (DRAM moves the footprint) */
+                dram = useful;
+            } else if (!a->pattern.explicit_addresses && (stride > 1 || stride < -1) && dram > useful) {
                 if (rows > 1) {
                     /* a column of a 2D tile: the block's other rows use the
                      * rest of each sector while it sits in L2 */
@@ -192,9 +215,20 @@ static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_r
             double l2 = (double)co.sector_bytes_moved;
             w->dram_bytes += a->count * dram;
             w->l2_bytes += a->count * l2;
+            w->l2_lines += a->count * co.cache_lines;
             w->useful_bytes += a->count * useful;
             double miss = l2 > 0.0 ? fmin(1.0, dram / l2) : 1.0;
-            latency = miss * r->dram_latency + (1.0 - miss) * r->l2_latency;
+            /* A round of `independent` loads completes with the slowest of
+             * its DRAM granule accesses: each takes the fastest latency plus
+             * an exponential spread of one row cycle (so one access costs the
+             * measured pointer-chase mean), and the expected maximum of n is
+             * the row cycle times the n-th harmonic number. */
+            double granules = fmax(1.0, ceil(dram / r->dram_granularity - 1e-9));
+            double spread = fmin(r->dram_row_cycle, r->dram_latency);
+            double dram_round = (r->dram_latency - spread) + spread * harmonic(independent * granules);
+            latency = miss * dram_round + (1.0 - miss) * r->l2_latency;
+            if (is_load)
+                w->dram_queue_rounds += rounds * miss;
             break;
         }
         case SIMT_SPACE_SHARED: {
@@ -248,7 +282,11 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
     if (dram_share > port)
         dram_share = port; /* one SM cannot take more than its port into L2 */
     d[C_DRAM] = w->dram_bytes / (dram_share / r->clock_hz);
-    d[C_L2] = w->l2_bytes / (port / r->clock_hz);
+    /* The SM's path to L2 moves one line request per line_bytes / port
+     * seconds however few of the line's sectors it carries: the measured L2
+     * bandwidth is lines of four sectors, and a request for one sector of a
+     * line (a scattered load or store) costs the same slot. */
+    d[C_L2] = w->l2_lines * r->line_bytes / (port / r->clock_hz);
     d[C_DATA] = serialization * w->data_wavefronts;
     d[C_ISSUE] = serialization * w->instructions / r->issue_per_cycle;
     d[C_FP32] = r->fp32_per_cycle > 0.0 ? serialization * r->lanes * w->fp32_flops / r->fp32_per_cycle : 0.0;
@@ -260,12 +298,36 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
 
 struct phase {
     double cycles;         /* time for the resident warps to finish */
+    double delay;          /* one stream's latency per lifetime, loaded */
+    double dram_utilisation;
     double alone;          /* time one warp would take with the SM to itself */
     double cycle_time;     /* one stream's mean round, queueing included */
     double memory_residence;
 };
 
-/* Time for `warps` resident warps per SM to finish one lifetime each. */
+/* One MVA solve of the SM's network at DRAM utilisation u: the loads that
+ * miss wait W(u) more per round in DRAM bank queues. Returns the warp
+ * throughput (warps per cycle) and fills m. */
+static int solve_at(const struct warp_cost *w, const struct rates *r, double serialization, const double *d,
+                    double streams, double customers, double u, struct simt_mva_result *m, double *delay_out)
+{
+    /* each bank an M/M/1 server busy one row cycle per access: W = tRC u / (1 - u) */
+    double wait = r->dram_row_cycle * u / (1.0 - u);
+    double delay = serialization * (w->memory_delay_cycles + w->dram_queue_rounds * wait + w->alu_delay_cycles);
+    struct simt_mva_center centers[C_COUNT];
+    for (int k = 0; k < C_COUNT; k++) {
+        centers[k].demand = d[k] / streams;
+        /* the DRAM share only caps throughput here: its queueing is the banks' W(u) */
+        centers[k].scv = k == C_L2 ? 1.0 : 0.0;
+    }
+    *delay_out = delay;
+    return simt_mva_solve(centers, C_COUNT, delay, customers, m);
+}
+
+/* Time for `warps` resident warps per SM to finish one lifetime each, with
+ * `active_sms` SMs sharing DRAM. The DRAM utilisation and the loaded latency
+ * it causes are solved together (bisection on u: the utilisation the
+ * network reaches at latency W(u) must be u). */
 static int run_phase(const struct warp_cost *w, const struct rates *r, double serialization, int active_sms,
                      double warps, struct phase *out)
 {
@@ -274,14 +336,9 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
     double streams = w->load_rounds > 0.0 ? w->load_count / w->load_rounds : 1.0;
     if (streams < 1.0)
         streams = 1.0;
-    double delay = serialization * (w->memory_delay_cycles + w->alu_delay_cycles);
-    struct simt_mva_center centers[C_COUNT];
-    double total = delay;
-    for (int k = 0; k < C_COUNT; k++) {
-        centers[k].demand = d[k] / streams;
-        centers[k].scv = (k == C_DRAM || k == C_L2) ? 1.0 : 0.0;
-        total += centers[k].demand;
-    }
+    double total = serialization * (w->memory_delay_cycles + w->alu_delay_cycles);
+    for (int k = 0; k < C_COUNT; k++)
+        total += d[k] / streams;
     memset(out, 0, sizeof *out);
     out->alone = total;
     if (total <= 0.0)
@@ -289,12 +346,34 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
     double customers = warps * streams;
     if (customers > SIMT_MVA_MAX_CUSTOMERS)
         customers = SIMT_MVA_MAX_CUSTOMERS;
+    /* bytes of DRAM per warp-cycle of the network, as a fraction of the chip's DRAM per SM-cycle */
+    double dram_per_warp = w->dram_bytes * active_sms * r->clock_hz / r->dram_bytes_per_s;
     struct simt_mva_result m;
-    int rc = simt_mva_solve(centers, C_COUNT, delay, customers, &m);
+    double delay = 0.0;
+    double lo = 0.0, hi = 1.0;
+    int rc = solve_at(w, r, serialization, d, streams, customers, 0.0, &m, &delay);
     if (rc != SIMT_OK)
         return rc;
+    double u0 = m.throughput / streams * dram_per_warp;
+    if (w->dram_queue_rounds > 0.0 && u0 > 0.0) {
+        for (int it = 0; it < 48; it++) {
+            double u = 0.5 * (lo + hi);
+            if ((rc = solve_at(w, r, serialization, d, streams, customers, u, &m, &delay)) != SIMT_OK)
+                return rc;
+            if (m.throughput / streams * dram_per_warp > u)
+                lo = u;
+            else
+                hi = u;
+        }
+        if ((rc = solve_at(w, r, serialization, d, streams, customers, lo, &m, &delay)) != SIMT_OK)
+            return rc;
+        out->dram_utilisation = lo;
+    } else {
+        out->dram_utilisation = u0;
+    }
     out->cycles = customers / m.throughput;
     out->cycle_time = m.cycle_time;
+    out->delay = delay;
     out->memory_residence = m.residence[C_DRAM] + m.residence[C_L2];
     return SIMT_OK;
 }
@@ -345,6 +424,12 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
             (rc = need(figures, SIMT_FIG_L2_BANDWIDTH, used, &r->l2_bytes_per_s, diag)) != SIMT_OK ||
             (rc = need(figures, SIMT_FIG_DRAM_LATENCY, used, &r->dram_latency, diag)) != SIMT_OK)
             return rc;
+        r->dram_row_cycle = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * r->clock_hz;
+        *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
+        r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
+        r->dram_granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
+                              : gpu->sector_bytes > 0              ? gpu->sector_bytes
+                                                                   : 32;
         /* the L2 latency only matters for hits; without it a hit costs a miss */
         r->l2_latency = simt_figure_get(figures, SIMT_FIG_L2_LATENCY);
         if (r->l2_latency > 0.0) {
@@ -502,7 +587,8 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
             ph = tail;
     }
     if (w.load_rounds > 0.0)
-        res.loaded_latency_cycles = (s * w.memory_delay_cycles + ph.memory_residence) / (s * w.load_rounds);
+        res.loaded_latency_cycles =
+            (ph.delay - s * w.alu_delay_cycles + ph.memory_residence) / (s * w.load_rounds);
     res.execution_s = cycles / r.clock_hz;
     res.time_s = res.execution_s + r.launch_s;
     res.achieved_dram_bandwidth_bytes_per_s = res.execution_s > 0.0 ? res.dram_bytes / res.execution_s : 0.0;
@@ -512,7 +598,7 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     demands(&w, &r, s, r.sms, d);
     double busiest_warps = ceil((double)res.blocks / r.sms) * res.warps_per_block;
     res.breakdown_s[SIMT_BOUND_DRAM] = res.dram_bytes / r.dram_bytes_per_s;
-    res.breakdown_s[SIMT_BOUND_L2] = res.l2_bytes / r.l2_bytes_per_s;
+    res.breakdown_s[SIMT_BOUND_L2] = warps_total * w.l2_lines * r.line_bytes / r.l2_bytes_per_s;
     if (!(w.dram_bytes > 0.0 || w.l2_bytes > 0.0)) {
         res.breakdown_s[SIMT_BOUND_DRAM] = 0.0;
         res.breakdown_s[SIMT_BOUND_L2] = 0.0;

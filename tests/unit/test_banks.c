@@ -1,7 +1,7 @@
 /* test_banks.c - ways, wavefronts and padding of shared-memory accesses,
- * hand-worked on 32 banks of 4 bytes (bank = (byte / 4) mod 32; a phase
- * moves at most 128 bytes: whole warp for <= 4-byte elements, half-warps
- * for 8 bytes, quarter-warps for 16 bytes). */
+ * hand-worked on 32 banks of 4 bytes (bank = (byte / 4) mod 32): wavefronts
+ * = max(most distinct words in one bank, ceil(distinct bytes / 128)),
+ * min_wavefronts = ceil(distinct bytes / 128), ways = their ratio. */
 #include <check.h>
 #include <stdint.h>
 
@@ -34,19 +34,20 @@ static const struct row rows[] = {
     {"f32 broadcast", 4, 0, ALL, 1, 1, 1, 1, 0},
     /* lanes 0..7 of the stride-32 column: 8 words in bank 0 */
     {"f32 stride 32, 8 lanes", 4, 32, 0xffu, 8, 8, 1, 0, 1},
-    /* half-warps of 16 lanes x 8 B = 128 B: words 0..31 each, 2 phases, no conflict */
+    /* 256 B: words 0..63, two per bank; 256/128 = 2 -> 2 wavefronts, no conflict */
     {"f64 stride 1", 8, 1, ALL, 1, 2, 2, 0, 0},
-    /* half-warp: words {4l, 4l+1}, l = 0..15: banks 4l mod 32 repeat after 8 lanes -> 2 ways,
-     * 2 per phase, 4 in all; stride 3 (24 B): banks 6l mod 32, l<16, are 16 distinct even banks -> pad 1 */
+    /* words {4l, 4l+1}, l = 0..31: banks 4l mod 32 hold lanes l, l+8, l+16, l+24 -> 4 words,
+     * 4 wavefronts against 2 -> 2 ways; stride 3 (24 B): words 6l, 6l+1 -> banks 6l mod 32 repeat
+     * every 16 lanes -> 2 per bank = 256/128: free -> pad 1 */
     {"f64 stride 2", 8, 2, ALL, 2, 4, 2, 0, 1},
-    /* half-warp: words {64l, 64l+1}: banks 0 and 1 hold 16 words each -> 16 ways, 32 wavefronts;
-     * stride 33 (264 B): word 66l -> bank 2l mod 32, distinct for l<16 -> pad 1 */
+    /* words {64l, 64l+1}: banks 0 and 1 hold 32 words each -> 32 wavefronts, 16 ways;
+     * stride 33 (264 B): word 66l -> bank 2l mod 32, 2 per bank -> free -> pad 1 */
     {"f64 stride 32", 8, 32, ALL, 16, 32, 2, 0, 1},
-    /* every lane the same 8 bytes: one wavefront per half-warp */
-    {"f64 broadcast", 8, 0, ALL, 1, 2, 2, 1, 0},
-    /* quarter-warps of 8 lanes x 16 B = 128 B: 4 phases, no conflict */
+    /* every lane the same 8 bytes: 2 words, 8 distinct bytes -> one wavefront */
+    {"f64 broadcast", 8, 0, ALL, 1, 1, 1, 1, 0},
+    /* 512 B: words 0..127, four per bank -> 4 wavefronts = 512/128: no conflict */
     {"16-byte stride 1", 16, 1, ALL, 1, 4, 4, 0, 0},
-    /* quarter-warp: words 8l..8l+3 -> banks 8l mod 32: lanes l and l+4 collide -> 2 ways, 8 wavefronts */
+    /* words 8l..8l+3: banks 8l mod 32 hold lanes l, l+4, ..., l+28 -> 8 words, 8 against 4 -> 2 ways */
     {"16-byte stride 2", 16, 2, ALL, 2, 8, 4, 0, 1},
     /* bytes 0..31 -> words 0..7, four lanes a word: broadcast, one wavefront */
     {"bytes stride 1", 1, 1, ALL, 1, 1, 1, 1, 0},
