@@ -237,7 +237,8 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
     if (r->assumed & SIMT_KERNEL_ASSUMED_LOCAL_L1)
         simt_call_assume(call, "local memory (spills) hits in L1");
     if (r->assumed & SIMT_KERNEL_ASSUMED_CONSTANT_L1)
-        simt_call_assume(call, "constant cache: one address per cycle per SM; latency taken as L1's");
+        simt_call_assume(call, "constant cache: distinct addresses served one after another at "
+                               "constant_requests_per_s; latency taken as L1's");
     if (r->assumed & SIMT_KERNEL_ASSUMED_L2_LATENCY)
         simt_call_assume(call, "L2 latency: absent from the GPU record; an L2 hit is taken to cost a DRAM access");
     if (r->assumed & SIMT_KERNEL_ASSUMED_SRAM_LATENCY)

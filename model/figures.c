@@ -11,6 +11,13 @@
  * barely moved in twenty years. */
 #define SIMT_DRAM_ROW_CYCLE_S 48e-9
 
+/* Distinct constant-cache addresses served per clock per SM. NVIDIA
+ * documents that a warp's constant read is split into one request per
+ * distinct address but not the request rate; an H200 serves one every 2.09
+ * cycles per SM (tests/gpu/micro/constant.cu, 1 to 32 distinct addresses,
+ * exactly linear), taken as one every 2 cycles. */
+#define SIMT_CONSTANT_REQUESTS_PER_CLOCK_PER_SM 0.5
+
 static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_CLOCK] = "clock_hz",
     [SIMT_FIG_DRAM_BANDWIDTH] = "dram_bandwidth_bytes_per_s",
@@ -29,6 +36,7 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_ISSUE] = "issue_warp_instructions_per_s",
     [SIMT_FIG_LAUNCH_OVERHEAD] = "launch_overhead_s",
     [SIMT_FIG_DRAM_ROW_CYCLE] = "dram_row_cycle_s",
+    [SIMT_FIG_CONSTANT_RATE] = "constant_requests_per_s",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_flops_per_s.tf32",
@@ -58,6 +66,7 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_ISSUE] = "issue_slots_per_clock_per_sm",
     [SIMT_FIG_LAUNCH_OVERHEAD] = "launch_overhead_s",
     [SIMT_FIG_DRAM_ROW_CYCLE] = "dram_row_cycle_s",
+    [SIMT_FIG_CONSTANT_RATE] = "constant_requests_per_s",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_dense_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_dense_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_dense_flops_per_s.tf32",
@@ -123,6 +132,10 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
     pick(out, SIMT_FIG_LAUNCH_OVERHEAD, gpu->measured_launch_overhead_s, gpu->launch_overhead_s);
     out->value[SIMT_FIG_DRAM_ROW_CYCLE] = SIMT_DRAM_ROW_CYCLE_S;
     out->source[SIMT_FIG_DRAM_ROW_CYCLE] = SIMT_FIGURE_DOCUMENTED;
+    out->value[SIMT_FIG_CONSTANT_RATE] =
+        SIMT_CONSTANT_REQUESTS_PER_CLOCK_PER_SM * (double)gpu->sm_count * out->value[SIMT_FIG_CLOCK];
+    out->source[SIMT_FIG_CONSTANT_RATE] = out->value[SIMT_FIG_CONSTANT_RATE] > 0.0 ? SIMT_FIGURE_DOCUMENTED
+                                                                                     : SIMT_FIGURE_ABSENT;
 
     /* Datasheet tensor rates are quoted at the boost clock; at a measured
      * clock they scale with it (the units are clocked). */
@@ -196,7 +209,9 @@ int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id 
         how = "datasheet per-clock rate at the measured clock";
         break;
     case SIMT_FIGURE_DOCUMENTED:
-        how = "documented constant of the technology: JEDEC DRAM row cycle";
+        how = id == SIMT_FIG_CONSTANT_RATE
+                  ? "0.5 addresses per clock per SM, as measured on an H200; no database figure yet"
+                  : "documented constant of the technology: JEDEC DRAM row cycle";
         break;
     case SIMT_FIGURE_DATASHEET:
         how = (id == SIMT_FIG_SHARED_BANDWIDTH || (id >= SIMT_FIG_FP32 && id <= SIMT_FIG_ISSUE))

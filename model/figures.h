@@ -60,6 +60,11 @@ enum simt_figure_id {
     SIMT_FIG_DRAM_ROW_CYCLE,     /* dram_row_cycle_s: DRAM tRC, the time a bank is busy with one
                                   * row activation; DOCUMENTED: 48 ns, within the 45-52 ns of JEDEC
                                   * speed bins from DDR3 (tRC 50-52.5 ns) to DDR5 and HBM */
+    SIMT_FIG_CONSTANT_RATE,      /* constant_requests_per_s, chip: distinct constant-cache addresses
+                                  * served per second; DOCUMENTED as 0.5 per clock per SM, measured
+                                  * on an H200 (tests/gpu/micro/constant.cu: 2.09 cycles per warp
+                                  * load per distinct address per SM) and taken for every NVIDIA GPU
+                                  * until the database measures it per card */
     SIMT_FIG_TENSOR_FIRST,       /* tensor_flops_per_s.<dtype>, dense, chip: */
     SIMT_FIG_TENSOR_LAST = SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_COUNT - 1, /* id = FIRST + dtype */
     SIMT_FIG_COUNT

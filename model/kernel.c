@@ -72,6 +72,7 @@ struct rates {
     double dram_row_cycle;     /* cycles: tRC, the spread of DRAM latency and a bank's service time */
     double dram_granularity;   /* bytes */
     double line_bytes;         /* L2 cache line */
+    double constant_per_cycle; /* distinct constant addresses per cycle per SM */
     double launch_s;
 };
 
@@ -293,7 +294,7 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
     d[C_FP64] = r->fp64_per_cycle > 0.0 ? serialization * r->lanes * w->fp64_flops / r->fp64_per_cycle : 0.0;
     d[C_FP16] = r->fp16_per_cycle > 0.0 ? serialization * r->lanes * w->fp16_flops / r->fp16_per_cycle : 0.0;
     d[C_SFU] = r->sfu_per_cycle > 0.0 ? serialization * r->lanes * w->sfu_ops / r->sfu_per_cycle : 0.0;
-    d[C_CONSTANT] = serialization * w->constant_requests;
+    d[C_CONSTANT] = r->constant_per_cycle > 0.0 ? serialization * w->constant_requests / r->constant_per_cycle : 0.0;
 }
 
 struct phase {
@@ -410,12 +411,13 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
     if ((rc = need(figures, SIMT_FIG_ISSUE, used, &v, diag)) != SIMT_OK)
         return rc;
     r->issue_per_cycle = v * per_cycle;
-    int has_global = 0, has_shared_load = 0, has_l1 = 0;
+    int has_global = 0, has_shared_load = 0, has_l1 = 0, has_constant = 0;
     for (int i = 0; i < req->access_count; i++) {
         const struct simt_kernel_access *a = &req->accesses[i];
         if (a->count <= 0.0)
             continue;
         has_global |= a->space == SIMT_SPACE_GLOBAL;
+        has_constant |= a->space == SIMT_SPACE_CONSTANT;
         has_shared_load |= a->space == SIMT_SPACE_SHARED && a->op == SIMT_OP_LOAD;
         has_l1 |= (a->space == SIMT_SPACE_CONSTANT || a->space == SIMT_SPACE_LOCAL) && a->op == SIMT_OP_LOAD;
     }
@@ -455,6 +457,11 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
             return rc;
         }
         r->shared_latency = shared_latency;
+    }
+    if (has_constant) {
+        if ((rc = need(figures, SIMT_FIG_CONSTANT_RATE, used, &v, diag)) != SIMT_OK)
+            return rc;
+        r->constant_per_cycle = v * per_cycle;
     }
     if (has_l1) {
         if (l1_latency <= 0.0 && shared_latency > 0.0) {

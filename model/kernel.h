@@ -12,7 +12,8 @@
  *      accesses by banks (wavefronts), constant reads by serialization.
  *   3. A warp's lifetime needs service from the SM's resources: issue slots,
  *      the FP32/FP64/FP16/SFU pipes, the L1/shared data path (one wavefront
- *      a cycle), the constant cache, and its SM's share of L2 and DRAM
+ *      a cycle), the constant cache (constant_requests_per_s), and its
+ *      SM's share of L2 and DRAM
  *      bandwidth; and it waits, without using any of them, for the latency
  *      of each dependent round of loads (ceil(count / independent) rounds
  *      per access) and each dependent arithmetic instruction.
