@@ -86,19 +86,6 @@ static void copy_text(char *dst, size_t size, const char *src)
     dst[n] = '\0';
 }
 
-/* H(n) = 1 + 1/2 + ... + 1/n, continued to real n >= 1 (asymptotic form beyond 64). */
-static double harmonic(double n)
-{
-    if (n <= 1.0)
-        return 1.0;
-    if (n > 64.0)
-        return log(n) + 0.5772156649015329 + 1.0 / (2.0 * n) - 1.0 / (12.0 * n * n);
-    double whole = floor(n), h = 0.0;
-    for (double k = 1.0; k <= whole; k += 1.0)
-        h += 1.0 / k;
-    return h + (n - whole) / (whole + 1.0);
-}
-
 static int fail(struct simt_diag *diag, int rc, const char *field, const char *message)
 {
     if (diag != NULL) {
@@ -226,7 +213,7 @@ static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_r
              * the row cycle times the n-th harmonic number. */
             double granules = fmax(1.0, ceil(dram / r->dram_granularity - 1e-9));
             double spread = fmin(r->dram_row_cycle, r->dram_latency);
-            double dram_round = (r->dram_latency - spread) + spread * harmonic(independent * granules);
+            double dram_round = (r->dram_latency - spread) + spread * simt_harmonic(independent * granules);
             latency = miss * dram_round + (1.0 - miss) * r->l2_latency;
             if (is_load)
                 w->dram_queue_rounds += rounds * miss;

@@ -137,6 +137,55 @@ static double customers_for(const struct simt_mva_center *center, double delay, 
     return (double)INFINITY;
 }
 
+double simt_harmonic(double n)
+{
+    if (n <= 1.0)
+        return 1.0;
+    if (n > 64.0)
+        return log(n) + 0.5772156649015329 + 1.0 / (2.0 * n) - 1.0 / (12.0 * n * n);
+    double whole = floor(n), h = 0.0;
+    for (double k = 1.0; k <= whole; k += 1.0)
+        h += 1.0 / k;
+    return h + (n - whole) / (whole + 1.0);
+}
+
+/* --- DRAM rounds --- */
+
+/* One SM's warps each issuing rounds of requests to DRAM: a round waits for
+ * the slowest of its granule accesses (base, order statistics included) plus
+ * the bank queueing row u / (1 - u) at DRAM utilisation u, and moves through
+ * the SM's DRAM share (deterministic) and L2 port (random). */
+struct dram_loop {
+    double base;            /* cycles: a round at no load */
+    double row;             /* cycles: DRAM row cycle */
+    double service_dram;    /* cycles of the SM's DRAM share per round */
+    double service_l2;      /* cycles of the SM's L2 port per round */
+    double u_per_rate;      /* DRAM utilisation per (rounds per cycle per SM) */
+};
+
+/* Rounds per cycle per SM with `warps` warps; *u_out the utilisation reached. */
+static double dram_loop_rate(const struct dram_loop *loop, double warps, double *u_out)
+{
+    struct simt_mva_center centers[2] = {{loop->service_dram, 0.0}, {loop->service_l2, 1.0}};
+    struct simt_mva_result m;
+    double lo = 0.0, hi = 1.0;
+    for (int it = 0; it < 48; it++) {
+        double u = 0.5 * (lo + hi);
+        double delay = loop->base + loop->row * u / (1.0 - u);
+        if (simt_mva_solve(centers, 2, delay, warps, &m) != SIMT_OK)
+            return 0.0;
+        if (m.throughput * loop->u_per_rate > u)
+            lo = u;
+        else
+            hi = u;
+    }
+    if (simt_mva_solve(centers, 2, loop->base + loop->row * lo / (1.0 - lo), warps, &m) != SIMT_OK)
+        return 0.0;
+    if (u_out != NULL)
+        *u_out = lo;
+    return m.throughput;
+}
+
 /* --- latency hiding --- */
 
 static const char *const level_names[] = {"dram", "l2", "shared", "fma"};
@@ -255,6 +304,8 @@ int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figu
         rate_sm = bandwidth / active / clock;
         /* one SM cannot take more than its port into L2 */
         l2 = simt_figure_get(figures, SIMT_FIG_L2_BANDWIDTH);
+        if (req->level == SIMT_LATENCY_L2)
+            l2 = 0.0; /* the level itself */
         if (l2 > 0.0 && rate_sm > l2 / sms / clock) {
             rate_sm = l2 / sms / clock;
             r.figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
@@ -268,7 +319,51 @@ int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figu
     r.peak_per_s = rate_sm * clock * level_active;
 
     double requests_per_cycle;
-    if (req->level == SIMT_LATENCY_SHARED) {
+    if (req->level == SIMT_LATENCY_DRAM) {
+        /* A warp's round of `ilp` requests ends with the slowest of its
+         * DRAM granule accesses: the pointer-chase mean is the fastest
+         * access plus one row cycle of exponential spread, and the expected
+         * maximum of n such accesses adds row x H(n); requests queue in the
+         * DRAM banks, W = row u / (1 - u), u solved with the throughput. */
+        double granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
+                             : gpu->sector_bytes > 0                 ? gpu->sector_bytes
+                                                                     : 32;
+        double line = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
+        double granules = ceil(r.request_bytes / granularity - 1e-9);
+        double row = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * clock;
+        r.figures_used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
+        double spread = fmin(row, latency);
+        struct dram_loop loop;
+        loop.base = latency - spread + spread * simt_harmonic(req->ilp * granules);
+        loop.row = row;
+        loop.service_dram = req->ilp * service;
+        loop.service_l2 = 0.0;
+        if (l2 > 0.0) {
+            loop.service_l2 = req->ilp * ceil(r.request_bytes / line - 1e-9) * line / (l2 / sms / clock);
+            r.figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
+        }
+        loop.u_per_rate = req->ilp * r.request_bytes * level_active * clock / bandwidth;
+        double rounds = dram_loop_rate(&loop, req->warps_per_sm, NULL);
+        if (!(rounds > 0.0))
+            return fail(diag, SIMT_EINVAL, "warps_per_sm", "no solution for this concurrency");
+        requests_per_cycle = rounds * req->ilp;
+        r.latency_cycles = req->warps_per_sm / rounds;
+        /* fraction of peak rises with warps: the smallest whole number that reaches the target */
+        double per_round_fraction = req->ilp * r.request_bytes / rate_sm;
+        int lo_w = 0, hi_w = MAX_WARPS_SEARCHED;
+        if (dram_loop_rate(&loop, hi_w, NULL) * per_round_fraction < r.target_fraction) {
+            r.warps_needed = (double)INFINITY;
+        } else {
+            while (hi_w - lo_w > 1) {
+                int mid = (lo_w + hi_w) / 2;
+                if (dram_loop_rate(&loop, mid, NULL) * per_round_fraction >= r.target_fraction)
+                    hi_w = mid;
+                else
+                    lo_w = mid;
+            }
+            r.warps_needed = hi_w;
+        }
+    } else if (req->level == SIMT_LATENCY_SHARED) {
         /* fixed-latency pipeline: exact closed loop */
         requests_per_cycle = fmin(customers / latency, 1.0 / service);
         r.warps_needed = ceil(r.target_fraction * latency / service / req->ilp - 1e-9);
@@ -285,10 +380,10 @@ int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figu
         double c = customers_for(&center, delay, r.target_fraction, MAX_WARPS_SEARCHED * req->ilp);
         r.warps_needed = isfinite(c) ? ceil(c / req->ilp - 1e-9) : (double)INFINITY;
     }
-    r.latency_cycles = customers / requests_per_cycle;
+    if (req->level != SIMT_LATENCY_DRAM)
+        r.latency_cycles = customers / requests_per_cycle;
     r.achieved_per_s = requests_per_cycle * r.request_bytes * clock * level_active;
     r.fraction_of_peak = r.achieved_per_s / r.peak_per_s;
-    (void)l2;
     *out = r;
     return SIMT_OK;
 }

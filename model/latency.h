@@ -25,6 +25,18 @@
  * (shared memory, FMA) have deterministic service, for which the closed loop
  * is exact: throughput = min(streams / latency, peak).
  *
+ * DRAM, fitted to physics measured on an H200 (tests/gpu/results/h200):
+ * one DRAM row cycle tRC (figures.h, 48 ns) sets both the spread of DRAM
+ * latency and the service time of a bank. A warp's round of independent
+ * requests ends with the slowest of its n granule accesses, each the fastest
+ * latency plus an exponential spread of mean tRC, so a round costs
+ * (L0 - tRC) + tRC H(n) (L0 the pointer-chase mean, H the harmonic number):
+ * more ILP per warp lengthens the round even at no load, as measured. Under
+ * load every access queues at its bank, an M/M/1 server of service tRC:
+ * W = tRC u / (1 - u), with u the DRAM utilisation the warps themselves
+ * cause (a fixed point, solved by bisection). This is the loaded-latency
+ * curve Volkov measured, rising slowly and then steeply near the peak.
+ *
  * Pure: no allocation, no globals. */
 #ifndef SIMT_LATENCY_H
 #define SIMT_LATENCY_H
@@ -58,6 +70,10 @@ struct simt_mva_result {
  * or nothing to do (delay and every demand 0). */
 int simt_mva_solve(const struct simt_mva_center *centers, int count, double delay, double customers,
                    struct simt_mva_result *out) SIMT_WARN_UNUSED;
+
+/* H(n) = 1 + 1/2 + ... + 1/n, continued to real n >= 1 (1 below): the
+ * expected maximum of n exponential samples of mean 1. */
+double simt_harmonic(double n);
 
 /* --- POST /v1/latency-hiding --- */
 
