@@ -187,6 +187,12 @@ def worker(rank, world, port, args, q):
         q.put({"runs": runs, "checks": checks,
                "nccl": nccl_version()})
     dist.barrier()
+    torch.cuda.synchronize()
+    if args.graph:
+        # destroy_process_group() can hang after NCCL work was captured in a
+        # CUDA graph (pytorch/pytorch#115388): leave without it
+        sys.stdout.flush()
+        os._exit(0)
     dist.destroy_process_group()
 
 
@@ -232,8 +238,14 @@ def main():
                     if p.is_alive():
                         p.terminate()
                 sys.exit("nccl_bench: a worker failed")
+    # the results are in hand: never let a worker's exit hold them hostage
     for p in procs:
-        p.join()
+        p.join(timeout=30)
+    for p in procs:
+        if p.is_alive():
+            print("nccl_bench: worker %d still alive after its results came, terminating" % p.pid,
+                  flush=True)
+            p.terminate()
     smi_after = gpu_meta.smi()
     meta = gpu_meta.base_meta(smi_before)
     meta.update({

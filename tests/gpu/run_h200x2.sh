@@ -18,12 +18,13 @@ cat "$L/topo.txt"
 python3 -c 'import torch; print(torch.__version__, torch.cuda.device_count(), torch.cuda.nccl.version())' 2>&1 | tee "$L/torch.txt"
 snap
 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV NCCL_DEBUG_FILE="$L/nccl-debug.eager.%h.%p.txt" \
-    timeout 200 python3 tests/gpu/nccl_bench.py --out "$L/collectives-eager.json" --budget-s 150 2>&1 \
+    timeout 150 python3 tests/gpu/nccl_bench.py --out "$L/collectives-eager.json" --budget-s 100 2>&1 \
     | tee "$L/nccl-eager.log" | grep -v "^  "
 snap
 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV NCCL_DEBUG_FILE="$L/nccl-debug.graph.%h.%p.txt" \
-    timeout 200 python3 tests/gpu/nccl_bench.py --graph --out "$L/collectives-graph.json" --budget-s 150 2>&1 \
+    timeout 150 python3 tests/gpu/nccl_bench.py --graph --out "$L/collectives-graph.json" --budget-s 100 2>&1 \
     | tee "$L/nccl-graph.log" | grep -v "^  "
+tail -n 3 "$L/nccl-graph.log"
 python3 tests/gpu/merge_collectives.py "$L/collectives-eager.json" "$L/collectives-graph.json" "$O/collectives.json" \
     || cp -f "$L/collectives-eager.json" "$O/collectives.json"
 for f in eager graph; do
