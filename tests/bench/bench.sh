@@ -165,6 +165,8 @@ run_wrk() {
 
 echo "simtd: $SIMTD $SIMTD_ARGS (port $simtd_port); nginx: $("$NGINX" -v 2>&1 | sed 's/.*: //') one worker (port $nginx_port)"
 echo "wrk -t$WRK_THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS round(s), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$simtd_pid/status"; }
+rss_before=$(rss_kb)
 printf '%-10s %-6s %5s %12s %9s %9s %8s\n' request server round 'requests/s' 'p50 ms' 'p99 ms' ratio
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 for i in "${!NAMES[@]}"; do
@@ -188,3 +190,5 @@ for i in "${!NAMES[@]}"; do
             "$(median <<<"$N_P50")" "$(median <<<"$N_P99")" ""
     fi
 done
+served=$(curl -s "http://127.0.0.1:$simtd_port/metrics" | awk '/^simtd_requests_total/ { n += $NF } END { printf "%d", n }')
+echo "simtd resident memory: $rss_before kB before the load, $(rss_kb) kB after $served requests"
