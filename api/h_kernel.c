@@ -175,7 +175,8 @@ static json_t *advice_item(const struct simt_kernel_request *req, const struct s
         break;
     case SIMT_ADVICE_COALESCE:
         snprintf(message, sizeof message,
-                 "coalesce %s: put consecutive lanes on consecutive elements (it uses %.0f%% of the bytes it moves)",
+                 "coalesce %s: put consecutive lanes on consecutive elements, e.g. through a shared-memory "
+                 "tile (it uses %.0f%% of the bytes it moves)",
                  what, 100.0 * a->from);
         break;
     case SIMT_ADVICE_WIDEN:
