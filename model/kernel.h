@@ -4,32 +4,48 @@
  * the request and result are plain structs the caller owns.
  *
  * How the time is built (every constant comes from the figure set, i.e. the
- * database or its measured section):
+ * database or its measured section, or is a documented constant there):
  *   1. Occupancy (simt_occupancy_compute) gives the blocks resident per SM.
  *   2. Each access of one warp is priced by the access models: global and
- *      local accesses by coalescing (L2 sector traffic, DRAM bytes at the
+ *      local accesses by coalescing (L2 line requests, DRAM bytes at the
  *      DRAM granularity, L1 wavefronts = cache lines touched), shared
  *      accesses by banks (wavefronts), constant reads by serialization.
+ *      DRAM bytes: a contiguous (stride +-1) access moves its footprint (the
+ *      neighbouring warps share boundary granules); a strided one keeps its
+ *      granules to itself in a one-row block, and shares them with the
+ *      block's other rows in a multi-row block (a 2D tile's column).
  *   3. A warp's lifetime needs service from the SM's resources: issue slots,
  *      the FP32/FP64/FP16/SFU pipes, the L1/shared data path (one wavefront
- *      a cycle), the constant cache (constant_requests_per_s), and its
- *      SM's share of L2 and DRAM
- *      bandwidth; and it waits, without using any of them, for the latency
- *      of each dependent round of loads (ceil(count / independent) rounds
- *      per access) and each dependent arithmetic instruction.
- *   4. The resident warps form a closed queueing network (latency.h): mean
+ *      a cycle), the constant cache (constant_requests_per_s), the SM's port
+ *      into L2 (one line request per line_bytes / port, however few sectors
+ *      it carries: what the naive transpose's scattered stores and 128-byte
+ *      strided reads measured) and its share of DRAM bandwidth; and it waits,
+ *      without using any of them, for each dependent round of loads
+ *      (ceil(count / independent) rounds per access) and each dependent
+ *      arithmetic instruction.
+ *   4. A DRAM round ends with the slowest of its granule accesses:
+ *      (L0 - tRC) + tRC H(n) for n granules (latency.h), and under load each
+ *      access also queues at its DRAM bank, tRC u / (1 - u), u the DRAM
+ *      utilisation the kernel itself reaches (solved as a fixed point).
+ *   5. The resident warps form a closed queueing network (latency.h): mean
  *      value analysis over those resources gives the SM's warp throughput
  *      for the warps actually resident, so one formula covers the
  *      latency-bound regime (too little in flight: time = rounds x latency),
  *      the throughput-bound regime (time = busiest resource) and the knee
- *      between them, where loaded latency rises.
- *   5. Blocks run in waves; the last, partial wave runs with fewer warps
+ *      between them.
+ *   6. Blocks run in waves; the last, partial wave runs with fewer warps
  *      (and its SMs share DRAM among fewer), which is the tail.
- *   6. A branch with p paths per warp (divergence.h) multiplies the
+ *   7. A branch with p paths per warp (divergence.h) multiplies the
  *      instructions, pipe work, data-path wavefronts and latency rounds by p.
- *   7. The launch overhead (measured where available) is added.
+ *   8. The launch overhead (measured where available) is added.
  * `bound` names the largest of the breakdown terms; advice reruns the model
- * with one change each and ranks the changes by estimated speedup. */
+ * with one change each and ranks the changes by estimated speedup.
+ *
+ * Known to be missing: DRAM row locality (accesses 256 B or more apart reach
+ * less DRAM bandwidth than the model gives), the cost of mixing reads and
+ * writes on the DRAM bus (read+write kernels run some 13% slower than the
+ * read bandwidth allows), the overlap lost at block barriers, and integer
+ * and address instructions (not in the request). */
 #ifndef SIMT_KERNEL_H
 #define SIMT_KERNEL_H
 
