@@ -38,7 +38,7 @@ struct simt_hwdb_gpu {
     struct simt_hwdb_source sources[SIMT_HWDB_MAX_SOURCES];
     /* the measured: section's provenance; has_measured 0 when absent */
     int has_measured;
-    char measured_method[1024];
+    char measured_method[2048];
     char measured_date[32];
     char measured_device[128];
     char measured_driver[64];

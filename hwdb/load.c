@@ -102,7 +102,10 @@ static const struct {
 };
 
 #define SOURCE_MAX (sizeof(((struct simt_hwdb_source *)0)->text) - 1)
-#define TEXT_BUF 1024
+#define TEXT_BUF 2048
+/* every text slot's limit must fit the layer's buffer */
+_Static_assert(sizeof(((struct simt_hwdb_gpu *)0)->measured_method) <= TEXT_BUF, "TEXT_BUF too small");
+_Static_assert(sizeof(((struct simt_hwdb_gpu *)0)->name) <= TEXT_BUF, "TEXT_BUF too small");
 
 /* ---------------------------------------------------------------- layers */
 
