@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""make_corpus.py - (re)writes the committed seed corpus and dictionaries of
+the fuzz targets from the project's own test data:
+
+  corpus/api/   one input per tests/api/cases/<name>/ (route, content_type,
+                request.json) in fuzz_api.c's layout, plus one bodiless
+                request per route of api/routes.c and a few odd paths;
+  corpus/hwdb/  every hwdb/gpus/*.yaml and hwdb/arch/*.yaml, and every
+                distinct YAML file under tests/hwdb/cases/;
+  api.dict, hwdb.dict  libFuzzer dictionaries: the JSON keys and string
+                values of the API cases; the YAML keys of the database.
+
+The route byte of an API seed is the route's index in api/routes.c: rerun
+this after the route table changes. Usage: python3 tests/fuzz/make_corpus.py
+"""
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+
+# must match fuzz_api.c
+METHODS = ["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "get", ""]
+CONTENT_TYPES = [None, "application/json", "application/json; charset=utf-8", "text/plain",
+                 "APPLICATION/JSON", "", "application/jsonx"]
+
+
+def routes():
+    text = open(os.path.join(REPO, "api", "routes.c")).read()
+    table = text[text.index("simt_route_table[]"):]
+    return re.findall(r'\{"([A-Z]+)", "([^"]+)", h_', table)
+
+
+def api_input(table, method, path, content_type, body):
+    """Bytes for fuzz_api.c: the route-table form when the route is in the
+    table, else the explicit method + path form."""
+    if content_type in CONTENT_TYPES:
+        type_byte = CONTENT_TYPES.index(content_type)
+        type_line = b""
+    else:
+        type_byte = 7
+        type_line = content_type.encode() + b"\n"
+    for index, (route_method, pattern) in enumerate(table):
+        if route_method != method:
+            continue
+        if "{id}" in pattern:
+            prefix, suffix = pattern.split("{id}")
+            if not (path.startswith(prefix) and path.endswith(suffix)) or len(path) <= len(prefix) + len(suffix):
+                continue
+            gpu_id = path[len(prefix):len(path) - len(suffix)]
+            if "/" in gpu_id:
+                continue
+            return bytes([index, type_byte | (1 << 3), 0]) + gpu_id.encode() + b"\n" + type_line + body
+        if pattern == path:
+            return bytes([index, type_byte, 0]) + type_line + body
+    if method not in METHODS:
+        raise SystemExit("make_corpus: method %r is not in fuzz_api.c's list" % method)
+    return bytes([0x80 | METHODS.index(method), type_byte, 0]) + path.encode() + b"\n" + type_line + body
+
+
+def write_dir(path, files):
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    os.makedirs(path)
+    for name, data in sorted(files.items()):
+        with open(os.path.join(path, name), "wb") as f:
+            f.write(data)
+
+
+def dict_line(token):
+    escaped = "".join(c if c.isprintable() and c not in '"\\' else "\\x%02x" % ord(c) for c in token)
+    return '"%s"\n' % escaped
+
+
+def json_tokens(value, out):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out.add('"%s":' % key)
+            json_tokens(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            json_tokens(item, out)
+    elif isinstance(value, str):
+        out.add('"%s"' % value)
+
+
+def main():
+    table = routes()
+    api = {}
+    tokens = set()
+    cases = os.path.join(REPO, "tests", "api", "cases")
+    for name in sorted(os.listdir(cases)):
+        folder = os.path.join(cases, name)
+        if not os.path.isfile(os.path.join(folder, "route")):
+            continue
+        method, path = open(os.path.join(folder, "route")).read().split()
+        content_type = None
+        if os.path.isfile(os.path.join(folder, "content_type")):
+            content_type = open(os.path.join(folder, "content_type")).read().strip()
+        body = b""
+        if os.path.isfile(os.path.join(folder, "request.json")):
+            body = open(os.path.join(folder, "request.json"), "rb").read()
+            try:
+                json_tokens(json.loads(body), tokens)
+            except ValueError:
+                pass
+        api["case-" + name] = api_input(table, method, path, content_type, body)
+    for index, (method, pattern) in enumerate(table):
+        slug = re.sub(r"[^a-z0-9]+", "-", pattern.lower()).strip("-") or "root"
+        api["route-%02d-%s" % (index, slug)] = api_input(table, method, pattern.replace("{id}", "h200-sxm"),
+                                                          "application/json", b"{}")
+        tokens.add(pattern)
+    api["path-query"] = api_input(table, "GET", "/healthz?x=1", None, b"")
+    api["path-trailing-slash"] = api_input(table, "GET", "/v1/gpus/", None, b"")
+    api["path-double-slash"] = api_input(table, "GET", "/v1/gpus//h200-sxm", None, b"")
+    api["head-gpus"] = api_input(table, "HEAD", "/v1/gpus", None, b"")
+    api["whatif-object"] = api_input(table, "POST", "/v1/occupancy", "application/json",
+                                     b'{"gpu":{"base":"mi300x","sm_count":1,"warp_size":64},'
+                                     b'"block_size":1024,"registers_per_thread":255}')
+    write_dir(os.path.join(HERE, "corpus", "api"), api)
+    with open(os.path.join(HERE, "api.dict"), "w") as f:
+        f.write("# fuzz_api dictionary: written by make_corpus.py from tests/api/cases\n")
+        for token in sorted(tokens):
+            f.write(dict_line(token))
+
+    hwdb = {}
+    seen = set()
+    keys = set()
+
+    def add(name, data):
+        digest = hashlib.sha1(data).hexdigest()
+        if digest in seen:
+            return
+        seen.add(digest)
+        hwdb[name] = data
+        for line in data.decode("utf-8", "replace").splitlines():
+            m = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*):", line)
+            if m:
+                keys.add(m.group(1) + ":")
+
+    for sub in ("gpus", "arch"):
+        folder = os.path.join(REPO, "hwdb", sub)
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".yaml"):
+                add("%s-%s" % (sub, name), open(os.path.join(folder, name), "rb").read())
+    cases = os.path.join(REPO, "tests", "hwdb", "cases")
+    for case in sorted(os.listdir(cases)):
+        for root, _, files in sorted(os.walk(os.path.join(cases, case))):
+            for name in sorted(files):
+                if name.endswith(".yaml") or name.endswith(".yml") or name.endswith(".YAML"):
+                    sub = os.path.basename(root)
+                    add("case-%s-%s-%s" % (case, sub, name), open(os.path.join(root, name), "rb").read())
+    write_dir(os.path.join(HERE, "corpus", "hwdb"), hwdb)
+    with open(os.path.join(HERE, "hwdb.dict"), "w") as f:
+        f.write("# fuzz_hwdb dictionary: written by make_corpus.py from the database's YAML keys\n")
+        for token in sorted(keys) + ["&a ", "*a", "!!str ", "---\n", "...\n", "- ", "[", "]", "{", "}", "\"", "'"]:
+            f.write(dict_line(token))
+    print("make_corpus: %d api inputs, %d hwdb inputs" % (len(api), len(hwdb)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
