@@ -1,11 +1,9 @@
-/* gemm.c - GEMM time from the shape alone: the library's tile and split-K
- * choice, tile and wave quantization (NVIDIA, "Matrix Multiplication
- * Background User's Guide"), operand feed from L2, the DRAM roofline for
- * A, B and C, the 16-byte alignment rule, and launch plus pipeline fill.
- * Pure. */
+/* gemm.c - GEMM time from the shape alone: the library's choice of tile and
+ * split-K, tile and wave quantization (NVIDIA, "Matrix Multiplication
+ * Background User's Guide"), operand feed from L2, the DRAM roofline for A,
+ * B and C, matrix-vector products on the FMA units, the 16-byte alignment
+ * rule, and the fixed cost of a GEMM kernel. Pure. */
 #include "gemm.h"
-
-#include "figures.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -13,22 +11,50 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- constants that are not in the database; each is stated in the
- * answer's assumptions when it is used ---- */
+#include "figures.h"
 
-/* Fraction of the datasheet's dense rate a library GEMM reaches when the
- * GPU has no measured figure: cuBLAS through PyTorch reaches about 790 of
- * the 989 dense bf16 TFLOP/s sold for an H200 (issue 5). */
-#define DATASHEET_LIBRARY_FRACTION 0.80
-/* Fraction of the measured peak a library GEMM reaches. The calibration
- * measures tensor-core rates through cuBLAS at large shapes, so 1. */
-#define MEASURED_LIBRARY_FRACTION 1.0
-/* Rate of the slower kernels cuBLAS falls back to when a leading dimension
- * is not a 16-byte multiple (no TMA / no 16-byte vector loads), as a
- * fraction of the aligned kernels' rate. */
-#define UNALIGNED_FRACTION 0.60
-/* Launch overhead when the GPU record has none. */
-#define DEFAULT_LAUNCH_S 3.0e-6
+/* ---- constants that are not in the database. Each was derived once from
+ * the named subset of the committed H200 measurements (cuBLAS 13.1 through
+ * PyTorch 2.11, tests/gpu/results/h200/) and is stated in the answer's
+ * assumptions when it is used. ---- */
+
+/* What a library GEMM reaches of each kind of figure:
+ *  - a measured tensor-core figure is itself a cuBLASLt GEMM (simt-calibrate
+ *    times 8192^3): taken as is, with that shape's wave quantization removed;
+ *  - a datasheet tensor-core rate: the calibration's cuBLASLt GEMMs reached
+ *    0.61 to 0.90 of the dense datasheet rates (fp16, bf16, tf32, fp8, int8,
+ *    fp64), median 0.66;
+ *  - a measured FMA figure is a microbenchmark of independent FMA chains:
+ *    SGEMM on the fp32 squares 4096..16384 reaches 51 TFLOP/s of the
+ *    measured 62.3, 0.82;
+ *  - a datasheet FMA rate at boost clock: the same SGEMMs reach 0.76 of 66.9. */
+#define TENSOR_DATASHEET_FRACTION 0.66
+#define FMA_MEASURED_FRACTION 0.82
+#define FMA_DATASHEET_FRACTION 0.76
+/* Leading dimensions that are not 16-byte multiples rule out TMA and 16-byte
+ * vector loads: cuBLAS falls back to kernels that load each operand in
+ * pieces as wide as the alignment allows. Two constants describe them:
+ *  - NONTMA_FRACTION: their rate relative to the aligned kernels when each
+ *    load carries 8 bytes or more, fitted to the fp64 squares 4095, 4097,
+ *    8191, 8193 (median error 0; they run at about 0.7 of the aligned fp64
+ *    squares beside them);
+ *  - SCALAR_LOADS_PER_CLOCK_PER_SM: operand loads an SM issues per clock,
+ *    each carrying as many elements as the alignment allows (one for an odd
+ *    dimension), fitted to the twelve fp16, bf16 and tf32 squares 4095,
+ *    4097, 8191, 8193 (median error 0): 2- and 4-byte elements run at nearly
+ *    the same flop rate (about 150 TFLOP/s at 8191), so the limit counts
+ *    loads, not bytes. These kernels are the older data-parallel ones: no
+ *    stream-K, split-K reduced by a second kernel. */
+#define NONTMA_FRACTION 0.73
+#define SCALAR_LOADS_PER_CLOCK_PER_SM 3.35
+/* The fixed cost of one GEMM kernel in a stream of them (launch latency
+ * hidden behind the previous kernel): ramp-up, tear-down. The 256^3 GEMMs
+ * take 2.6 to 4.0 us in bf16, fp16, fp8, int8 and fp64, of which their work
+ * and two DRAM latencies are under a microsecond: fitted to those five
+ * (median error 0). A lone launch adds the launch overhead on top. */
+#define KERNEL_FLOOR_S 2.4e-6
+/* simt-calibrate measures tensor-core rates as cuBLASLt GEMMs of this size. */
+#define CALIBRATION_DIMENSION 8192
 /* Split-K factors a library tries. */
 static const int split_factors[] = {1, 2, 3, 4, 6, 8, 12, 16};
 
@@ -38,16 +64,20 @@ struct tile_shape {
 };
 
 /* Thread-block tiles of the tensor-core kernels (CUTLASS/cuBLAS): Hopper's
- * wgmma kernels and Ampere's mma.sync kernels share the output shapes; the K
- * depth is one 128-byte (Hopper on) or 64-byte (before) row of A per stage.
- * Largest first, so that ties go to the larger tile. */
+ * wgmma kernels and Ampere's mma.sync kernels share these output shapes; the
+ * K depth is one 128-byte (Hopper on) or 64-byte (before) row of A per
+ * stage. Largest first, so that ties go to the larger tile. */
 static const struct tile_shape tensor_tiles[] = {
-    {256, 128}, {128, 256}, {128, 128}, {256, 64}, {64, 256}, {128, 64}, {64, 128}, {64, 64},
+    {256, 128}, {128, 256}, {128, 192}, {256, 64}, {64, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64},
 };
 /* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes. */
 static const struct tile_shape simt_tiles[] = {
     {128, 128}, {128, 64}, {64, 128}, {64, 64},
 };
+/* Matrix-vector products (m or n of 1) run as GEMV on the FMA units: one
+ * row (or column) of the output per block of 256. */
+static const struct tile_shape gemv_row = {1, 256};
+static const struct tile_shape gemv_column = {256, 1};
 
 const char *simt_gemm_bound_name(enum simt_gemm_bound bound)
 {
@@ -145,18 +175,30 @@ static const char *arch_family(const struct simt_gpu_spec *gpu)
     }
 }
 
-/* The path a library takes for the dtype: tensor cores or FMA units, its
- * attainable peak, the tiles it chooses among. */
+/* The path a library takes for the dtype: tensor cores or FMA units, the
+ * figure its rate comes from, what a library reaches of it, its tiles. */
 struct gemm_path {
     int tensor;
-    enum simt_figure_id figure;  /* the figure its rate comes from */
-    double hardware_flops_per_s; /* measured, or the datasheet's */
-    double peak_flops_per_s;     /* what a library GEMM reaches */
+    enum simt_figure_id figure;
+    double hardware_flops_per_s; /* the figure: measured, or the datasheet's */
     int measured;
+    double library_fraction;     /* of hardware_flops_per_s a library GEMM reaches */
+    double peak_flops_per_s;     /* hardware_flops_per_s * library_fraction */
     const struct tile_shape *tiles;
     size_t tile_count;
     int tile_k_bytes;
 };
+
+static void finish_path(const struct simt_figure_set *figures, struct gemm_path *path)
+{
+    path->hardware_flops_per_s = simt_figure_get(figures, path->figure);
+    path->measured = figures->source[path->figure] == SIMT_FIGURE_MEASURED;
+    if (path->tensor)
+        path->library_fraction = path->measured ? 1.0 : TENSOR_DATASHEET_FRACTION;
+    else
+        path->library_fraction = path->measured ? FMA_MEASURED_FRACTION : FMA_DATASHEET_FRACTION;
+    path->peak_flops_per_s = path->hardware_flops_per_s * path->library_fraction;
+}
 
 static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures, enum simt_dtype dtype,
                        struct gemm_path *path, struct simt_diag *diag)
@@ -179,21 +221,42 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
         return set_error(diag, SIMT_EUNSAT, "dtype", "%s GEMMs need %s tensor cores, which this GPU does not have",
                          simt_dtype_name(dtype), simt_dtype_name(dtype));
     }
-    path->hardware_flops_per_s = simt_figure_get(figures, path->figure);
+    finish_path(figures, path);
     if (!(path->hardware_flops_per_s > 0.0))
         return set_error(diag, SIMT_EUNSAT, "dtype", "this GPU's record gives no %s throughput",
                          simt_dtype_name(dtype));
-    path->measured = figures->source[path->figure] == SIMT_FIGURE_MEASURED;
-    path->peak_flops_per_s = path->hardware_flops_per_s *
-                             (path->measured ? MEASURED_LIBRARY_FRACTION : DATASHEET_LIBRARY_FRACTION);
     return SIMT_OK;
 }
 
-/* One candidate kernel (tile, split) evaluated. */
+/* What one candidate kernel costs. */
+struct shape_context {
+    const struct simt_gemm_request *req;
+    int element_bytes;
+    int out_bytes;
+    int sm_count;
+    double dram_bytes_per_s;
+    double l2_bytes_per_s;        /* 0: no figure (partials then go through DRAM) */
+    double floor_s;               /* fixed cost of a kernel */
+    int reduce_in_kernel;         /* split-K partials reduced in the GEMM kernel through L2 */
+    double fill_s;                /* per wave: first loads and last stores, one DRAM latency each */
+};
+
+/* How fast an SM runs one kind of kernel. */
+struct kernel_rate {
+    double sm_flops_per_s;        /* math, aligned kernels */
+    int unaligned;                /* the fallback kernels (no TMA, narrow loads) */
+    double loads_per_s_per_sm;    /* their operand loads an SM issues per second */
+    double l2_bytes_per_s;        /* shared by the SMs that are busy; 0: no limit */
+    double l2_floor_per_sm;       /* an SM is never fed less than its largest tile needs */
+    double column_share;          /* of a tile's B columns one block fetches from L2 (multicast) */
+};
+
 struct candidate {
     const struct tile_shape *tile;
     int tile_k;
     int split;
+    int gemv;
+    int stream_k;
     int64_t tiles;
     double waves;
     double compute_s;
@@ -201,68 +264,190 @@ struct candidate {
     double dram_s;
     double dram_bytes;
     double overhead_s;
-    double reduce_s;              /* split-K's reduction kernel, after the GEMM */
+    double reduce_s;              /* split-K: partial sums through L2 after the main loop */
     double time_s;
 };
 
-struct shape_context {
-    const struct simt_gemm_request *req;
-    int element_bytes;
-    int out_bytes;
-    int sm_count;
-    double sm_flops_per_s;        /* per SM, alignment included */
-    double l2_feed_per_sm;        /* bytes/s an SM's tiles may draw from L2 */
-    double dram_bytes_per_s;
-    double launch_s;
-    double fill_s;                /* one DRAM latency: the pipeline's first stage */
-};
+/* Operand bytes per second one SM draws from L2 while `active` SMs share it. */
+static double l2_feed(const struct kernel_rate *rate, double active)
+{
+    if (!(rate->l2_bytes_per_s > 0.0))
+        return HUGE_VAL;
+    double share = rate->l2_bytes_per_s / active;
+    return share > rate->l2_floor_per_sm ? share : rate->l2_floor_per_sm;
+}
 
-static void evaluate(const struct shape_context *ctx, const struct tile_shape *tile, int tile_k, int split,
-                     struct candidate *c)
+/* Math rate of one SM on this tile: the aligned kernels' rate, or the
+ * fallback kernels' (a fraction of it, or their operand loads) when the
+ * leading dimensions are not 16-byte multiples. */
+static double tile_rate(const struct kernel_rate *rate, const struct tile_shape *tile)
+{
+    double sm_rate = rate->sm_flops_per_s;
+    if (rate->unaligned) {
+        double slower = NONTMA_FRACTION * sm_rate;
+        double flops_per_element = 2.0 * (double)tile->m * (double)tile->n / (double)(tile->m + tile->n);
+        double fed = rate->loads_per_s_per_sm * flops_per_element;
+        sm_rate = slower < fed ? slower : fed;
+    }
+    return sm_rate;
+}
+
+/* DRAM traffic of A, B and C (compulsory: each read or written once). */
+static void dram_traffic(const struct shape_context *ctx, struct candidate *c)
+{
+    const struct simt_gemm_request *req = ctx->req;
+    double m = (double)req->m, n = (double)req->n, k = (double)req->k;
+    c->dram_bytes = (double)req->batch *
+                    ((m * k + k * n) * (double)ctx->element_bytes + m * n * (double)ctx->out_bytes);
+    c->dram_s = c->dram_bytes / ctx->dram_bytes_per_s;
+}
+
+static void finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c)
+{
+    c->overhead_s = ctx->floor_s + full_waves * ctx->fill_s;
+    if (c->dram_s > busy)
+        busy = c->dram_s;
+    c->time_s = busy + c->reduce_s + c->overhead_s;
+}
+
+/* Data-parallel: one block per output tile (per K split), dealt to the SMs
+ * in waves; each wave takes as long as its slower side, math or the L2 feed
+ * shared by the wave's blocks. */
+static void evaluate(const struct shape_context *ctx, const struct kernel_rate *rate, const struct tile_shape *tile,
+                     int tile_k, int split, struct candidate *c)
 {
     const struct simt_gemm_request *req = ctx->req;
     int64_t k_per_split = ceil_div(ceil_div(req->k, split), tile_k) * tile_k;
     int64_t output_tiles = ceil_div(req->m, tile->m) * ceil_div(req->n, tile->n);
+    memset(c, 0, sizeof *c);
     c->tile = tile;
     c->tile_k = tile_k;
     c->split = split;
     c->tiles = output_tiles * split * req->batch;
     c->waves = (double)c->tiles / (double)ctx->sm_count;
-    double full_waves = ceil(c->waves);
+    int64_t full = c->tiles / ctx->sm_count;
+    int64_t rest = c->tiles % ctx->sm_count;
 
-    /* the tensor cores compute the whole (padded) tile; the operands fetched
+    /* the math units compute the whole (padded) tile; the operands fetched
      * are the rows and columns that exist */
     double tile_flops = 2.0 * (double)tile->m * (double)tile->n * (double)k_per_split;
     double rows = (double)(req->m < tile->m ? req->m : tile->m);
     double cols = (double)(req->n < tile->n ? req->n : tile->n);
-    double tile_bytes = (rows + cols) * (double)k_per_split * (double)ctx->element_bytes;
-    c->compute_s = full_waves * tile_flops / ctx->sm_flops_per_s;
-    c->l2_s = ctx->l2_feed_per_sm > 0.0 ? full_waves * tile_bytes / ctx->l2_feed_per_sm : 0.0;
+    double tile_bytes = (rows + cols * rate->column_share) * (double)k_per_split * (double)ctx->element_bytes;
+    double math_s = tile_flops / tile_rate(rate, tile);
+    double feed_full_s = tile_bytes / l2_feed(rate, (double)ctx->sm_count);
+    double feed_rest_s = rest > 0 ? tile_bytes / l2_feed(rate, (double)rest) : 0.0;
+    double waves = (double)full + (rest > 0 ? 1.0 : 0.0);
+    c->compute_s = waves * math_s;
+    c->l2_s = (double)full * feed_full_s + feed_rest_s;
+    double busy = (double)full * (math_s > feed_full_s ? math_s : feed_full_s);
+    if (rest > 0)
+        busy += math_s > feed_rest_s ? math_s : feed_rest_s;
 
-    double batch = (double)req->batch;
-    double m = (double)req->m, n = (double)req->n, k = (double)req->k;
-    double main_bytes = batch * ((m * k + k * n) * (double)ctx->element_bytes);
-    double reduce_bytes = 0.0;
-    if (split == 1) {
-        main_bytes += batch * m * n * (double)ctx->out_bytes;
-    } else {
-        /* the GEMM writes fp32 partial sums; a second kernel, after it, reads
-         * them back and writes C */
-        double partials = batch * (double)split * m * n * 4.0;
-        main_bytes += partials;
-        reduce_bytes = partials + batch * m * n * (double)ctx->out_bytes;
+    dram_traffic(ctx, c);
+    /* split-K: all but one split write fp32 partials and the last reads them
+     * back before the epilogue: in the same kernel through L2 (Hopper on),
+     * or, before, in a second kernel through DRAM */
+    if (split > 1) {
+        double partial_bytes = (double)req->batch * 2.0 * (double)(split - 1) * (double)req->m * (double)req->n * 4.0;
+        if (ctx->reduce_in_kernel && ctx->l2_bytes_per_s > 0.0)
+            c->reduce_s = partial_bytes / ctx->l2_bytes_per_s;
+        else
+            c->reduce_s = partial_bytes / ctx->dram_bytes_per_s + ctx->floor_s;
     }
-    c->dram_bytes = main_bytes + reduce_bytes;
-    c->dram_s = main_bytes / ctx->dram_bytes_per_s;
-    c->reduce_s = split > 1 ? reduce_bytes / ctx->dram_bytes_per_s + ctx->launch_s : 0.0;
-    c->overhead_s = ctx->launch_s + full_waves * ctx->fill_s;
+    finish(ctx, busy, waves, c);
+}
 
-    double busy = c->compute_s;
-    if (c->l2_s > busy)
-        busy = c->l2_s;
-    if (c->dram_s > busy)
-        busy = c->dram_s;
-    c->time_s = busy + c->overhead_s + c->reduce_s;
+/* Stream-K (cuBLAS's Hopper kernels): the K iterations of all tiles are
+ * shared out evenly over the SMs, so no wave runs part-empty; an SM whose
+ * share ends inside a tile hands its fp32 partial to the tile's owner
+ * through L2. */
+static void evaluate_stream_k(const struct shape_context *ctx, const struct kernel_rate *rate,
+                              const struct tile_shape *tile, int tile_k, struct candidate *c)
+{
+    const struct simt_gemm_request *req = ctx->req;
+    int64_t k_tiles = ceil_div(req->k, tile_k);
+    int64_t output_tiles = ceil_div(req->m, tile->m) * ceil_div(req->n, tile->n) * req->batch;
+    int64_t iterations = output_tiles * k_tiles;
+    int64_t per_sm = ceil_div(iterations, ctx->sm_count);
+    memset(c, 0, sizeof *c);
+    c->tile = tile;
+    c->tile_k = tile_k;
+    c->split = 1;
+    c->stream_k = 1;
+    c->tiles = output_tiles;
+    c->waves = (double)output_tiles / (double)ctx->sm_count;
+    double rows = (double)(req->m < tile->m ? req->m : tile->m);
+    double cols = (double)(req->n < tile->n ? req->n : tile->n);
+    double iteration_flops = 2.0 * (double)tile->m * (double)tile->n * (double)tile_k;
+    double iteration_bytes = (rows + cols * rate->column_share) * (double)tile_k * (double)ctx->element_bytes;
+    double active = iterations < ctx->sm_count ? (double)iterations : (double)ctx->sm_count;
+    double math_s = iteration_flops / tile_rate(rate, tile);
+    double feed_s = iteration_bytes / l2_feed(rate, active);
+    c->compute_s = (double)per_sm * math_s;
+    c->l2_s = (double)per_sm * feed_s;
+    double busy = (double)per_sm * (math_s > feed_s ? math_s : feed_s);
+    dram_traffic(ctx, c);
+    if (iterations % ctx->sm_count != 0 || output_tiles % ctx->sm_count != 0) {
+        double partial_bytes = 2.0 * active * (double)tile->m * (double)tile->n * 4.0;
+        double bw = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s : ctx->dram_bytes_per_s;
+        c->reduce_s = partial_bytes / bw;
+    }
+    /* each SM still starts and ends its share of the tiles */
+    finish(ctx, busy, ceil(c->waves), c);
+}
+
+/* Tries every tile with every split factor, and stream-K where the library
+ * has it; keeps the least time (ties to the larger tile, then the smaller
+ * split, then data-parallel). */
+static void choose_among(const struct shape_context *ctx, const struct kernel_rate *rate,
+                         const struct tile_shape *tiles, size_t tile_count, int tile_k, int stream_k,
+                         struct candidate *best)
+{
+    for (size_t i = 0; i < tile_count; i++) {
+        for (size_t s = 0; s < sizeof split_factors / sizeof split_factors[0]; s++) {
+            int split = split_factors[s];
+            /* every split must get at least one K tile */
+            if (split > 1 && (int64_t)split * tile_k > ctx->req->k)
+                break;
+            struct candidate c;
+            evaluate(ctx, rate, &tiles[i], tile_k, split, &c);
+            if (c.time_s < best->time_s)
+                *best = c;
+        }
+        if (stream_k) {
+            struct candidate c;
+            evaluate_stream_k(ctx, rate, &tiles[i], tile_k, &c);
+            if (c.time_s < best->time_s)
+                *best = c;
+        }
+    }
+}
+
+/* The least L2 feed an SM gets. The peak was reached by the library's
+ * largest tile, so the feed is never taken below what that tile needs: only
+ * smaller tiles (fewer flops per operand byte) are slowed by it. */
+static double l2_floor(double sm_flops_per_s, const struct gemm_path *path, int element_bytes, double column_share)
+{
+    double best_intensity = 0.0;
+    for (size_t i = 0; i < path->tile_count; i++) {
+        double tm = path->tiles[i].m, tn = path->tiles[i].n;
+        double intensity = 2.0 * tm * tn / ((tm + tn * column_share) * (double)element_bytes);
+        if (intensity > best_intensity)
+            best_intensity = intensity;
+    }
+    return sm_flops_per_s / best_intensity;
+}
+
+/* Widest load, in elements, that the leading dimensions k and n allow: the
+ * largest power of two dividing both, at most 16 bytes. */
+static int load_elements(int64_t k, int64_t n, int element_bytes)
+{
+    int widest = 16 / element_bytes;
+    int width = 1;
+    while (width < widest && k % (2 * width) == 0 && n % (2 * width) == 0)
+        width *= 2;
+    return width;
 }
 
 int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
@@ -314,64 +499,97 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     double l2_bw = simt_figure_get(figures, SIMT_FIG_L2_BANDWIDTH);
     if (l2_bw > 0.0)
         used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
-    double launch_s = simt_figure_get(figures, SIMT_FIG_LAUNCH_OVERHEAD);
-    int launch_default = !(launch_s > 0.0);
-    if (launch_default)
-        launch_s = DEFAULT_LAUNCH_S;
-    else
-        used |= SIMT_FIG_BIT(SIMT_FIG_LAUNCH_OVERHEAD);
     double clock = simt_figure_get(figures, SIMT_FIG_CLOCK);
     double dram_latency_cycles = simt_figure_get(figures, SIMT_FIG_DRAM_LATENCY);
-    double fill_s = clock > 0.0 ? dram_latency_cycles / clock : 0.0;
-    if (fill_s > 0.0)
+    double latency_s = clock > 0.0 ? dram_latency_cycles / clock : 0.0;
+    if (latency_s > 0.0)
         used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_LATENCY) | SIMT_FIG_BIT(SIMT_FIG_CLOCK);
-    out->figures_used = used;
 
     struct shape_context ctx;
     ctx.req = req;
     ctx.element_bytes = element_bytes;
     ctx.out_bytes = output_bytes(req->dtype);
     ctx.sm_count = gpu->sm_count;
-    double align_fraction = (path.tensor && !out->alignment_ok) ? UNALIGNED_FRACTION : 1.0;
-    ctx.sm_flops_per_s = path.peak_flops_per_s * align_fraction / (double)gpu->sm_count;
     ctx.dram_bytes_per_s = dram_bw;
-    ctx.launch_s = launch_s;
-    ctx.fill_s = fill_s;
-    /* The L2 feed an SM gets. The peak was reached by the library's largest
-     * tile, so the feed is never taken below what that tile needs: only
-     * smaller tiles (fewer flops per operand byte) are slowed by it. */
+    ctx.l2_bytes_per_s = l2_bw;
+    ctx.floor_s = KERNEL_FLOOR_S;
+    ctx.reduce_in_kernel = path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
+    ctx.fill_s = 2.0 * latency_s;
     int tile_k = path.tile_k_bytes / element_bytes;
     if (tile_k < 1)
         tile_k = 1;
-    double best_intensity = 0.0;
-    for (size_t i = 0; i < path.tile_count; i++) {
-        double tm = path.tiles[i].m, tn = path.tiles[i].n;
-        double intensity = 2.0 * tm * tn / ((tm + tn) * (double)element_bytes);
-        if (intensity > best_intensity)
-            best_intensity = intensity;
+
+    struct kernel_rate rate;
+    memset(&rate, 0, sizeof rate);
+    rate.sm_flops_per_s = path.peak_flops_per_s / (double)gpu->sm_count;
+    rate.l2_bytes_per_s = l2_bw;
+    /* Hopper on: blocks run in clusters of two along M that share each B
+     * tile, fetched from L2 once and multicast by TMA to both */
+    rate.column_share = path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9 ? 0.5 : 1.0;
+    rate.l2_floor_per_sm = l2_floor(rate.sm_flops_per_s, &path, element_bytes, rate.column_share);
+    /* cuBLAS's Hopper and later kernels can schedule stream-K */
+    int stream_k = path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
+
+    /* A measured tensor-core figure is a cuBLASLt GEMM of the calibration
+     * shape, its wave quantization included: the SMs' own rate is that much
+     * higher. */
+    double calibration_wave_efficiency = 1.0;
+    if (path.measured && path.tensor) {
+        struct simt_gemm_request calibration = *req;
+        calibration.m = calibration.n = calibration.k = CALIBRATION_DIMENSION;
+        calibration.batch = 1;
+        struct shape_context cal = ctx;
+        cal.req = &calibration;
+        struct candidate c;
+        memset(&c, 0, sizeof c);
+        c.time_s = HUGE_VAL;
+        choose_among(&cal, &rate, path.tiles, path.tile_count, tile_k, 0, &c);
+        calibration_wave_efficiency = c.waves / ceil(c.waves);
+        rate.sm_flops_per_s /= calibration_wave_efficiency;
+        rate.l2_floor_per_sm = l2_floor(rate.sm_flops_per_s, &path, element_bytes, rate.column_share);
     }
-    ctx.l2_feed_per_sm = 0.0;
-    if (l2_bw > 0.0) {
-        double feed = l2_bw / (double)gpu->sm_count;
-        double needed = path.peak_flops_per_s / (double)gpu->sm_count / best_intensity;
-        ctx.l2_feed_per_sm = feed > needed ? feed : needed;
+    int load_width = load_elements(req->k, req->n, element_bytes);
+    if (path.tensor && !out->alignment_ok) {
+        /* the fallback kernels are the older data-parallel ones: no
+         * stream-K, split-K reduced by a second kernel */
+        rate.unaligned = 1;
+        stream_k = 0;
+        ctx.reduce_in_kernel = 0;
+        /* with no clock figure only the non-TMA fraction applies */
+        rate.loads_per_s_per_sm = clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM * (double)load_width * clock : HUGE_VAL;
+        used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
 
     struct candidate best;
     memset(&best, 0, sizeof best);
     best.time_s = HUGE_VAL;
-    for (size_t i = 0; i < path.tile_count; i++) {
-        for (size_t s = 0; s < sizeof split_factors / sizeof split_factors[0]; s++) {
-            int split = split_factors[s];
-            /* every split must get at least one K tile */
-            if (split > 1 && (int64_t)split * tile_k > req->k)
-                break;
+    choose_among(&ctx, &rate, path.tiles, path.tile_count, tile_k, stream_k, &best);
+
+    /* a matrix-vector product: GEMV on the FMA units, operands streamed
+     * once (no reuse for L2 to feed) */
+    struct gemm_path fma_path;
+    memset(&fma_path, 0, sizeof fma_path);
+    if (req->m == 1 || req->n == 1) {
+        fma_path.figure = SIMT_FIG_FP32;
+        finish_path(figures, &fma_path);
+        if (fma_path.peak_flops_per_s > 0.0) {
+            struct kernel_rate gemv;
+            memset(&gemv, 0, sizeof gemv);
+            gemv.sm_flops_per_s = fma_path.peak_flops_per_s / (double)gpu->sm_count;
+            gemv.column_share = 1.0;
+            int gemv_k = 32 / element_bytes;
             struct candidate c;
-            evaluate(&ctx, &path.tiles[i], tile_k, split, &c);
-            if (c.time_s < best.time_s)
+            memset(&c, 0, sizeof c);
+            c.time_s = HUGE_VAL;
+            choose_among(&ctx, &gemv, req->m == 1 ? &gemv_row : &gemv_column, 1, gemv_k, 0, &c);
+            if (c.time_s < best.time_s) {
                 best = c;
+                best.gemv = 1;
+                used |= SIMT_FIG_BIT(SIMT_FIG_FP32);
+            }
         }
     }
+    out->figures_used = used;
 
     struct simt_gemm_quantization q;
     simt_gemm_quantize(req->m, req->n, req->batch, best.tile->m, best.tile->n, gpu->sm_count, &q);
@@ -381,6 +599,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     out->tile_n = best.tile->n;
     out->tile_k = best.tile_k;
     out->split_k = best.split;
+    out->stream_k = best.stream_k;
+    out->tensor_cores = best.gemv ? 0 : path.tensor;
     out->tiles = best.tiles;
     out->waves = best.waves;
     out->tile_efficiency = q.tile_efficiency;
@@ -407,29 +627,51 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
 
     /* what the answer rests on, besides the figures in figures_used */
     const char *dtype_name = simt_dtype_name(req->dtype);
-    assume(out, "tile: %dx%dx%d thread-block tile from the %s %s list, one tile per SM at a time, chosen (with the "
-           "split-K factor) as the least predicted time",
-           out->tile_m, out->tile_n, out->tile_k, arch_family(gpu), path.tensor ? "tensor-core" : "FMA (SIMT)");
-    if (best.split > 1)
-        assume(out, "split-K %d: K cut across %d blocks per output tile; a second kernel reduces the fp32 partials "
-               "through memory",
-               best.split, best.split);
-    if (path.measured)
-        assume(out, "peak: %s %s, %.4g flop/s measured; a library GEMM taken to reach %.2f of it", dtype_name,
-               path.tensor ? "tensor cores" : "FMA units", path.hardware_flops_per_s, MEASURED_LIBRARY_FRACTION);
+    if (best.gemv)
+        assume(out, "kernel: a matrix-vector product (GEMV) on the FMA units at %.4g flop/s, one output %s per "
+               "block of 256, chosen as the least predicted time",
+               fma_path.peak_flops_per_s, req->m == 1 ? "row" : "column");
     else
-        assume(out, "peak: %s %s, datasheet %.4g flop/s x %.2f (cuBLAS reaches about 0.8 of the dense rate; no "
+        assume(out, "tile: %dx%dx%d thread-block tile from the %s %s list, one tile per SM at a time, chosen (with "
+               "the split-K factor) as the least predicted time",
+               out->tile_m, out->tile_n, out->tile_k, arch_family(gpu), path.tensor ? "tensor-core" : "FMA (SIMT)");
+    if (best.stream_k)
+        assume(out, "stream-K: the K iterations of the %lld tiles shared out evenly over the %d SMs, so the "
+               "part-empty last wave (wave efficiency %.2f) does not cost; partial tiles handed over through L2",
+               (long long)best.tiles, gpu->sm_count, out->wave_efficiency);
+    if (best.split > 1)
+        assume(out, "split-K %d: K cut across %d blocks per output tile; fp32 partial sums reduced %s",
+               best.split, best.split,
+               ctx.reduce_in_kernel ? "in the same kernel through L2" : "by a second kernel through DRAM");
+    if (path.measured && path.tensor)
+        assume(out, "peak: %s tensor cores, %.4g flop/s measured as a cuBLASLt %d^3 GEMM; the SMs' own rate is that "
+               "over its wave efficiency %.3f",
+               dtype_name, path.hardware_flops_per_s, CALIBRATION_DIMENSION, calibration_wave_efficiency);
+    else if (path.measured)
+        assume(out, "peak: %s FMA units, %.4g flop/s measured x %.2f (SGEMM against the FMA microbenchmark on an "
+               "H200) = %.4g flop/s",
+               dtype_name, path.hardware_flops_per_s, path.library_fraction, path.peak_flops_per_s);
+    else
+        assume(out, "peak: %s %s, datasheet %.4g flop/s x %.2f (what cuBLAS reached of the datasheet on an H200; no "
                "measured figure) = %.4g flop/s",
-               dtype_name, path.tensor ? "dense tensor cores" : "FMA units", path.hardware_flops_per_s,
-               DATASHEET_LIBRARY_FRACTION, path.peak_flops_per_s);
-    if (!out->alignment_ok)
-        assume(out, "alignment: k or n is not a multiple of %d elements (16 bytes): %s", out->alignment_elements,
-               path.tensor ? "the library's unaligned kernels, taken at 0.60 of the aligned rate"
-                           : "no slowdown taken on the FMA path");
+               dtype_name, path.tensor ? "dense tensor cores" : "FMA units at boost clock", path.hardware_flops_per_s,
+               path.library_fraction, path.peak_flops_per_s);
+    if (!out->alignment_ok && path.tensor)
+        assume(out, "alignment: k or n is not a multiple of %d elements (16 bytes): no TMA; the fallback kernels run "
+               "at %.2f of the aligned rate at best and issue %.1f operand loads of %d element%s per clock per SM "
+               "(both measured on an H200)",
+               out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, load_width,
+               load_width == 1 ? "" : "s");
+    else if (!out->alignment_ok)
+        assume(out, "alignment: k or n is not a multiple of %d elements (16 bytes); the FMA path takes no slowdown "
+               "for it",
+               out->alignment_elements);
     assume(out, "memory: A and B read and C written (%d-byte elements) once through DRAM; operand tiles fed to each "
            "SM from L2%s",
            ctx.out_bytes, l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)");
-    assume(out, "overhead: launch %.3g s%s plus one DRAM latency (%.3g s) per wave to fill the pipeline", launch_s,
-           launch_default ? " (assumed: the record has no launch overhead)" : "", fill_s);
+    assume(out, "overhead: %.2g s per GEMM kernel in a stream of them (measured floor of back-to-back cuBLAS GEMMs on "
+           "an H200; a lone launch adds the launch overhead) plus two DRAM latencies (%.3g s) per wave for the first "
+           "loads and the last stores",
+           KERNEL_FLOOR_S, 2.0 * latency_s);
     return SIMT_OK;
 }

@@ -3,10 +3,12 @@
  * (tile quantization), the tiles dealt to the SMs in waves (wave
  * quantization), K split across blocks when the tiles alone cannot fill the
  * GPU, operands fed to each SM from L2, A, B and C streamed through DRAM
- * (the roofline that bounds skinny and small-K shapes), leading dimensions
- * that are not 16-byte multiples falling to a slower kernel, and a fixed
- * launch and pipeline-fill cost. The library's choice of tile and split is
- * modelled as the candidate with the least predicted time.
+ * (the roofline that bounds skinny and small-K shapes), matrix-vector
+ * products on the FMA units, leading dimensions that are not 16-byte
+ * multiples falling to slower kernels, stream-K scheduling where cuBLAS has
+ * it (Hopper on), and the fixed cost of a kernel. The library's choice of
+ * tile, split and schedule is modelled as the candidate with the least
+ * predicted time.
  *
  * Conventions: A is m x k, B is k x n, C is m x n, all row-major as
  * torch.mm holds them (leading dimensions k, n, n); one GEMM counts 2*m*n*k
@@ -53,11 +55,12 @@ struct simt_gemm_result {
     int tile_n;
     int tile_k;
     int split_k;                  /* K split across this many blocks (1 = none) */
+    int stream_k;                 /* 1: stream-K schedule (K iterations shared evenly over the SMs) */
     int tensor_cores;             /* 1: tensor-core path; 0: FMA (SIMT) path */
-    int64_t tiles;                /* thread blocks launched: output tiles * split_k * batch */
-    double waves;                 /* tiles / sm_count */
+    int64_t tiles;                /* output tiles * split_k * batch */
+    double waves;                 /* tiles / sm_count: the waves of a data-parallel schedule */
     double tile_efficiency;       /* m*n / (m, n rounded up to the tile) */
-    double wave_efficiency;       /* waves / ceil(waves) */
+    double wave_efficiency;       /* waves / ceil(waves); stream-K does not pay it */
     int alignment_ok;             /* k and n multiples of alignment_elements */
     int alignment_elements;       /* 16 bytes in elements of the dtype */
 
@@ -70,7 +73,7 @@ struct simt_gemm_result {
     double l2_s;                  /* waves * per-tile operand feed time */
     double dram_s;                /* dram_bytes / DRAM bandwidth */
     double overhead_s;            /* launch + one DRAM latency per wave */
-    double reduce_s;              /* split-K's reduction kernel (0 without split) */
+    double reduce_s;              /* split-K / stream-K partial sums through L2 (0 without) */
 
     /* the figures the model read (simt_figure_describe names each), and
      * what else it assumed, one sentence each */

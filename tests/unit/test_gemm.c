@@ -10,25 +10,30 @@
 
 #include "gemm.h"
 
-/* 100 SMs; bf16 tensor cores measured at 1e15 flop/s (1e13 per SM); DRAM
- * 1e12 B/s; no L2 figure (no feed limit); launch 1 us measured; no DRAM
- * latency (no pipeline fill). */
+/* An Ampere-class GPU (no stream-K, no TMA multicast, split-K reduced by a
+ * second kernel) with round numbers: 128 SMs at 1 GHz; bf16 tensor cores
+ * measured at 1.28e15 flop/s (1e13 per SM; at the calibration shape 8192^3
+ * every tile of the list fills whole waves on 128 SMs, so nothing is
+ * de-quantized); fp16 and tf32 from the datasheet only; DRAM 4e12 B/s; no
+ * L2 figure (no feed limit) and no DRAM latency (no per-wave fill). Every
+ * GEMM kernel costs the 2.4 us floor. */
 static void round_gpu(struct simt_gpu_spec *g)
 {
     memset(g, 0, sizeof *g);
     g->vendor = SIMT_VENDOR_NVIDIA;
-    g->compute_major = 9;
-    g->sm_count = 100;
+    g->compute_major = 8;
+    g->sm_count = 128;
     g->boost_clock_hz = 1.0e9;
-    g->fp32_flops_per_clock_per_sm = 256.0; /* 2.56e13 flop/s at 1 GHz */
+    g->fp32_flops_per_clock_per_sm = 256.0; /* 3.2768e13 flop/s at 1 GHz */
     g->fp64_flops_per_clock_per_sm = 128.0;
     g->tensor_dense_flops_per_s[SIMT_DTYPE_BF16] = 2.0e15;
     g->tensor_dense_flops_per_s[SIMT_DTYPE_FP16] = 2.0e15;
     g->tensor_dense_flops_per_s[SIMT_DTYPE_TF32] = 1.0e15;
-    g->measured_tensor_flops_per_s[SIMT_DTYPE_BF16] = 1.0e15;
-    g->dram_bandwidth_bytes_per_s = 1.0e12;
-    g->measured_launch_overhead_s = 1.0e-6;
+    g->measured_tensor_flops_per_s[SIMT_DTYPE_BF16] = 1.28e15;
+    g->dram_bandwidth_bytes_per_s = 4.0e12;
 }
+
+#define FLOOR 2.4e-6
 
 static struct simt_gemm_result predict_ok(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k,
                                           int64_t batch, enum simt_dtype dtype)
@@ -73,61 +78,92 @@ START_TEST(quantization_rows)
 END_TEST
 
 /* Without an L2 limit every tile runs at the SM's full rate, so the least
- * wave-quantization loss wins. 4096^3 bf16 on 100 SMs at 1e13 flop/s/SM:
- *   256x128: 512 tiles, 6 waves x 2*256*128*4096/1e13 (26.84 us) = 161.1 us
- *   128x128: 1024 tiles, 11 waves x 13.42 us = 147.6 us
- *   128x64: 2048 tiles, 21 waves x 6.711 us = 140.9 us
- *   64x64: 4096 tiles, 41 waves x 3.3554432 us = 137.573 us  <- least
- * DRAM: 3 * 4096^2 * 2 B / 1e12 = 100.7 us, under the math. Split-K only adds
- * its reduction (>= 134 MB of partials). Time = 137.573 + 1 (launch) us. */
+ * wave-quantization loss wins. 2560 x 2560 x 8192 bf16, 128 SMs at 1e13
+ * flop/s each (tile K 32: one 64-byte row of bf16 per stage on Ampere):
+ *   256x128: 10 x 20 = 200 tiles, 2 waves x 2*256*128*8192/1e13 (53.687 us) = 107.4 us
+ *   128x128: 400 tiles, 4 waves x 26.84 us = 107.4 us
+ *   128x192: 20 x 14 = 280 tiles, 3 waves x 40.27 us = 120.8 us
+ *   128x64: 800 tiles, 7 waves x 13.42 us = 94.0 us
+ *   64x64: 1600 tiles, 12.5 -> 13 waves x 6.7108864 us = 87.24151 us  <- least
+ * DRAM: (2*2560*8192*2 + 2560^2*2) B / 4e12 = 24.2 us, under the math.
+ * Split-K adds a second kernel (2.4 us) and 52 MB of partials: no gain.
+ * Time = 87.24151 + 2.4 us. */
 START_TEST(tile_choice_without_l2_limit)
 {
     struct simt_gpu_spec g;
     round_gpu(&g);
-    struct simt_gemm_result r = predict_ok(&g, 4096, 4096, 4096, 1, SIMT_DTYPE_BF16);
+    struct simt_gemm_result r = predict_ok(&g, 2560, 2560, 8192, 1, SIMT_DTYPE_BF16);
     ck_assert_int_eq(r.tile_m, 64);
     ck_assert_int_eq(r.tile_n, 64);
-    ck_assert_int_eq(r.tile_k, 64); /* one 128-byte row of bf16 per stage */
+    ck_assert_int_eq(r.tile_k, 32);
     ck_assert_int_eq(r.split_k, 1);
-    ck_assert_int_eq(r.tiles, 4096);
-    ck_assert_double_eq_tol(r.waves, 40.96, 1e-12);
-    ck_assert_double_eq_tol(r.wave_efficiency, 40.96 / 41.0, 1e-12);
+    ck_assert_int_eq(r.stream_k, 0);
+    ck_assert_int_eq(r.tiles, 1600);
+    ck_assert_double_eq_tol(r.waves, 12.5, 1e-12);
+    ck_assert_double_eq_tol(r.wave_efficiency, 12.5 / 13.0, 1e-12);
     ck_assert_double_eq_tol(r.tile_efficiency, 1.0, 1e-12);
-    ck_assert_double_eq_tol(r.time_s, 41.0 * 3.3554432e-6 + 1.0e-6, 1e-12);
-    ck_assert_double_eq_tol(r.flops, 2.0 * 4096.0 * 4096.0 * 4096.0, 1.0);
+    ck_assert_double_eq_tol(r.time_s, 13.0 * 6.7108864e-6 + FLOOR, 1e-12);
+    ck_assert_double_eq_tol(r.flops, 2.0 * 2560.0 * 2560.0 * 8192.0, 1.0);
     ck_assert_double_eq_tol(r.achieved_flops_per_s, r.flops / r.time_s, 1.0);
     ck_assert_str_eq(simt_gemm_bound_name(r.bound), "compute");
     ck_assert_int_eq(r.peak_measured, 1);
-    ck_assert_double_eq_tol(r.peak_flops_per_s, 1.0e15, 1.0);
+    ck_assert_double_eq_tol(r.peak_flops_per_s, 1.28e15, 1.0);
     ck_assert_int_eq(r.alignment_ok, 1);
 }
 END_TEST
 
-/* With L2 at 2e12 B/s (2e10 per SM) the 256x128 tile (85.33 flop/B) would
- * need 1e13 / 85.33 = 1.171875e11 B/s per SM; the feed is taken as that (the
- * measured peak was reached with that tile). Smaller tiles then starve:
- *   64x64: (64+64)*4096*2 B / 1.171875e11 = 8.948 us per tile x 41 = 366.9 us
- *   128x128: 2.097 MB -> 17.90 us x 11 = 196.8 us
- *   256x128: 3.146 MB -> 26.84 us (= its math) x 6 = 161.06 us  <- least */
+/* The same GEMM with L2 at 4e12 B/s. The 256x128 tile (85.33 flop/B) needs
+ * 1e13 / 85.33 = 1.171875e11 B/s per SM: the floor of an SM's feed (the
+ * measured peak was reached with that tile); the L2 is shared by the busy
+ * blocks, 4e12/128 = 3.1e10 each in a full wave. Smaller tiles starve:
+ *   64x64: (64+64)*8192*2 B / 1.171875e11 = 17.9 us a wave x 13 = 232.6 us
+ *   128x128: 3 full waves x 35.79 us + a last wave of 16 blocks (2.5e11 B/s
+ *     each: 16.8 us, under its 26.84 us of math) = 134.2 us
+ *   128x192: 2 x 44.74 + 40.27 = 129.8 us
+ *   256x128: 6.29 MB / 1.171875e11 = 53.687 us = its math, x 2 = 107.374 us  <- least */
 START_TEST(tile_choice_with_l2_limit)
 {
     struct simt_gpu_spec g;
     round_gpu(&g);
-    g.l2_bandwidth_bytes_per_s = 2.0e12;
-    struct simt_gemm_result r = predict_ok(&g, 4096, 4096, 4096, 1, SIMT_DTYPE_BF16);
+    g.l2_bandwidth_bytes_per_s = 4.0e12;
+    struct simt_gemm_result r = predict_ok(&g, 2560, 2560, 8192, 1, SIMT_DTYPE_BF16);
     ck_assert_int_eq(r.tile_m, 256);
     ck_assert_int_eq(r.tile_n, 128);
-    ck_assert_int_eq(r.tiles, 512);
-    ck_assert_double_eq_tol(r.waves, 5.12, 1e-12);
-    ck_assert_double_eq_tol(r.wave_efficiency, 5.12 / 6.0, 1e-12);
-    ck_assert_double_eq_tol(r.time_s, 6.0 * 2.0 * 256.0 * 128.0 * 4096.0 / 1.0e13 + 1.0e-6, 1e-11);
+    ck_assert_int_eq(r.tiles, 200);
+    ck_assert_double_eq_tol(r.waves, 200.0 / 128.0, 1e-12);
+    ck_assert_double_eq_tol(r.wave_efficiency, 200.0 / 256.0, 1e-12);
+    ck_assert_double_eq_tol(r.time_s, 2.0 * 2.0 * 256.0 * 128.0 * 8192.0 / 1.0e13 + FLOOR, 1e-11);
     ck_assert_int_eq((r.figures_used & SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH)) != 0, 1);
 }
 END_TEST
 
-/* m = 1: B alone is 8192^2 * 2 B = 134.2 MB; A and C 16 KiB each:
- * 134,250,496 B / 1e12 = 134.25 us, far above any tile's math; the first
- * tile in the list wins the tie. */
+/* Hopper on: cuBLAS may schedule stream-K. The same 2560 x 2560 x 8192
+ * (tile K 64 now: a 128-byte row) on a compute-9 GPU: the 64x64 tiles' 1600
+ * x 128 K iterations shared by 128 SMs, 1600 each of 2*64*64*64/1e13 =
+ * 0.0524288 us: 83.88608 us; the blocks that end inside a tile hand an fp32
+ * partial over: 2 * 128 * 64*64*4 B / 4e12 (no L2 figure: DRAM) = 1.048576
+ * us. 87.334656 us + 2.4, against 87.24 + 2.4 for 13 data-parallel waves. */
+START_TEST(stream_k_on_hopper)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g);
+    g.compute_major = 9;
+    struct simt_gemm_result r = predict_ok(&g, 2560, 2560, 8192, 1, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(r.stream_k, 1);
+    ck_assert_int_eq(r.tile_m, 64);
+    ck_assert_int_eq(r.tile_n, 64);
+    ck_assert_int_eq(r.tile_k, 64);
+    ck_assert_double_eq_tol(r.reduce_s, 1.048576e-6, 1e-15);
+    ck_assert_double_eq_tol(r.time_s, 83.88608e-6 + 1.048576e-6 + FLOOR, 1e-12);
+    /* the data-parallel waves it would have run are still reported */
+    ck_assert_double_eq_tol(r.wave_efficiency, 12.5 / 13.0, 1e-12);
+}
+END_TEST
+
+/* m = 1 is a matrix-vector product. bf16: B alone is 8192^2 * 2 B; A and C
+ * 16 KiB each: 134,250,496 B / 4e12 = 33.562624 us, above any kernel's math,
+ * so DRAM bounds it; the tensor-core tile (first in the list) keeps the tie
+ * with GEMV. */
 START_TEST(skinny_is_dram_bound)
 {
     struct simt_gpu_spec g;
@@ -135,45 +171,55 @@ START_TEST(skinny_is_dram_bound)
     struct simt_gemm_result r = predict_ok(&g, 1, 8192, 8192, 1, SIMT_DTYPE_BF16);
     ck_assert_str_eq(simt_gemm_bound_name(r.bound), "dram");
     ck_assert_double_eq_tol(r.dram_bytes, 134250496.0, 0.5);
-    ck_assert_double_eq_tol(r.time_s, 134250496.0 / 1.0e12 + 1.0e-6, 1e-12);
+    ck_assert_double_eq_tol(r.time_s, 134250496.0 / 4.0e12 + FLOOR, 1e-12);
     ck_assert_int_eq(r.split_k, 1);
     ck_assert_double_eq_tol(r.tile_efficiency, 1.0 / (double)r.tile_m, 1e-12);
+    /* fp32 has no tensor path: the FMA GEMM would pad m = 1 to a 64-row tile
+     * (2*64*64*8192 flops a block at 2.49e13/128 flop/s: 345 us); GEMV
+     * streams 268,500,992 B in 67.1 us */
+    r = predict_ok(&g, 1, 8192, 8192, 1, SIMT_DTYPE_FP32);
+    ck_assert_int_eq(r.tile_m, 1);
+    ck_assert_int_eq(r.tile_n, 256);
+    ck_assert_int_eq(r.tensor_cores, 0);
+    ck_assert_double_eq_tol(r.time_s, 268500992.0 / 4.0e12 + FLOOR, 1e-12);
+    ck_assert_ptr_nonnull(strstr(r.assumptions[0], "GEMV"));
 }
 END_TEST
 
-/* Small K: m = n = 8192, k = 64: C alone is 134 MB; total (2*8192*64*2 +
- * 8192^2*2) B = 136,314,880 B -> 136.3 us over DRAM. */
+/* Small K: m = n = 8192, k = 64: C alone is 134 MB; in all (2*8192*64*2 +
+ * 8192^2*2) B = 136,314,880 B -> 34.07872 us over DRAM; the math is 6.7 us. */
 START_TEST(small_k_is_dram_bound)
 {
     struct simt_gpu_spec g;
     round_gpu(&g);
     struct simt_gemm_result r = predict_ok(&g, 8192, 8192, 64, 1, SIMT_DTYPE_BF16);
     ck_assert_str_eq(simt_gemm_bound_name(r.bound), "dram");
-    ck_assert_double_eq_tol(r.time_s, 136314880.0 / 1.0e12 + 1.0e-6, 1e-12);
+    ck_assert_double_eq_tol(r.time_s, 136314880.0 / 4.0e12 + FLOOR, 1e-12);
 }
 END_TEST
 
 /* Few output tiles, long K: 128 x 128 x 16384 bf16. A and B are
- * 2*128*16384*2 = 8,388,608 B (8.39 us over DRAM).
- *   64x64, s=1: 4 blocks, 1 wave x 2*64*64*16384/1e13 = 13.42 us; + 1 us launch
- *   64x64, s=2: 8 blocks, math 6.71 us; DRAM 8,388,608 + fp32 partials
- *     2*128*128*4 = 131,072 B -> 8.51968 us; + 1 us launch; the reduction
- *     reads the partials and writes C: (131,072 + 32,768) B / 1e12 + 1 us
- *     launch = 1.16384 us. Total 10.68352 us  <- least
- *   64x64, s=3: K 5462 -> 5504 a split; partials 196,608 B: 8.585 + 1 +
- *     1.229 = 10.81 us; larger tiles do more math per block. */
+ * 2*128*16384*2 = 8,388,608 B, C 32 KiB: 8,421,376 B = 2.105344 us of DRAM.
+ *   64x64, s=1: 4 blocks, 2*64*64*16384/1e13 = 13.42 us of math
+ *   64x64, s=8: 32 blocks, 1.68 us of math, under DRAM's 2.105344 us; the
+ *     second kernel moves 7 fp32 partials written and read (2*7*128*128*4
+ *     = 917,504 B: 0.229376 us) and costs its floor: 2.629376 us;
+ *     total 2.105344 + 2.629376 + 2.4 = 7.13472 us  <- least
+ *   64x64, s=12: 2.105 + (1,441,792 B: 0.360 + 2.4) + 2.4 = 7.27 us
+ *   64x64, s=4: 3.355 + 2.498 + 2.4 = 8.25 us */
 START_TEST(split_k_fills_the_gpu)
 {
     struct simt_gpu_spec g;
     round_gpu(&g);
     struct simt_gemm_result r = predict_ok(&g, 128, 128, 16384, 1, SIMT_DTYPE_BF16);
-    ck_assert_int_eq(r.split_k, 2);
+    ck_assert_int_eq(r.split_k, 8);
     ck_assert_int_eq(r.tile_m, 64);
     ck_assert_int_eq(r.tile_n, 64);
-    ck_assert_int_eq(r.tiles, 8);
-    ck_assert_double_eq_tol(r.reduce_s, 1.16384e-6, 1e-15);
-    ck_assert_double_eq_tol(r.time_s, 10.68352e-6, 1e-14);
-    ck_assert_str_eq(simt_gemm_bound_name(r.bound), "dram");
+    ck_assert_int_eq(r.tiles, 32);
+    ck_assert_double_eq_tol(r.reduce_s, 2.629376e-6, 1e-15);
+    ck_assert_double_eq_tol(r.time_s, 7.13472e-6, 1e-14);
+    /* the kernel's 2.4 us floor is the largest single part */
+    ck_assert_str_eq(simt_gemm_bound_name(r.bound), "launch");
     /* a batch of 8 of the same shape: never slower than 8 launches */
     struct simt_gemm_result b = predict_ok(&g, 128, 128, 16384, 8, SIMT_DTYPE_BF16);
     ck_assert(b.time_s < 8.0 * r.time_s);
@@ -210,9 +256,11 @@ START_TEST(alignment_rows)
 }
 END_TEST
 
-/* An unaligned bf16 GEMM is slower than the aligned one next to it, by the
- * unaligned kernels' rate; a large compute-bound shape shows the whole
- * ratio less the one-wave difference. */
+/* An unaligned bf16 GEMM: k = 8196 = 4 * 2049 allows 4-element (8-byte)
+ * loads; the fallback kernels issue 3.35 of them per clock per SM (at 1 GHz:
+ * 1.34e10 elements/s), which the 256x128 tile turns into 170.7 flops each:
+ * 2.29e12 flop/s per SM against 1e13 aligned (and 0.73e13 for the non-TMA
+ * kernels): about 4.4 times slower. */
 START_TEST(unaligned_is_slower)
 {
     struct simt_gpu_spec g;
@@ -220,15 +268,20 @@ START_TEST(unaligned_is_slower)
     struct simt_gemm_result a = predict_ok(&g, 8192, 8192, 8192, 1, SIMT_DTYPE_BF16);
     struct simt_gemm_result u = predict_ok(&g, 8192, 8192, 8196, 1, SIMT_DTYPE_BF16);
     ck_assert_int_eq(u.alignment_ok, 0);
-    ck_assert(u.time_s > 1.5 * a.time_s);
-    ck_assert(u.time_s < 1.8 * a.time_s);
+    ck_assert(u.time_s > 4.0 * a.time_s);
+    ck_assert(u.time_s < 4.8 * a.time_s);
+    /* fp64 with odd k: one element is 8 bytes, the non-TMA fraction bounds */
+    g.tensor_dense_flops_per_s[SIMT_DTYPE_FP64] = 1.0e14;
+    a = predict_ok(&g, 4096, 4096, 4096, 1, SIMT_DTYPE_FP64);
+    u = predict_ok(&g, 4096, 4096, 4097, 1, SIMT_DTYPE_FP64);
+    ck_assert(u.time_s > 1.3 * a.time_s && u.time_s < 1.45 * a.time_s);
 }
 END_TEST
 
-/* Which peak: measured bf16 (1e15) as is; fp16 has only the datasheet 2e15,
- * taken at 0.8; fp32 runs on the FMA units: 256 flop/clk * 100 SMs * 1 GHz
- * = 2.56e13 at 0.8; a measured fp32 figure replaces it; with the datasheet
- * policy the measured bf16 figure is ignored. */
+/* Which peak: measured bf16 (1.28e15) as is; fp16 has only the datasheet
+ * 2e15, taken at 0.66; fp32 runs on the FMA units: 256 flop/clk * 128 SMs *
+ * 1 GHz = 3.2768e13 at 0.76; a measured fp32 figure (2e13) is taken at 0.82;
+ * with the datasheet policy the measured bf16 figure is ignored. */
 START_TEST(peak_sources)
 {
     struct simt_gpu_spec g;
@@ -236,22 +289,22 @@ START_TEST(peak_sources)
     struct simt_gemm_result r = predict_ok(&g, 4096, 4096, 4096, 1, SIMT_DTYPE_FP16);
     ck_assert_int_eq(r.peak_measured, 0);
     ck_assert_int_eq(r.tensor_cores, 1);
-    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.8 * 2.0e15, 1.0);
+    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.66 * 2.0e15, 1.0);
     r = predict_ok(&g, 4096, 4096, 4096, 1, SIMT_DTYPE_FP32);
     ck_assert_int_eq(r.tensor_cores, 0);
-    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.8 * 2.56e13, 1.0);
+    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.76 * 3.2768e13, 1.0);
     ck_assert_int_eq(r.tile_k, 8);
     g.measured_fp32_flops_per_s = 2.0e13;
     r = predict_ok(&g, 4096, 4096, 4096, 1, SIMT_DTYPE_FP32);
     ck_assert_int_eq(r.peak_measured, 1);
-    ck_assert_double_eq_tol(r.peak_flops_per_s, 2.0e13, 1.0);
+    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.82 * 2.0e13, 1.0);
     ck_assert_int_eq((r.figures_used & SIMT_FIG_BIT(SIMT_FIG_FP32)) != 0, 1);
 
     struct simt_gemm_request req = {4096, 4096, 4096, 1, SIMT_DTYPE_BF16, SIMT_POLICY_DATASHEET};
     struct simt_diag diag;
     ck_assert_int_eq(simt_gemm_predict(&g, &req, &r, &diag), SIMT_OK);
     ck_assert_int_eq(r.peak_measured, 0);
-    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.8 * 2.0e15, 1.0);
+    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.66 * 2.0e15, 1.0);
     ck_assert_int_gt(r.assumption_count, 2);
     ck_assert_ptr_nonnull(strstr(r.assumptions[0], "tile: "));
 }
@@ -264,12 +317,12 @@ START_TEST(fp64_paths)
     round_gpu(&g);
     struct simt_gemm_result r = predict_ok(&g, 2048, 2048, 2048, 1, SIMT_DTYPE_FP64);
     ck_assert_int_eq(r.tensor_cores, 0);
-    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.8 * 128.0 * 100.0 * 1.0e9, 1.0);
+    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.76 * 128.0 * 128.0 * 1.0e9, 1.0);
     g.tensor_dense_flops_per_s[SIMT_DTYPE_FP64] = 2.0e13;
     r = predict_ok(&g, 2048, 2048, 2048, 1, SIMT_DTYPE_FP64);
     ck_assert_int_eq(r.tensor_cores, 1);
-    ck_assert_int_eq(r.tile_k, 16);
-    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.8 * 2.0e13, 1.0);
+    ck_assert_int_eq(r.tile_k, 8);
+    ck_assert_double_eq_tol(r.peak_flops_per_s, 0.66 * 2.0e13, 1.0);
 }
 END_TEST
 
@@ -316,14 +369,18 @@ START_TEST(bound_names)
 }
 END_TEST
 
-/* A tiny GEMM is all launch: 64^3 is one tile of 0.05 us. */
+/* A tiny GEMM is the kernel's fixed cost: 64^3 is one tile of 0.05 us. */
 START_TEST(tiny_is_launch_bound)
 {
     struct simt_gpu_spec g;
     round_gpu(&g);
     struct simt_gemm_result r = predict_ok(&g, 64, 64, 64, 1, SIMT_DTYPE_BF16);
     ck_assert_str_eq(simt_gemm_bound_name(r.bound), "launch");
-    ck_assert(r.time_s > 1.0e-6 && r.time_s < 1.1e-6);
+    ck_assert(r.time_s > FLOOR && r.time_s < FLOOR + 0.1e-6);
+    /* a DRAM latency figure adds two latencies a wave: 500 cycles at 1 GHz */
+    g.dram_latency_cycles = 500.0;
+    struct simt_gemm_result f = predict_ok(&g, 64, 64, 64, 1, SIMT_DTYPE_BF16);
+    ck_assert_double_eq_tol(f.time_s - r.time_s, 1.0e-6, 1e-12);
 }
 END_TEST
 
@@ -334,6 +391,7 @@ static Suite *gemm_suite(void)
     tcase_add_loop_test(tc, quantization_rows, 0, (int)(sizeof quant_rows / sizeof quant_rows[0]));
     tcase_add_test(tc, tile_choice_without_l2_limit);
     tcase_add_test(tc, tile_choice_with_l2_limit);
+    tcase_add_test(tc, stream_k_on_hopper);
     tcase_add_test(tc, skinny_is_dram_bound);
     tcase_add_test(tc, small_k_is_dram_bound);
     tcase_add_test(tc, split_k_fills_the_gpu);
