@@ -80,6 +80,7 @@ json_t *h_gemm(struct simt_call *call)
     json_object_set_new(answer, "alignment_ok", json_boolean(r.alignment_ok));
     /* beyond the contract: how the time was reached */
     simt_set_int(answer, "split_k", r.split_k);
+    json_object_set_new(answer, "stream_k", json_boolean(r.stream_k));
     json_object_set_new(answer, "tensor_cores", json_boolean(r.tensor_cores));
     simt_set_real(answer, "peak_flops_per_s", r.peak_flops_per_s);
     simt_set_real(answer, "dram_bytes", r.dram_bytes);

@@ -370,10 +370,14 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
     else
         assume(out, "protocol: LL (4 bytes of data and a 4-byte flag a word: half the bandwidth, no pipeline "
                "handshake), faster than Simple at this size");
-    assume(out, "algorithm: %s, the least predicted time among %s; NVLink SHARP (NVLS) and CollNet are not "
-           "modelled",
-           simt_coll_algorithm_name(best.algorithm),
-           req->op == SIMT_COLL_ALL_TO_ALL ? "pairwise sends"
-           : (req->op == SIMT_COLL_ALL_REDUCE && req->nodes > 1 ? "ring and tree" : "ring"));
+    if (req->op == SIMT_COLL_ALL_REDUCE && req->nodes > 1)
+        assume(out, "algorithm: %s, the faster of ring and tree here; NVLink SHARP (NVLS) and CollNet are not "
+               "modelled",
+               simt_coll_algorithm_name(best.algorithm));
+    else if (req->op == SIMT_COLL_ALL_TO_ALL)
+        assume(out, "algorithm: pairwise, every rank sending to every other at once (NCCL's grouped send/receive)");
+    else
+        assume(out, "algorithm: ring (a chain for broadcast), what NCCL runs here without NVLink SHARP (NVLS, not "
+               "modelled)");
     return SIMT_OK;
 }
