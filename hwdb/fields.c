@@ -125,6 +125,8 @@ static const struct simt_hwdb_field fields[] = {
     M(tensor_flops_per_s, DTYPES, 0, 1e18),
     M(launch_overhead_s, DOUBLE, 1e-8, 1e-2),
     M(clock_hz, DOUBLE, 1e8, 1e10),
+    M(dram_write_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),
+    M(dram_copy_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),
 };
 
 const struct simt_hwdb_field *simt_hwdb_fields(size_t *count)

@@ -37,6 +37,8 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_LAUNCH_OVERHEAD] = "launch_overhead_s",
     [SIMT_FIG_DRAM_ROW_CYCLE] = "dram_row_cycle_s",
     [SIMT_FIG_CONSTANT_RATE] = "constant_requests_per_s",
+    [SIMT_FIG_DRAM_WRITE_BANDWIDTH] = "dram_write_bandwidth_bytes_per_s",
+    [SIMT_FIG_DRAM_COPY_BANDWIDTH] = "dram_copy_bandwidth_bytes_per_s",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_flops_per_s.tf32",
@@ -67,6 +69,8 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_LAUNCH_OVERHEAD] = "launch_overhead_s",
     [SIMT_FIG_DRAM_ROW_CYCLE] = "dram_row_cycle_s",
     [SIMT_FIG_CONSTANT_RATE] = "constant_requests_per_s",
+    [SIMT_FIG_DRAM_WRITE_BANDWIDTH] = "measured_dram_write_bandwidth_bytes_per_s",
+    [SIMT_FIG_DRAM_COPY_BANDWIDTH] = "measured_dram_copy_bandwidth_bytes_per_s",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_dense_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_dense_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_dense_flops_per_s.tf32",
@@ -136,6 +140,22 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
         SIMT_CONSTANT_REQUESTS_PER_CLOCK_PER_SM * (double)gpu->sm_count * out->value[SIMT_FIG_CLOCK];
     out->source[SIMT_FIG_CONSTANT_RATE] = out->value[SIMT_FIG_CONSTANT_RATE] > 0.0 ? SIMT_FIGURE_DOCUMENTED
                                                                                      : SIMT_FIGURE_ABSENT;
+    /* DRAM by direction. Datasheets quote one DRAM figure; a measured card
+     * gives write and copy beside the read. Without them the DRAM figure in
+     * use stands in for writes, and a copy costs the read and the write with
+     * no bus turnaround. */
+    double read = out->value[SIMT_FIG_DRAM_BANDWIDTH];
+    pick(out, SIMT_FIG_DRAM_WRITE_BANDWIDTH, gpu->measured_dram_write_bandwidth_bytes_per_s, 0.0);
+    if (out->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] == SIMT_FIGURE_ABSENT && read > 0.0) {
+        out->value[SIMT_FIG_DRAM_WRITE_BANDWIDTH] = read;
+        out->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] = SIMT_FIGURE_STAND_IN;
+    }
+    double write = out->value[SIMT_FIG_DRAM_WRITE_BANDWIDTH];
+    pick(out, SIMT_FIG_DRAM_COPY_BANDWIDTH, gpu->measured_dram_copy_bandwidth_bytes_per_s, 0.0);
+    if (out->source[SIMT_FIG_DRAM_COPY_BANDWIDTH] == SIMT_FIGURE_ABSENT && read > 0.0 && write > 0.0) {
+        out->value[SIMT_FIG_DRAM_COPY_BANDWIDTH] = 2.0 / (1.0 / read + 1.0 / write);
+        out->source[SIMT_FIG_DRAM_COPY_BANDWIDTH] = SIMT_FIGURE_STAND_IN;
+    }
 
     /* Datasheet tensor rates are quoted at the boost clock; at a measured
      * clock they scale with it (the units are clocked). */
@@ -187,6 +207,8 @@ const char *simt_figure_source_name(enum simt_figure_source source)
         return "derived";
     case SIMT_FIGURE_DOCUMENTED:
         return "documented";
+    case SIMT_FIGURE_STAND_IN:
+        return "stand-in";
     case SIMT_FIGURE_ABSENT:
         break;
     }
@@ -212,6 +234,11 @@ int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id 
         how = id == SIMT_FIG_CONSTANT_RATE
                   ? "0.5 addresses per clock per SM, as measured on an H200; no database figure yet"
                   : "documented constant of the technology: JEDEC DRAM row cycle";
+        break;
+    case SIMT_FIGURE_STAND_IN:
+        how = id == SIMT_FIG_DRAM_COPY_BANDWIDTH
+                  ? "no measured copy figure: read and write combined with no bus-turnaround cost"
+                  : "no measured write figure: the DRAM bandwidth figure stands in";
         break;
     case SIMT_FIGURE_DATASHEET:
         how = (id == SIMT_FIG_SHARED_BANDWIDTH || (id >= SIMT_FIG_FP32 && id <= SIMT_FIG_ISSUE))

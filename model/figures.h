@@ -15,7 +15,10 @@
  *     measured_clock_hz when measured; in the latter case the source is
  *     DERIVED (a datasheet rate at a measured clock);
  *   - a figure neither measured nor in the datasheet is ABSENT with value 0;
- *     models refuse (SIMT_EUNSAT) rather than invent it.
+ *     models refuse (SIMT_EUNSAT) rather than invent it;
+ *   - the DRAM write and copy bandwidths exist only as measured figures;
+ *     without them the DRAM bandwidth figure in use (measured read, or the
+ *     datasheet's) stands in, source STAND_IN, and the describe line says so.
  * Pure: no allocation, no globals, no I/O. */
 #ifndef SIMT_FIGURES_H
 #define SIMT_FIGURES_H
@@ -36,7 +39,8 @@ enum simt_figure_source {
     SIMT_FIGURE_DATASHEET,
     SIMT_FIGURE_MEASURED,
     SIMT_FIGURE_DERIVED,   /* a datasheet per-clock rate times a measured clock */
-    SIMT_FIGURE_DOCUMENTED /* a physical constant of the technology, the same for every GPU (see its id) */
+    SIMT_FIGURE_DOCUMENTED, /* a physical constant of the technology, the same for every GPU (see its id) */
+    SIMT_FIGURE_STAND_IN    /* not known for this GPU; another figure stands in (see its id) */
 };
 
 /* One id per figure; the name (simt_figure_name) is the API's field name. */
@@ -65,6 +69,12 @@ enum simt_figure_id {
                                   * on an H200 (tests/gpu/micro/constant.cu: 2.09 cycles per warp
                                   * load per distinct address per SM) and taken for every NVIDIA GPU
                                   * until the database measures it per card */
+    SIMT_FIG_DRAM_WRITE_BANDWIDTH, /* dram_write_bandwidth_bytes_per_s, chip, a kernel that only stores;
+                                    * without a measured one the DRAM bandwidth figure stands in */
+    SIMT_FIG_DRAM_COPY_BANDWIDTH,  /* dram_copy_bandwidth_bytes_per_s, chip, a copy: bytes read plus
+                                    * written per second; without a measured one it stands in as read
+                                    * and write combined with no bus-turnaround cost,
+                                    * 2 / (1 / read + 1 / write) */
     SIMT_FIG_TENSOR_FIRST,       /* tensor_flops_per_s.<dtype>, dense, chip: */
     SIMT_FIG_TENSOR_LAST = SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_COUNT - 1, /* id = FIRST + dtype */
     SIMT_FIG_COUNT
@@ -98,7 +108,7 @@ int simt_figure_require(const struct simt_figure_set *set, enum simt_figure_id i
 /* Static strings: "dram_bandwidth_bytes_per_s", "tensor_flops_per_s.bf16";
  * NULL for an id out of range. */
 const char *simt_figure_name(enum simt_figure_id id);
-/* "measured", "datasheet", "derived", "documented", "absent". */
+/* "measured", "datasheet", "derived", "documented", "stand-in", "absent". */
 const char *simt_figure_source_name(enum simt_figure_source source);
 
 /* Writes one assumption line for a used figure into buf, e.g.

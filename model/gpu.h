@@ -144,6 +144,10 @@ struct simt_gpu_spec {
     double measured_tensor_flops_per_s[SIMT_DTYPE_COUNT];
     double measured_launch_overhead_s;
     double measured_clock_hz;         /* SM clock the card ran at while measured */
+    /* DRAM by direction: measured_dram_bandwidth_bytes_per_s is the best of
+     * read, write and copy (in practice the read); these two give the rest */
+    double measured_dram_write_bandwidth_bytes_per_s; /* stores only */
+    double measured_dram_copy_bandwidth_bytes_per_s;  /* a copy, bytes read plus bytes written per second */
 };
 
 #endif

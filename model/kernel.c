@@ -50,6 +50,7 @@ enum center {
 /* One warp's lifetime (on one path, before divergence). */
 struct warp_cost {
     double dram_bytes, l2_bytes, useful_bytes;
+    double dram_read_bytes, dram_write_bytes; /* dram_bytes by direction (atomics count as reads) */
     double l2_lines;            /* line requests between the SM and L2 */
     double data_wavefronts, shared_wavefronts, l1_wavefronts;
     double constant_requests;
@@ -67,6 +68,7 @@ struct rates {
     int sms;
     int lanes;
     double dram_bytes_per_s, l2_bytes_per_s;
+    double dram_write_bytes_per_s, dram_copy_bytes_per_s; /* copy: read + written bytes per second */
     double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
     double dram_latency, l2_latency, l1_latency, shared_latency, fma_latency;
     double dram_row_cycle;     /* cycles: tRC, the spread of DRAM latency and a bank's service time */
@@ -202,6 +204,10 @@ static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_r
             }
             double l2 = (double)co.sector_bytes_moved;
             w->dram_bytes += a->count * dram;
+            if (a->op == SIMT_OP_STORE)
+                w->dram_write_bytes += a->count * dram;
+            else
+                w->dram_read_bytes += a->count * dram;
             w->l2_bytes += a->count * l2;
             w->l2_lines += a->count * co.cache_lines;
             w->useful_bytes += a->count * useful;
@@ -260,6 +266,28 @@ static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_r
     return SIMT_OK;
 }
 
+/* A warp's DRAM traffic in bytes of read time: the DRAM bus spends
+ * read / R + write / W on the two directions, and each change of direction
+ * idles it for a turnaround (tWTR after writes, tRTW after reads). A memory
+ * controller drains writes in batches; the scarcer direction sets how many
+ * batches interrupt the other, so the turnarounds cost in proportion to
+ * min(read, write). The measured copy (read = write = b / 2 in b / C) fixes
+ * that cost per byte: b / C = b / 2R + b / 2W + b p, so
+ * p = 1 / C - 1 / 2R - 1 / 2W (0 when the copy figure is the stand-in).
+ * H200: R 4.50, W 4.32, C 3.92 TB/s: a copy's bytes cost 14.7% more than
+ * reads, a store stream 4.2% more. */
+static double dram_read_equivalent_bytes(const struct warp_cost *w, const struct rates *r)
+{
+    double read = r->dram_bytes_per_s, write = r->dram_write_bytes_per_s, copy = r->dram_copy_bytes_per_s;
+    if (!(w->dram_write_bytes > 0.0) || !(write > 0.0) || !(copy > 0.0))
+        return w->dram_bytes;
+    double turnaround = 1.0 / copy - 0.5 / read - 0.5 / write; /* seconds per byte of the scarcer direction */
+    if (turnaround < 0.0)
+        turnaround = 0.0;
+    return w->dram_read_bytes + w->dram_write_bytes * read / write +
+           2.0 * fmin(w->dram_read_bytes, w->dram_write_bytes) * turnaround * read;
+}
+
 /* The per-warp demands at each center for a phase with `active_sms` SMs
  * sharing DRAM; divergence multiplies what the warp issues. */
 static void demands(const struct warp_cost *w, const struct rates *r, double serialization, int active_sms,
@@ -269,7 +297,7 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
     double port = r->l2_bytes_per_s / r->sms;
     if (dram_share > port)
         dram_share = port; /* one SM cannot take more than its port into L2 */
-    d[C_DRAM] = w->dram_bytes / (dram_share / r->clock_hz);
+    d[C_DRAM] = dram_read_equivalent_bytes(w, r) / (dram_share / r->clock_hz);
     /* The SM's path to L2 moves one line request per line_bytes / port
      * seconds however few of the line's sectors it carries: the measured L2
      * bandwidth is lines of four sectors, and a request for one sector of a
@@ -335,7 +363,7 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
     if (customers > SIMT_MVA_MAX_CUSTOMERS)
         customers = SIMT_MVA_MAX_CUSTOMERS;
     /* bytes of DRAM per warp-cycle of the network, as a fraction of the chip's DRAM per SM-cycle */
-    double dram_per_warp = w->dram_bytes * active_sms * r->clock_hz / r->dram_bytes_per_s;
+    double dram_per_warp = dram_read_equivalent_bytes(w, r) * active_sms * r->clock_hz / r->dram_bytes_per_s;
     struct simt_mva_result m;
     double delay = 0.0;
     double lo = 0.0, hi = 1.0;
@@ -398,12 +426,13 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
     if ((rc = need(figures, SIMT_FIG_ISSUE, used, &v, diag)) != SIMT_OK)
         return rc;
     r->issue_per_cycle = v * per_cycle;
-    int has_global = 0, has_shared_load = 0, has_l1 = 0, has_constant = 0;
+    int has_global = 0, has_global_store = 0, has_shared_load = 0, has_l1 = 0, has_constant = 0;
     for (int i = 0; i < req->access_count; i++) {
         const struct simt_kernel_access *a = &req->accesses[i];
         if (a->count <= 0.0)
             continue;
         has_global |= a->space == SIMT_SPACE_GLOBAL;
+        has_global_store |= a->space == SIMT_SPACE_GLOBAL && a->op == SIMT_OP_STORE;
         has_constant |= a->space == SIMT_SPACE_CONSTANT;
         has_shared_load |= a->space == SIMT_SPACE_SHARED && a->op == SIMT_OP_LOAD;
         has_l1 |= (a->space == SIMT_SPACE_CONSTANT || a->space == SIMT_SPACE_LOCAL) && a->op == SIMT_OP_LOAD;
@@ -413,6 +442,19 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
             (rc = need(figures, SIMT_FIG_L2_BANDWIDTH, used, &r->l2_bytes_per_s, diag)) != SIMT_OK ||
             (rc = need(figures, SIMT_FIG_DRAM_LATENCY, used, &r->dram_latency, diag)) != SIMT_OK)
             return rc;
+        /* writes: their own figure, and a copy's for the mix (the DRAM
+         * figure stands in for both on a card that lacks them) */
+        r->dram_write_bytes_per_s = r->dram_bytes_per_s;
+        r->dram_copy_bytes_per_s = r->dram_bytes_per_s;
+        if (has_global_store) {
+            double write = simt_figure_get(figures, SIMT_FIG_DRAM_WRITE_BANDWIDTH);
+            double copy = simt_figure_get(figures, SIMT_FIG_DRAM_COPY_BANDWIDTH);
+            if (write > 0.0 && copy > 0.0) {
+                r->dram_write_bytes_per_s = write;
+                r->dram_copy_bytes_per_s = copy;
+                *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
+            }
+        }
         r->dram_row_cycle = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * r->clock_hz;
         *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
         r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
@@ -591,7 +633,7 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     double d[C_COUNT];
     demands(&w, &r, s, r.sms, d);
     double busiest_warps = ceil((double)res.blocks / r.sms) * res.warps_per_block;
-    res.breakdown_s[SIMT_BOUND_DRAM] = res.dram_bytes / r.dram_bytes_per_s;
+    res.breakdown_s[SIMT_BOUND_DRAM] = warps_total * dram_read_equivalent_bytes(&w, &r) / r.dram_bytes_per_s;
     res.breakdown_s[SIMT_BOUND_L2] = warps_total * w.l2_lines * r.line_bytes / r.l2_bytes_per_s;
     if (!(w.dram_bytes > 0.0 || w.l2_bytes > 0.0)) {
         res.breakdown_s[SIMT_BOUND_DRAM] = 0.0;

@@ -19,7 +19,11 @@
  *      a cycle), the constant cache (constant_requests_per_s), the SM's port
  *      into L2 (one line request per line_bytes / port, however few sectors
  *      it carries: what the naive transpose's scattered stores and 128-byte
- *      strided reads measured) and its share of DRAM bandwidth; and it waits,
+ *      strided reads measured) and its share of DRAM bandwidth (reads at the
+ *      read figure, writes at the write figure, and each byte of the scarcer
+ *      direction paying the bus turnarounds that the measured copy figure
+ *      shows; without write and copy figures the DRAM figure stands in for
+ *      both, stated in the assumptions); and it waits,
  *      without using any of them, for each dependent round of loads
  *      (ceil(count / independent) rounds per access) and each dependent
  *      arithmetic instruction.
@@ -42,10 +46,9 @@
  * with one change each and ranks the changes by estimated speedup.
  *
  * Known to be missing: DRAM row locality (accesses 256 B or more apart reach
- * less DRAM bandwidth than the model gives), the cost of mixing reads and
- * writes on the DRAM bus (read+write kernels run some 13% slower than the
- * read bandwidth allows), the overlap lost at block barriers, and integer
- * and address instructions (not in the request). */
+ * less DRAM bandwidth than the model gives), the overlap lost at block
+ * barriers, and integer and address instructions (not in the request).
+ * Atomics are priced as reads (their write-back is not counted). */
 #ifndef SIMT_KERNEL_H
 #define SIMT_KERNEL_H
 

@@ -1108,6 +1108,8 @@ int main(int argc, char **argv) {
                     {"sfu_ops_per_s", num(sfu_rate)},
                     {"launch_overhead_s", num(launch_single)},
                     {"clock_hz", num(clk)},
+                    {"dram_write_bandwidth_bytes_per_s", num(dram_write)},
+                    {"dram_copy_bandwidth_bytes_per_s", num(dram_copy)},
                     {"method", quoted(method)},
                     {"date", quoted(date)},
                     {"device", quoted(prop.name)},

@@ -57,6 +57,49 @@ START_TEST(test_rows)
 }
 END_TEST
 
+/* DRAM by direction: the fixture's datasheet DRAM figure is 2e12 B/s. */
+struct dram_row {
+    const char *name;
+    enum simt_figure_policy policy;
+    double measured_read, measured_write, measured_copy;
+    enum simt_figure_id id;
+    double value;
+    enum simt_figure_source source;
+};
+
+static const struct dram_row dram_rows[] = {
+    {"write stands in: datasheet", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH, 2e12,
+     SIMT_FIGURE_STAND_IN},
+    {"write stands in: measured read", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH,
+     1.8e12, SIMT_FIGURE_STAND_IN},
+    {"write measured", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH, 1.2e12,
+     SIMT_FIGURE_MEASURED},
+    /* 2 / (1 / 1.8 + 1 / 1.2) = 1.44 */
+    {"copy stands in: read and write, no turnaround", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 0,
+     SIMT_FIG_DRAM_COPY_BANDWIDTH, 1.44e12, SIMT_FIGURE_STAND_IN},
+    {"copy measured", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 1.3e12, SIMT_FIG_DRAM_COPY_BANDWIDTH, 1.3e12,
+     SIMT_FIGURE_MEASURED},
+    {"datasheet policy: write is the datasheet's", SIMT_POLICY_DATASHEET, 1.8e12, 1.2e12, 1.3e12,
+     SIMT_FIG_DRAM_WRITE_BANDWIDTH, 2e12, SIMT_FIGURE_STAND_IN},
+    {"datasheet policy: copy is the datasheet's", SIMT_POLICY_DATASHEET, 1.8e12, 1.2e12, 1.3e12,
+     SIMT_FIG_DRAM_COPY_BANDWIDTH, 2e12, SIMT_FIGURE_STAND_IN},
+};
+
+START_TEST(test_dram_directions)
+{
+    const struct dram_row *t = &dram_rows[_i];
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.measured_dram_bandwidth_bytes_per_s = t->measured_read;
+    gpu.measured_dram_write_bandwidth_bytes_per_s = t->measured_write;
+    gpu.measured_dram_copy_bandwidth_bytes_per_s = t->measured_copy;
+    struct simt_figure_set set;
+    simt_figure_set_init(&gpu, t->policy, &set);
+    ck_assert_msg(fabs(simt_figure_get(&set, t->id) - t->value) <= 1e-9 * t->value, "%s: %g", t->name,
+                  simt_figure_get(&set, t->id));
+    ck_assert_msg(set.source[t->id] == t->source, "%s: source %s", t->name, simt_figure_source_name(set.source[t->id]));
+}
+END_TEST
+
 START_TEST(test_names_and_require)
 {
     struct simt_gpu_spec gpu = fixture_gpu();
@@ -79,6 +122,10 @@ START_TEST(test_names_and_require)
     ck_assert_str_eq(line, "dram_bandwidth_bytes_per_s = 1.5e+12 (measured on a real card)");
     simt_figure_describe(&set, SIMT_FIG_FP32, line, sizeof line);
     ck_assert_str_eq(line, "fp32_flops_per_s = 2.56e+13 (datasheet per-clock rate at boost clock)");
+    simt_figure_describe(&set, SIMT_FIG_DRAM_WRITE_BANDWIDTH, line, sizeof line);
+    ck_assert_str_eq(line, "dram_write_bandwidth_bytes_per_s = 1.5e+12 (no measured write figure: the DRAM bandwidth "
+                           "figure stands in)");
+    ck_assert_str_eq(simt_figure_source_name(SIMT_FIGURE_STAND_IN), "stand-in");
     ck_assert_int_eq(simt_figure_describe(&set, SIMT_FIG_COUNT, line, sizeof line), -1);
 }
 END_TEST
@@ -88,6 +135,7 @@ int main(void)
     Suite *s = suite_create("figures");
     TCase *tc = tcase_create("core");
     tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof rows / sizeof rows[0]));
+    tcase_add_loop_test(tc, test_dram_directions, 0, (int)(sizeof dram_rows / sizeof dram_rows[0]));
     tcase_add_test(tc, test_names_and_require);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -88,6 +88,61 @@ START_TEST(test_dram_bound)
 }
 END_TEST
 
+/* DRAM priced by direction. 8000 blocks x 256 threads, each thread reads
+ * and/or writes 16 contiguous bytes: 32.768 MB each way. The card reads at
+ * R = 2e12, writes at W = 1.6e12 and copies at C = 1.6e12 B/s (bytes read +
+ * written): the turnaround costs p = 1/C - 1/2R - 1/2W = 0.0625 s/TB per
+ * byte of the scarcer direction, twice per byte (into and out of it).
+ *   read only:  32.768 MB / 2e12                          = 16.384 us
+ *   write only: 32.768 MB / 1.6e12                        = 20.48 us
+ *   copy:       (32.768 + 32.768 x 1.25 + 2 x 32.768 x 0.0625 x 2) MB of
+ *               read time = 81.92 MB / 2e12 = 65.536 MB / C = 40.96 us
+ *   copy on the datasheet (no write or copy figure): 65.536 MB / 2e12
+ *               = 32.768 us. */
+struct mix_row {
+    const char *name;
+    int load, store;
+    enum simt_figure_policy policy;
+    double dram_s;
+};
+
+static const struct mix_row mix_rows[] = {
+    {"read only", 1, 0, SIMT_POLICY_PREFER_MEASURED, 16.384e-6},
+    {"write only", 0, 1, SIMT_POLICY_PREFER_MEASURED, 20.48e-6},
+    {"copy", 1, 1, SIMT_POLICY_PREFER_MEASURED, 40.96e-6},
+    {"copy, datasheet figures", 1, 1, SIMT_POLICY_DATASHEET, 32.768e-6},
+};
+
+START_TEST(test_read_write_mix)
+{
+    const struct mix_row *t = &mix_rows[_i];
+    struct simt_kernel_request req = base_request(8000, 256, 32);
+    if (t->load)
+        add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 16, 1);
+    if (t->store)
+        add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_STORE, 1, 1, 16, 1);
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.measured_dram_bandwidth_bytes_per_s = 2e12;
+    gpu.measured_dram_write_bandwidth_bytes_per_s = 1.6e12;
+    gpu.measured_dram_copy_bandwidth_bytes_per_s = 1.6e12;
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, t->policy, &figures);
+    struct simt_kernel_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_OK);
+    ck_assert_msg(fabs(r.breakdown_s[SIMT_BOUND_DRAM] - t->dram_s) <= 1e-9 * t->dram_s, "%s: dram %.6g", t->name,
+                  r.breakdown_s[SIMT_BOUND_DRAM]);
+    ck_assert_int_eq(r.bound, SIMT_BOUND_DRAM);
+    /* traffic counts bytes, not their price */
+    ck_assert_double_eq_tol(r.dram_bytes, 32.768e6 * (t->load + t->store), 1e-6);
+    simt_figure_mask direction = SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
+    ck_assert_msg((r.figures_used & direction) == (t->store ? direction : 0), "%s: write/copy figures used", t->name);
+    /* the network cannot beat the DRAM term */
+    ck_assert_msg(r.execution_s >= t->dram_s, "%s: execution %.6g", t->name, r.execution_s);
+}
+END_TEST
+
 /* FP32: 800 blocks x 256 threads, 2048 flops (1024 FMAs) each: per warp
  * 32 x 2048 / 256 = 256 cycles of FP32 pipe and 1024 / 4 = 256 issue cycles;
  * 64 warps a wave -> 16384 cycles = 16.384 us (+2). With two equal paths the
@@ -213,6 +268,7 @@ int main(void)
     tcase_add_test(tc, test_bank_conflicts_and_padding);
     tcase_add_test(tc, test_tail);
     tcase_add_test(tc, test_reuse_assumptions);
+    tcase_add_loop_test(tc, test_read_write_mix, 0, (int)(sizeof mix_rows / sizeof mix_rows[0]));
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bads / sizeof bads[0]));
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
