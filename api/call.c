@@ -9,19 +9,50 @@
 
 #include "api_internal.h"
 
+/* Well-formed UTF-8 as RFC 3629 (and jansson) define it: no overlong forms,
+ * no surrogates (U+D800..DFFF), nothing above U+10FFFF. Returns the length
+ * of the sequence at p, or 0 when it is not well-formed. */
+static int utf8_sequence(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return 1;
+    int extra;
+    unsigned char lo = 0x80, hi = 0xbf; /* the range of the second byte */
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+        extra = 1;
+    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        extra = 2;
+        if (p[0] == 0xe0)
+            lo = 0xa0; /* overlong */
+        else if (p[0] == 0xed)
+            hi = 0x9f; /* surrogates */
+    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        extra = 3;
+        if (p[0] == 0xf0)
+            lo = 0x90; /* overlong */
+        else if (p[0] == 0xf4)
+            hi = 0x8f; /* above U+10FFFF */
+    } else {
+        return 0; /* a continuation byte, C0/C1 (overlong) or F5..FF */
+    }
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (int i = 2; i <= extra; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    }
+    return extra + 1;
+}
+
 void simt_utf8_repair(char *text)
 {
     unsigned char *p = (unsigned char *)text;
     while (*p != 0) {
-        int extra = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 : (*p & 0xf8) == 0xf0 ? 3 : -1;
-        int ok = extra >= 0;
-        for (int i = 1; ok && i <= extra; i++)
-            ok = (p[i] & 0xc0) == 0x80;
-        if (!ok || (extra == 1 && *p < 0xc2)) {
+        int length = utf8_sequence(p); /* stops at the NUL: it is no continuation byte */
+        if (length == 0)
             *p++ = '?';
-            continue;
-        }
-        p += extra + 1;
+        else
+            p += length;
     }
 }
 

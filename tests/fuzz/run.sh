@@ -26,11 +26,15 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 run_one() {
-  local t=$1 bin="$build/tests/fuzz/fuzz_$1"
+  local t=$1 bin="$build/tests/fuzz/fuzz_$1" start=$SECONDS rc=0
   mkdir -p "$build/corpus-$t" "$build/findings-$t"
+  local seeds=("$root/tests/fuzz/corpus/$t")
+  [ -d "$root/tests/fuzz/regress/$t" ] && seeds+=("$root/tests/fuzz/regress/$t")
   "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -dict="$root/tests/fuzz/$t.dict" -artifact_prefix="$build/findings-$t/" \
-    "$build/corpus-$t" "$root/tests/fuzz/corpus/$t" >"$build/fuzz-$t.log" 2>&1
+    "$build/corpus-$t" "${seeds[@]}" >"$build/fuzz-$t.log" 2>&1 || rc=$?
+  echo $((SECONDS - start)) >"$build/fuzz-$t.seconds"
+  return $rc
 }
 
 declare -A status
@@ -49,7 +53,8 @@ for t in $targets; do
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
   corpus=$(find "$build/corpus-$t" -type f | wc -l)
-  echo "fuzz_$t: ${execs:-?} executions in ${seconds} s (${rate:-?}/s), coverage ${cov:-?} edges, corpus $corpus new + $(find "$root/tests/fuzz/corpus/$t" -type f | wc -l) seeds, exit ${status[$t]}"
+  took=$(cat "$build/fuzz-$t.seconds" 2>/dev/null || echo "?")
+  echo "fuzz_$t: ${execs:-?} executions in ${took} s (${rate:-?}/s), coverage ${cov:-?} edges, corpus $corpus new + $(find "$root/tests/fuzz/corpus/$t" -type f | wc -l) seeds, exit ${status[$t]}"
   if [ "${status[$t]}" -ne 0 ]; then
     failed=1
     echo "fuzz_$t: FINDING (log: $log)"
