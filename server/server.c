@@ -436,7 +436,17 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap) __attribute__((fo
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 {
     (void)cls;
-    simt_log_v(SIMT_LOG_WARN, fmt, ap);
+    /* a client that goes away is its own business, not the operator's: at
+     * warn, a flood of aborted connections would flood the log */
+    static const char *const client_noise[] = {
+        "Connection was closed by remote side", "The connection was forcibly closed by remote peer",
+        "Socket has been disconnected", "Connection socket is closed when reading request",
+    };
+    enum simt_log_level level = SIMT_LOG_WARN;
+    for (size_t i = 0; i < sizeof client_noise / sizeof client_noise[0]; i++)
+        if (strncmp(fmt, client_noise[i], strlen(client_noise[i])) == 0)
+            level = SIMT_LOG_DEBUG;
+    simt_log_v(level, fmt, ap);
 }
 
 int simt_server_reap(struct simt_server *srv)
