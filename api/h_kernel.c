@@ -245,11 +245,15 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
     if (r->assumed & SIMT_KERNEL_ASSUMED_SRAM_LATENCY)
         simt_call_assume(call, "shared memory and L1 are one SRAM: the record lacks one of their latencies and the "
                                "other stands in");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT)
+        simt_call_assume(call, "DRAM row activations not limited: the GPU record has no measured "
+                               "dram_row_activations_per_s, so accesses 256 B or more apart are priced by their bytes "
+                               "alone (on an H200 such reads reach 60%% of the read bandwidth)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_LAUNCH)
         simt_call_assume(call, "launch overhead: 0 (the GPU record has no launch_overhead_s)");
     simt_call_assume(call, "stores do not stall the warp; each dependent round of loads waits for its latency");
     simt_call_assume(call, "resident warps form a closed queueing network over issue, pipes, the L1/shared data "
-                           "path and the SM's share of L2 and DRAM (mean-value analysis)");
+                           "path and the SM's share of L2, DRAM bandwidth and DRAM row activations (mean-value analysis)");
 }
 
 json_t *h_kernel(struct simt_call *call)

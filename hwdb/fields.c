@@ -127,6 +127,7 @@ static const struct simt_hwdb_field fields[] = {
     M(clock_hz, DOUBLE, 1e8, 1e10),
     M(dram_write_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),
     M(dram_copy_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),
+    M(dram_row_activations_per_s, DOUBLE, 1e7, 1e13),
 };
 
 const struct simt_hwdb_field *simt_hwdb_fields(size_t *count)

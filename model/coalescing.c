@@ -23,6 +23,12 @@ static int distinct_blocks(const struct simt_warp_access *access, int64_t size, 
     return simt_sort_unique(blocks, n);
 }
 
+int simt_coalescing_distinct_blocks(const struct simt_warp_access *access, int64_t block_bytes)
+{
+    int64_t blocks[4 * SIMT_MAX_LANES];
+    return block_bytes > 0 ? distinct_blocks(access, block_bytes, blocks) : 0;
+}
+
 /* Distinct bytes covered by the active lanes' elements (union of intervals). */
 static int64_t union_bytes(const struct simt_warp_access *access)
 {

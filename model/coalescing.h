@@ -41,4 +41,10 @@ struct simt_coalescing_result {
 int simt_coalescing_compute(const struct simt_gpu_spec *gpu, const struct simt_warp_access *access,
                             struct simt_coalescing_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
 
+/* How many distinct aligned blocks of block_bytes (> 0) the active lanes'
+ * elements overlap (the whole-kernel model counts DRAM row chunks with it).
+ * The access must be valid (simt_warp_access_check); 0 when no lane is
+ * active. */
+int simt_coalescing_distinct_blocks(const struct simt_warp_access *access, int64_t block_bytes);
+
 #endif

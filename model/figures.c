@@ -18,6 +18,18 @@
  * exactly linear), taken as one every 2 cycles. */
 #define SIMT_CONSTANT_REQUESTS_PER_CLOCK_PER_SM 0.5
 
+/* Contiguous bytes of the address space one DRAM row holds before the
+ * address map moves on to another channel. NVIDIA documents global memory
+ * as divided into partitions 256 bytes wide (G. Ruetsch, P. Micikevicius,
+ * "Optimizing Matrix Transpose in CUDA", NVIDIA, 2009, on partition
+ * camping); later GPUs hash which partition a 256-byte piece goes to, not
+ * its width. Measured on an H200 (simt-calibrate run 3,
+ * tests/gpu/results/h200/calibrate-run3.yaml): 8-byte reads 128 B apart run
+ * at 5.99e10/s (two per 256 B: the L2's line rate binds), 256 B apart at
+ * 4.65e10, 512 B at 4.42e10, 1 KiB at 4.26e10, 2 KiB at 4.12e10: from 256 B
+ * on, every read opens a row of its own. */
+#define SIMT_DRAM_INTERLEAVE_BYTES 256.0
+
 static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_CLOCK] = "clock_hz",
     [SIMT_FIG_DRAM_BANDWIDTH] = "dram_bandwidth_bytes_per_s",
@@ -39,6 +51,8 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_CONSTANT_RATE] = "constant_requests_per_s",
     [SIMT_FIG_DRAM_WRITE_BANDWIDTH] = "dram_write_bandwidth_bytes_per_s",
     [SIMT_FIG_DRAM_COPY_BANDWIDTH] = "dram_copy_bandwidth_bytes_per_s",
+    [SIMT_FIG_DRAM_ROW_ACTIVATIONS] = "dram_row_activations_per_s",
+    [SIMT_FIG_DRAM_INTERLEAVE] = "dram_interleave_bytes",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_flops_per_s.tf32",
@@ -71,6 +85,8 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_CONSTANT_RATE] = "constant_requests_per_s",
     [SIMT_FIG_DRAM_WRITE_BANDWIDTH] = "measured_dram_write_bandwidth_bytes_per_s",
     [SIMT_FIG_DRAM_COPY_BANDWIDTH] = "measured_dram_copy_bandwidth_bytes_per_s",
+    [SIMT_FIG_DRAM_ROW_ACTIVATIONS] = "measured_dram_row_activations_per_s",
+    [SIMT_FIG_DRAM_INTERLEAVE] = "dram_interleave_bytes",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_dense_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_dense_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_dense_flops_per_s.tf32",
@@ -156,6 +172,9 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
         out->value[SIMT_FIG_DRAM_COPY_BANDWIDTH] = 2.0 / (1.0 / read + 1.0 / write);
         out->source[SIMT_FIG_DRAM_COPY_BANDWIDTH] = SIMT_FIGURE_STAND_IN;
     }
+    pick(out, SIMT_FIG_DRAM_ROW_ACTIVATIONS, gpu->measured_dram_row_activations_per_s, 0.0);
+    out->value[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_DRAM_INTERLEAVE_BYTES;
+    out->source[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_FIGURE_DOCUMENTED;
 
     /* Datasheet tensor rates are quoted at the boost clock; at a measured
      * clock they scale with it (the units are clocked). */
@@ -233,7 +252,9 @@ int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id 
     case SIMT_FIGURE_DOCUMENTED:
         how = id == SIMT_FIG_CONSTANT_RATE
                   ? "0.5 addresses per clock per SM, as measured on an H200; no database figure yet"
-                  : "documented constant of the technology: JEDEC DRAM row cycle";
+                  : id == SIMT_FIG_DRAM_INTERLEAVE
+                        ? "documented: NVIDIA's 256-byte memory partitions; reads this far apart each open a DRAM row"
+                        : "documented constant of the technology: JEDEC DRAM row cycle";
         break;
     case SIMT_FIGURE_STAND_IN:
         how = id == SIMT_FIG_DRAM_COPY_BANDWIDTH

@@ -75,6 +75,13 @@ enum simt_figure_id {
                                     * written per second; without a measured one it stands in as read
                                     * and write combined with no bus-turnaround cost,
                                     * 2 / (1 / read + 1 / write) */
+    SIMT_FIG_DRAM_ROW_ACTIVATIONS, /* dram_row_activations_per_s, chip: DRAM rows opened per second when no
+                                    * two reads share a row; measured only (absent otherwise: the model
+                                    * then does not limit activations and says so) */
+    SIMT_FIG_DRAM_INTERLEAVE,      /* dram_interleave_bytes: contiguous bytes of the address space one
+                                    * DRAM row holds before the address map moves to another channel;
+                                    * DOCUMENTED: 256 B, NVIDIA's memory-partition width, and on an H200
+                                    * reads 256 B apart already open a row each (see figures.c) */
     SIMT_FIG_TENSOR_FIRST,       /* tensor_flops_per_s.<dtype>, dense, chip: */
     SIMT_FIG_TENSOR_LAST = SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_COUNT - 1, /* id = FIRST + dtype */
     SIMT_FIG_COUNT

@@ -148,6 +148,9 @@ struct simt_gpu_spec {
      * read, write and copy (in practice the read); these two give the rest */
     double measured_dram_write_bandwidth_bytes_per_s; /* stores only */
     double measured_dram_copy_bandwidth_bytes_per_s;  /* a copy, bytes read plus bytes written per second */
+    double measured_dram_row_activations_per_s;      /* DRAM rows opened per second: reads that share no
+                                                       * row with another (simt-calibrate: 8-byte reads
+                                                       * 1 KiB apart), reads per second */
 };
 
 #endif

@@ -36,6 +36,7 @@ void simt_kernel_request_init(struct simt_kernel_request *req, int warp_size)
 /* The network's service centers, one warp's demand at each in SM cycles. */
 enum center {
     C_DRAM = 0, /* the SM's share of DRAM bandwidth */
+    C_ROWS,     /* the SM's share of the DRAM's row activations */
     C_L2,       /* the SM's port into L2 */
     C_DATA,     /* L1/shared data path: one wavefront a cycle */
     C_ISSUE,    /* warp schedulers */
@@ -51,6 +52,8 @@ enum center {
 struct warp_cost {
     double dram_bytes, l2_bytes, useful_bytes;
     double dram_read_bytes, dram_write_bytes; /* dram_bytes by direction (atomics count as reads) */
+    double dram_rows;           /* DRAM rows it opens: interleave chunks its DRAM accesses touch */
+    int sparse;                 /* some access opens more rows than its bytes fill */
     double l2_lines;            /* line requests between the SM and L2 */
     double data_wavefronts, shared_wavefronts, l1_wavefronts;
     double constant_requests;
@@ -69,6 +72,8 @@ struct rates {
     int lanes;
     double dram_bytes_per_s, l2_bytes_per_s;
     double dram_write_bytes_per_s, dram_copy_bytes_per_s; /* copy: read + written bytes per second */
+    double dram_rows_per_s;    /* row activations per second, chip; 0 = not limited (figure absent) */
+    double dram_interleave;    /* bytes of one row chunk */
     double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
     double dram_latency, l2_latency, l1_latency, shared_latency, fma_latency;
     double dram_row_cycle;     /* cycles: tRC, the spread of DRAM latency and a bank's service time */
@@ -202,6 +207,37 @@ static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_r
                     *assumed |= SIMT_KERNEL_ASSUMED_NO_REUSE;
                 }
             }
+            /* DRAM rows. The address map gives each DRAM row 256
+             * contiguous bytes (dram_interleave) before it moves to another
+             * channel, so the accesses of a warp (and of its neighbours,
+             * for contiguous lanes) that fall in one such chunk share one
+             * row activation, and accesses in distinct chunks each open
+             * their own. A pseudo-channel opens rows at a limited rate
+             * whatever they deliver (tRRD, tFAW: the activation current),
+             * which the database holds as dram_row_activations_per_s.
+             * Why rows, and not the L1's outstanding misses or the L2's
+             * request rate: on the H200, 8-byte reads 128 B apart and 256 B
+             * apart cost the same per read everywhere but in DRAM rows (one
+             * line request, one sector, one 64-B DRAM access each; 16 and
+             * 32 chunks a warp), yet the first runs at 6.0e10 reads/s (the
+             * L2's line rate) and the second at 4.3e10 to 4.65e10
+             * (kernels.json; simt-calibrate run 3): a per-line or per-miss
+             * limit would slow the first, which does more of them a second,
+             * before the second. Reads 512 B, 1 KiB and 2 KiB apart run at
+             * the 256-B rate (within 10%), so from 256 B on each read opens
+             * its own row. Dense streams open one row per 256 B, 1.8e10 a
+             * second at 4.5 TB/s, well below the H200's 4.26e10: the limit
+             * binds only for sparse accesses (4-byte strides up to 16 and
+             * 8-byte up to 8 fill their chunks and stay bus-bound). */
+            double opened = dram / r->dram_interleave;
+            if (!(!a->pattern.explicit_addresses && (stride == 1 || stride == -1)) && co.dram_bytes > 0) {
+                double chunks = simt_coalescing_distinct_blocks(&a->pattern, (int64_t)r->dram_interleave);
+                opened = chunks * dram / (double)co.dram_bytes; /* the same reuse as the bytes */
+            }
+            opened = fmin(fmax(opened, dram / r->dram_interleave), dram / r->dram_granularity);
+            if (opened > 1.000001 * dram / r->dram_interleave)
+                w->sparse = 1;
+            w->dram_rows += a->count * opened;
             double l2 = (double)co.sector_bytes_moved;
             w->dram_bytes += a->count * dram;
             if (a->op == SIMT_OP_STORE)
@@ -298,6 +334,7 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
     if (dram_share > port)
         dram_share = port; /* one SM cannot take more than its port into L2 */
     d[C_DRAM] = dram_read_equivalent_bytes(w, r) / (dram_share / r->clock_hz);
+    d[C_ROWS] = r->dram_rows_per_s > 0.0 ? w->dram_rows / (r->dram_rows_per_s / active_sms / r->clock_hz) : 0.0;
     /* The SM's path to L2 moves one line request per line_bytes / port
      * seconds however few of the line's sectors it carries: the measured L2
      * bandwidth is lines of four sectors, and a request for one sector of a
@@ -390,7 +427,7 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
     out->cycles = customers / m.throughput;
     out->cycle_time = m.cycle_time;
     out->delay = delay;
-    out->memory_residence = m.residence[C_DRAM] + m.residence[C_L2];
+    out->memory_residence = m.residence[C_DRAM] + m.residence[C_ROWS] + m.residence[C_L2];
     return SIMT_OK;
 }
 
@@ -455,6 +492,13 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
                 *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
             }
         }
+        /* row activations: measured only; without the figure they are not limited */
+        r->dram_interleave = simt_figure_get(figures, SIMT_FIG_DRAM_INTERLEAVE);
+        if (!(r->dram_interleave > 0.0))
+            r->dram_interleave = 256.0;
+        r->dram_rows_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_ACTIVATIONS);
+        if (r->dram_rows_per_s > 0.0)
+            *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_ACTIVATIONS) | SIMT_FIG_BIT(SIMT_FIG_DRAM_INTERLEAVE);
         r->dram_row_cycle = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * r->clock_hz;
         *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
         r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
@@ -633,7 +677,12 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     double d[C_COUNT];
     demands(&w, &r, s, r.sms, d);
     double busiest_warps = ceil((double)res.blocks / r.sms) * res.warps_per_block;
+    /* DRAM: its bus (bytes by direction) or its row activations, whichever is busier */
     res.breakdown_s[SIMT_BOUND_DRAM] = warps_total * dram_read_equivalent_bytes(&w, &r) / r.dram_bytes_per_s;
+    if (r.dram_rows_per_s > 0.0)
+        res.breakdown_s[SIMT_BOUND_DRAM] = fmax(res.breakdown_s[SIMT_BOUND_DRAM], warps_total * w.dram_rows / r.dram_rows_per_s);
+    else if (w.sparse)
+        res.assumed |= SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT;
     res.breakdown_s[SIMT_BOUND_L2] = warps_total * w.l2_lines * r.line_bytes / r.l2_bytes_per_s;
     if (!(w.dram_bytes > 0.0 || w.l2_bytes > 0.0)) {
         res.breakdown_s[SIMT_BOUND_DRAM] = 0.0;

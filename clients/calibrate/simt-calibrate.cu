@@ -338,6 +338,20 @@ __global__ void k_l2_write(uint4 *p, size_t n, int passes, unsigned v) {
                          "r"(v ^ 7u), "r"((unsigned)i));
 }
 
+/* DRAM row activations: 8-byte reads `step` words apart, 4 independent loads
+ * per thread (lane i of a warp reads word (t + j T) step). A read that shares
+ * no DRAM row with another read in flight opens a row of its own, and HBM
+ * lets a pseudo-channel open only so many rows per second (tRRD, tFAW),
+ * whatever the bytes. */
+__global__ void k_sparse(const unsigned long long *__restrict__ p, long long step, unsigned *out,
+                         unsigned long long sentinel) {
+    long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x, T = (long long)gridDim.x * blockDim.x;
+    unsigned long long acc = 0;
+#pragma unroll
+    for (int j = 0; j < 4; j++) acc ^= p[(t + j * T) * step];
+    if (acc == sentinel) out[0] = (unsigned)acc;
+}
+
 /* ------------------------------------------------------------------ latency */
 
 template <int CG>
@@ -817,6 +831,51 @@ int main(int argc, char **argv) {
     detail("l2_write_bytes_per_s", l2_write);
     detail("l2_buffer_bytes", (double)l2buf);
 
+    /* --- DRAM row activations: 2^22 8-byte reads a launch, spaced 128 B to
+     * 2 KiB apart over a fresh region (4 launches back to back between two
+     * events, so the launch overhead hides behind the work). At 1 KiB, the
+     * row of an HBM pseudo-channel, no two reads share a row: reads per
+     * second are row activations per second, the figure. The other spacings
+     * are evidence of where reads stop sharing rows: if 256 and 512 B reach
+     * the 1 KiB rate, a row holds no more than 256 contiguous bytes of the
+     * address space before the map moves to another channel (NVIDIA's
+     * transpose paper gives 256-byte memory partitions). */
+    double row_rate = 0.0;
+    {
+        const long long reads = g_quick ? (1ll << 20) : (1ll << 22);
+        const int block = 256;
+        const int spacings[] = {128, 256, 512, 1024, 2048};
+        size_t free_b = 0, total_b = 0;
+        CK(cudaMemGetInfo(&free_b, &total_b));
+        size_t region = 0;
+        for (int sp : spacings)
+            if ((size_t)reads * sp <= free_b / 2) region = std::max(region, (size_t)reads * sp);
+        unsigned long long *rows = nullptr;
+        if (region > 0) CK(cudaMalloc(&rows, region));
+        std::string line;
+        for (int sp : spacings) {
+            if ((size_t)reads * sp > region) continue;
+            unsigned grid = (unsigned)(reads / 4 / block);
+            long long step = sp / 8;
+            double t = time_median(
+                [&] {
+                    for (int l = 0; l < 4; l++)
+                        k_sparse<<<grid, block>>>(rows, step, scratch, 0x5a5a5a5a5a5a5a5aull);
+                },
+                2, reps);
+            double rate = 4.0 * (double)reads / t;
+            char key[64];
+            std::snprintf(key, sizeof key, "dram_reads_%dB_apart_per_s", sp);
+            detail(key, rate);
+            char part[64];
+            std::snprintf(part, sizeof part, "%s%d B %.3g", line.empty() ? "" : ", ", sp, rate);
+            line += part;
+            if (sp == 1024) row_rate = rate;
+        }
+        if (rows) CK(cudaFree(rows));
+        progress("[3/9] DRAM reads per second, 8-byte reads spaced: %s (1 KiB: row activations)", line.c_str());
+    }
+
     /* --- latency */
     unsigned long long *res, hres[2];
     CK(cudaMalloc(&res, 16));
@@ -1086,7 +1145,9 @@ int main(int argc, char **argv) {
     const std::string method =
         "simt-calibrate (simtd clients/calibrate): CUDA events, warm-up then median of repeats, random data. "
         "DRAM: read/write/copy of 2 GiB buffers with 16-byte accesses; dram_bandwidth is the highest of the "
-        "three (copy counts bytes read plus written). L2: 16 MiB buffer read 64 times with ld.global.cg. "
+        "three (copy counts bytes read plus written). DRAM rows: 8-byte reads 1 KiB apart, 2^22 a launch, "
+        "4 independent per thread, 4 launches back to back; reads per second. L2: 16 MiB buffer read 64 times "
+        "with ld.global.cg. "
         "Latency: one thread chasing pointers, cycles by clock64 per dependent load: shared (ld.shared), "
         "L1 (16 KiB primed, ld.ca), L2 (8 MiB primed, ld.cg), DRAM (untouched lines over 256 MiB after an L2 "
         "flush, TLB warmed). FMA latency: dependent fma.rn.f32 chain. FP32/FP64/SFU: 8 independent FMA "
@@ -1114,6 +1175,12 @@ int main(int argc, char **argv) {
                     {"date", quoted(date)},
                     {"device", quoted(prop.name)},
                     {"driver", quoted(driver)}};
+
+    if (row_rate > 0.0) { /* not measured when the card lacks the memory for the 4 GiB region */
+        auto at = std::find_if(out.measured.begin(), out.measured.end(),
+                               [](const std::pair<std::string, std::string> &m) { return m.first == "method"; });
+        out.measured.insert(at, {"dram_row_activations_per_s", num(row_rate)});
+    }
 
     FILE *y = std::fopen(yaml_path, "w");
     if (!y) {

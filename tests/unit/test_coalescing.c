@@ -79,6 +79,49 @@ END_TEST
 
 /* Explicit addresses: a permutation of the unit-stride addresses coalesces
  * the same; lanes scattered 4 KiB apart each take a sector. */
+/* Distinct aligned blocks (the kernel model's 256-B DRAM row chunks). */
+struct block_row {
+    const char *name;
+    int element_bytes;
+    int64_t stride, offset;
+    uint64_t mask;
+    int64_t block_bytes;
+    int blocks;
+};
+
+static const struct block_row block_rows[] = {
+    /* 128 B contiguous from 0: inside one 256-B chunk */
+    {"f32 unit stride", 4, 1, 0, ALL, 256, 1},
+    /* [248, 376): crosses the chunk boundary at 256 */
+    {"f32 unit stride from element 62", 4, 1, 62, ALL, 256, 2},
+    /* lanes 128 B apart: two per chunk, 4 KiB in 16 chunks */
+    {"f32 stride 32", 4, 32, 0, ALL, 256, 16},
+    /* lanes 256 B apart (8-B elements, stride 32): a chunk each */
+    {"f64 stride 32", 8, 32, 0, ALL, 256, 32},
+    /* 1 KiB apart: still a chunk each */
+    {"f64 stride 128", 8, 128, 0, ALL, 256, 32},
+    /* the same lanes counted in 1-KiB blocks: 8 KiB / 1 KiB */
+    {"f64 stride 32, 1-KiB blocks", 8, 32, 0, ALL, 1024, 8},
+    /* every lane the same address */
+    {"broadcast", 4, 0, 0, ALL, 256, 1},
+    /* lanes 0..3 only, 256 B apart */
+    {"four lanes", 8, 32, 0, 0xfu, 256, 4},
+    {"no lane", 4, 1, 0, 0, 256, 0},
+};
+
+START_TEST(test_distinct_blocks)
+{
+    const struct block_row *t = &block_rows[_i];
+    struct simt_warp_access a;
+    simt_warp_access_init(&a, 32, t->element_bytes);
+    a.lane_stride_elements = t->stride;
+    a.offset_elements = t->offset;
+    a.active_mask = t->mask;
+    ck_assert_msg(simt_coalescing_distinct_blocks(&a, t->block_bytes) == t->blocks, "%s: %d", t->name,
+                  simt_coalescing_distinct_blocks(&a, t->block_bytes));
+}
+END_TEST
+
 START_TEST(test_explicit)
 {
     struct simt_gpu_spec gpu = fixture_gpu();
@@ -155,6 +198,7 @@ int main(void)
     Suite *s = suite_create("coalescing");
     TCase *tc = tcase_create("core");
     tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof rows / sizeof rows[0]));
+    tcase_add_loop_test(tc, test_distinct_blocks, 0, (int)(sizeof block_rows / sizeof block_rows[0]));
     tcase_add_test(tc, test_explicit);
     tcase_add_test(tc, test_defaults);
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bads / sizeof bads[0]));

@@ -57,32 +57,41 @@ START_TEST(test_rows)
 }
 END_TEST
 
-/* DRAM by direction: the fixture's datasheet DRAM figure is 2e12 B/s. */
+/* DRAM by direction, and its rows: the fixture's datasheet DRAM figure is
+ * 2e12 B/s; write, copy and row activations exist only as measured figures. */
 struct dram_row {
     const char *name;
     enum simt_figure_policy policy;
-    double measured_read, measured_write, measured_copy;
+    double measured_read, measured_write, measured_copy, measured_rows;
     enum simt_figure_id id;
     double value;
     enum simt_figure_source source;
 };
 
 static const struct dram_row dram_rows[] = {
-    {"write stands in: datasheet", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH, 2e12,
+    {"write stands in: datasheet", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH, 2e12,
      SIMT_FIGURE_STAND_IN},
-    {"write stands in: measured read", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH,
+    {"write stands in: measured read", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 0, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH,
      1.8e12, SIMT_FIGURE_STAND_IN},
-    {"write measured", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH, 1.2e12,
+    {"write measured", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH, 1.2e12,
      SIMT_FIGURE_MEASURED},
     /* 2 / (1 / 1.8 + 1 / 1.2) = 1.44 */
-    {"copy stands in: read and write, no turnaround", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 0,
+    {"copy stands in: read and write, no turnaround", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 0, 0,
      SIMT_FIG_DRAM_COPY_BANDWIDTH, 1.44e12, SIMT_FIGURE_STAND_IN},
-    {"copy measured", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 1.3e12, SIMT_FIG_DRAM_COPY_BANDWIDTH, 1.3e12,
+    {"copy measured", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 1.3e12, 0, SIMT_FIG_DRAM_COPY_BANDWIDTH, 1.3e12,
      SIMT_FIGURE_MEASURED},
-    {"datasheet policy: write is the datasheet's", SIMT_POLICY_DATASHEET, 1.8e12, 1.2e12, 1.3e12,
+    {"datasheet policy: write is the datasheet's", SIMT_POLICY_DATASHEET, 1.8e12, 1.2e12, 1.3e12, 0,
      SIMT_FIG_DRAM_WRITE_BANDWIDTH, 2e12, SIMT_FIGURE_STAND_IN},
-    {"datasheet policy: copy is the datasheet's", SIMT_POLICY_DATASHEET, 1.8e12, 1.2e12, 1.3e12,
+    {"datasheet policy: copy is the datasheet's", SIMT_POLICY_DATASHEET, 1.8e12, 1.2e12, 1.3e12, 0,
      SIMT_FIG_DRAM_COPY_BANDWIDTH, 2e12, SIMT_FIGURE_STAND_IN},
+    {"row activations absent", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_DRAM_ROW_ACTIVATIONS, 0,
+     SIMT_FIGURE_ABSENT},
+    {"row activations measured", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 4e10, SIMT_FIG_DRAM_ROW_ACTIVATIONS, 4e10,
+     SIMT_FIGURE_MEASURED},
+    {"datasheet policy: no row activations", SIMT_POLICY_DATASHEET, 0, 0, 0, 4e10, SIMT_FIG_DRAM_ROW_ACTIVATIONS, 0,
+     SIMT_FIGURE_ABSENT},
+    {"interleave documented", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_DRAM_INTERLEAVE, 256,
+     SIMT_FIGURE_DOCUMENTED},
 };
 
 START_TEST(test_dram_directions)
@@ -92,6 +101,7 @@ START_TEST(test_dram_directions)
     gpu.measured_dram_bandwidth_bytes_per_s = t->measured_read;
     gpu.measured_dram_write_bandwidth_bytes_per_s = t->measured_write;
     gpu.measured_dram_copy_bandwidth_bytes_per_s = t->measured_copy;
+    gpu.measured_dram_row_activations_per_s = t->measured_rows;
     struct simt_figure_set set;
     simt_figure_set_init(&gpu, t->policy, &set);
     ck_assert_msg(fabs(simt_figure_get(&set, t->id) - t->value) <= 1e-9 * t->value, "%s: %g", t->name,

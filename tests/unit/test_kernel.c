@@ -143,6 +143,61 @@ START_TEST(test_read_write_mix)
 }
 END_TEST
 
+/* DRAM rows. The card opens 1e10 rows a second; a row holds 256 contiguous
+ * bytes of the address space. 1000 blocks x 256 threads (8000 warps), one
+ * read each; a warp's DRAM bytes go at 2e12 B/s.
+ *   8-byte reads 256 B apart: 32 chunks and 32 granules (2048 B) a warp:
+ *     rows 256000 / 1e10 = 25.6 us; bytes 16.384 MB / 2e12 = 8.192 us
+ *   128 B apart: 16 chunks, 32 granules: 12.8 us against 8.192
+ *   1 KiB apart: still 32 chunks: 25.6 us (bytes as at 256 B)
+ *   contiguous 8-byte: 256 B a warp, one chunk: rows 0.8 us, bytes 1.024 us
+ *   a 32x8 block's column, 4-byte elements 128 B apart: 16 chunks and 2048 B
+ *     a warp, shared by the 8 rows like the bytes (256 B a warp): 2 rows a
+ *     warp, 16000 / 1e10 = 1.6 us against 2.048 MB / 2e12 = 1.024 us
+ *   256 B apart on a card without the figure: not limited, 8.192 us, and
+ *     the assumption says so. */
+struct rows_row {
+    const char *name;
+    int element_bytes;
+    int64_t stride;
+    int block_y;
+    double activations_per_s;
+    double dram_s;
+    int unlimited;
+};
+
+static const struct rows_row rows_rows[] = {
+    {"256 B apart", 8, 32, 1, 1e10, 25.6e-6, 0},
+    {"128 B apart", 8, 16, 1, 1e10, 12.8e-6, 0},
+    {"1 KiB apart", 8, 128, 1, 1e10, 25.6e-6, 0},
+    {"contiguous", 8, 1, 1, 1e10, 1.024e-6, 0},
+    {"tile column", 4, 32, 8, 1e10, 1.6e-6, 0},
+    {"no figure", 8, 32, 1, 0, 8.192e-6, 1},
+};
+
+START_TEST(test_dram_rows)
+{
+    const struct rows_row *t = &rows_rows[_i];
+    struct simt_kernel_request req = base_request(1000, 256 / t->block_y, 32);
+    req.block[1] = t->block_y;
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, t->element_bytes, t->stride);
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.measured_dram_row_activations_per_s = t->activations_per_s;
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_kernel_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_OK);
+    ck_assert_msg(fabs(r.breakdown_s[SIMT_BOUND_DRAM] - t->dram_s) <= 1e-9 * t->dram_s, "%s: dram %.6g", t->name,
+                  r.breakdown_s[SIMT_BOUND_DRAM]);
+    ck_assert_msg(!(r.assumed & SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT) == !t->unlimited, "%s: assumption", t->name);
+    ck_assert_msg(!(r.figures_used & SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_ACTIVATIONS)) == !(t->activations_per_s > 0),
+                  "%s: figure used", t->name);
+    ck_assert_msg(r.execution_s >= t->dram_s, "%s: execution %.6g", t->name, r.execution_s);
+}
+END_TEST
+
 /* FP32: 800 blocks x 256 threads, 2048 flops (1024 FMAs) each: per warp
  * 32 x 2048 / 256 = 256 cycles of FP32 pipe and 1024 / 4 = 256 issue cycles;
  * 64 warps a wave -> 16384 cycles = 16.384 us (+2). With two equal paths the
@@ -269,6 +324,7 @@ int main(void)
     tcase_add_test(tc, test_tail);
     tcase_add_test(tc, test_reuse_assumptions);
     tcase_add_loop_test(tc, test_read_write_mix, 0, (int)(sizeof mix_rows / sizeof mix_rows[0]));
+    tcase_add_loop_test(tc, test_dram_rows, 0, (int)(sizeof rows_rows / sizeof rows_rows[0]));
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bads / sizeof bads[0]));
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
