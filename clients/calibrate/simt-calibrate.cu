@@ -1,6 +1,7 @@
 /* simt-calibrate.cu - measures the NVIDIA GPU it runs on and writes the
  * figures as the `measured:` section of a simtd hardware-database file (YAML)
- * and as JSON: DRAM and L2 bandwidth (read, write, copy), L1, L2, DRAM and
+ * and as JSON: DRAM and L2 bandwidth (read, write, copy), DRAM row
+ * activations (8-byte reads 1 KiB apart; 128 B to 2 KiB as details), L1, L2, DRAM and
  * shared-memory latency by pointer chasing, FMA latency, FP32, FP64 and SFU
  * throughput, tensor-core throughput per data type through cuBLASLt (the
  * library users call; a register-only mma.sync kernel of our own is reported
