@@ -16,6 +16,7 @@
 
 #include <dirent.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_ARCHS 32
 #define NAME_MAX_LEN 63
+
+/* snprintf that refuses to truncate (a cut path would test the wrong file) */
+static void format(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void format(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    CHECK(n >= 0 && (size_t)n < size, "path or text too long for its buffer (%s)", fmt);
+}
 
 struct buffer {
     char *bytes;
@@ -138,15 +151,15 @@ static void remove_trees(void)
 {
     char path[8192];
     for (size_t i = 0; i < tree_count; i++) {
-        snprintf(path, sizeof path, "%s/arch/%s.yaml", trees[i].gpu_dir, trees[i].name);
+        format(path, sizeof path, "%s/arch/%s.yaml", trees[i].gpu_dir, trees[i].name);
         unlink(path);
-        snprintf(path, sizeof path, "%s/gpus/%s.yaml", trees[i].arch_dir, trees[i].gpu_name);
+        format(path, sizeof path, "%s/gpus/%s.yaml", trees[i].arch_dir, trees[i].gpu_name);
         unlink(path);
         const char *subs[] = {"arch", "gpus"};
         for (int s = 0; s < 2; s++) {
-            snprintf(path, sizeof path, "%s/%s", trees[i].gpu_dir, subs[s]);
+            format(path, sizeof path, "%s/%s", trees[i].gpu_dir, subs[s]);
             rmdir(path);
-            snprintf(path, sizeof path, "%s/%s", trees[i].arch_dir, subs[s]);
+            format(path, sizeof path, "%s/%s", trees[i].arch_dir, subs[s]);
             rmdir(path);
         }
         rmdir(trees[i].gpu_dir);
@@ -161,7 +174,7 @@ static void remove_trees(void)
 static void setup(void)
 {
     const char *tmp = getenv("TMPDIR");
-    snprintf(base_dir, sizeof base_dir, "%s/fuzz_hwdb.XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+    format(base_dir, sizeof base_dir, "%s/fuzz_hwdb.XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
     CHECK(mkdtemp(base_dir) != NULL, "mkdtemp %s", base_dir);
     DIR *d = opendir(SIMT_SOURCE_DIR "/hwdb/arch");
     CHECK(d != NULL, "cannot open %s", SIMT_SOURCE_DIR "/hwdb/arch");
@@ -174,7 +187,7 @@ static void setup(void)
         memcpy(t->name, e->d_name, n - 5);
         t->name[n - 5] = '\0';
         char path[8192];
-        snprintf(path, sizeof path, "%s/hwdb/arch/%s", SIMT_SOURCE_DIR, e->d_name);
+        format(path, sizeof path, "%s/hwdb/arch/%s", SIMT_SOURCE_DIR, e->d_name);
         t->arch_file = read_all(path);
         tree_count++;
     }
@@ -189,7 +202,7 @@ static void setup(void)
         if (n <= 5 || strcmp(e->d_name + n - 5, ".yaml") != 0 || n - 5 > NAME_MAX_LEN)
             continue;
         char path[8192], arch[NAME_MAX_LEN + 1];
-        snprintf(path, sizeof path, "%s/hwdb/gpus/%s", SIMT_SOURCE_DIR, e->d_name);
+        format(path, sizeof path, "%s/hwdb/gpus/%s", SIMT_SOURCE_DIR, e->d_name);
         struct buffer b = read_all(path);
         int used = 0;
         if (line_value(b.bytes, b.size, "arch:", 0, arch, sizeof arch)) {
@@ -211,21 +224,21 @@ static void setup(void)
         struct arch_tree *t = &trees[i];
         CHECK(t->gpu_file.bytes != NULL, "no GPU of architecture %s in the bundled database", t->name);
         char path[8192];
-        snprintf(t->gpu_dir, sizeof t->gpu_dir, "%s/g-%s", base_dir, t->name);
-        snprintf(t->arch_dir, sizeof t->arch_dir, "%s/a-%s", base_dir, t->name);
+        format(t->gpu_dir, sizeof t->gpu_dir, "%s/g-%s", base_dir, t->name);
+        format(t->arch_dir, sizeof t->arch_dir, "%s/a-%s", base_dir, t->name);
         make_dir(t->gpu_dir);
         make_dir(t->arch_dir);
-        snprintf(path, sizeof path, "%s/arch", t->gpu_dir);
+        format(path, sizeof path, "%s/arch", t->gpu_dir);
         make_dir(path);
-        snprintf(path, sizeof path, "%s/gpus", t->gpu_dir);
+        format(path, sizeof path, "%s/gpus", t->gpu_dir);
         make_dir(path);
-        snprintf(path, sizeof path, "%s/arch", t->arch_dir);
+        format(path, sizeof path, "%s/arch", t->arch_dir);
         make_dir(path);
-        snprintf(path, sizeof path, "%s/gpus", t->arch_dir);
+        format(path, sizeof path, "%s/gpus", t->arch_dir);
         make_dir(path);
-        snprintf(path, sizeof path, "%s/arch/%s.yaml", t->gpu_dir, t->name);
+        format(path, sizeof path, "%s/arch/%s.yaml", t->gpu_dir, t->name);
         write_all(path, t->arch_file.bytes, t->arch_file.size);
-        snprintf(path, sizeof path, "%s/gpus/%s.yaml", t->arch_dir, t->gpu_name);
+        format(path, sizeof path, "%s/gpus/%s.yaml", t->arch_dir, t->gpu_name);
         write_all(path, t->gpu_file.bytes, t->gpu_file.size);
     }
     atexit(remove_trees);
@@ -312,11 +325,11 @@ static void check_api(const struct simt_hwdb *db, const char *id)
         const char *method = "POST";
         if (bodies[i][1] == NULL) {
             method = "GET";
-            snprintf(path, sizeof path, "/v1/gpus/%s", id);
+            format(path, sizeof path, "/v1/gpus/%s", id);
             body[0] = '\0';
         } else {
-            snprintf(path, sizeof path, "%s", bodies[i][0] + strlen("POST "));
-            snprintf(body, sizeof body, "{\"gpu\":\"%s\",%s", id, bodies[i][1]);
+            format(path, sizeof path, "%s", bodies[i][0] + strlen("POST "));
+            format(body, sizeof body, "{\"gpu\":\"%s\",%s", id, bodies[i][1]);
         }
         struct simt_api_request req = {method, path, "application/json", body, strlen(body)};
         struct simt_api_response resp;
@@ -362,19 +375,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     char name[NAME_MAX_LEN + 1];
     if (is_gpu)
-        snprintf(name, sizeof name, "%s", valid_name(id, strlen(id)) ? id : "g1");
+        format(name, sizeof name, "%s", valid_name(id, strlen(id)) ? id : "g1");
     else
-        snprintf(name, sizeof name, "%s", has_arch && valid_name(arch, strlen(arch)) ? arch : tree->name);
+        format(name, sizeof name, "%s", has_arch && valid_name(arch, strlen(arch)) ? arch : tree->name);
     const char *dir = is_gpu ? tree->gpu_dir : tree->arch_dir;
     const char *sub = is_gpu ? "gpus" : "arch";
     char path[8192], rel[128], other_path[8192], other_rel[128];
-    snprintf(path, sizeof path, "%s/%s/%s.yaml", dir, sub, name);
-    snprintf(rel, sizeof rel, "%s/%s.yaml", sub, name);
+    format(path, sizeof path, "%s/%s/%s.yaml", dir, sub, name);
+    format(rel, sizeof rel, "%s/%s.yaml", sub, name);
     if (is_gpu)
-        snprintf(other_rel, sizeof other_rel, "arch/%s.yaml", tree->name);
+        format(other_rel, sizeof other_rel, "arch/%s.yaml", tree->name);
     else
-        snprintf(other_rel, sizeof other_rel, "gpus/%s.yaml", tree->gpu_name);
-    snprintf(other_path, sizeof other_path, "%s/%s", dir, other_rel);
+        format(other_rel, sizeof other_rel, "gpus/%s.yaml", tree->gpu_name);
+    format(other_path, sizeof other_path, "%s/%s", dir, other_rel);
     /* arch mode with the input named as the real arch: it replaces nothing
      * (the tree holds no arch file), so both names can differ only by content */
     write_all(path, data, size);
