@@ -10,6 +10,7 @@ import json
 import os
 import re
 import select
+import shlex
 import shutil
 import signal
 import socket
@@ -23,7 +24,13 @@ import unittest
 SIMTD = None
 REPO = None
 
+# SIMTD_WRAPPER: a command put in front of every simtd the harness starts,
+# e.g. "valgrind --error-exitcode=99 --leak-check=full" (tests/run-all.sh's
+# valgrind pass). Empty: simtd runs as is.
+WRAPPER = shlex.split(os.environ.get("SIMTD_WRAPPER", ""))
+
 LISTEN_RE = re.compile(r"^simtd: listening on http://(.+):(\d+)$")
+SANITIZER_RE = re.compile(r"ERROR: (Address|Leak|Thread|Memory)Sanitizer|runtime error: ")
 
 
 def main():
@@ -48,7 +55,7 @@ def copy_hwdb(dest_parent):
 
 def run_simtd(args, timeout=20):
     """Runs simtd to completion (for flags that exit at once)."""
-    return subprocess.run([SIMTD] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    return subprocess.run(WRAPPER + [SIMTD] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           timeout=timeout, text=True)
 
 
@@ -63,7 +70,7 @@ class Daemon:
         self.args = [SIMTD, "--port", "0", "--hwdb", self.hwdb] + list(extra)
         self.lines = []
         self.cond = threading.Condition()
-        self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(WRAPPER + self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.reader = threading.Thread(target=self._read_stderr, daemon=True)
         self.reader.start()
         self.port = self._read_port()
@@ -192,6 +199,7 @@ class Daemon:
 
     def close(self):
         self.kill()
+        self.reader.join(5)
         for f in (self.proc.stdout, self.proc.stderr):
             try:
                 f.close()
@@ -199,6 +207,11 @@ class Daemon:
                 pass
         if self.own_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
+        # a sanitizer build reports on stderr; any report fails the test
+        with self.cond:
+            reports = [line for line in self.lines if SANITIZER_RE.search(line)]
+        if reports:
+            raise AssertionError("sanitizer report from simtd:\n" + "\n".join(self.lines[-60:]))
 
     def __enter__(self):
         return self
