@@ -49,6 +49,7 @@ struct conn {
     size_t body_len, body_cap;
     size_t body_seen;         /* bytes received, kept or not */
     int too_large;
+    int answered;             /* a response is queued (maybe early: 413, 503) */
 };
 
 struct simt_server {
@@ -95,6 +96,7 @@ static void account(struct conn *c, const char *method, const char *url, int sta
                     size_t bytes)
 {
     atomic_store_explicit(&c->deadline_ns, 0, memory_order_relaxed);
+    c->answered = 1;
     int64_t elapsed_ns = mono_ns() - c->start_ns;
     simt_metrics_observe(route ? route : "unmatched", status, elapsed_ns);
     if (simt_log_access_enabled())
@@ -270,6 +272,7 @@ static void request_reset(struct conn *c)
     c->body_len = 0;
     c->body_seen = 0;
     c->too_large = 0;
+    c->answered = 0;
 }
 
 /* Appends a piece of body, or notes that the limit has been passed (and
@@ -343,6 +346,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
         return MHD_YES;
     }
 
+    if (c->answered) { /* answered early: whatever still comes is dropped */
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
     if (*upload_data_size != 0) { /* a piece of body */
         int rc = body_append(srv, c, upload_data, *upload_data_size);
         *upload_data_size = 0;
