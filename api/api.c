@@ -152,13 +152,13 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
     const char *param = NULL;
     char allow[64] = "";
     static const char *const allow_get = "GET", *const allow_post = "POST";
-    int path_known = 0;
+    const char *known_pattern = NULL; /* a route of this path, for a 405's metrics label */
 
     for (size_t i = 0; i < simt_route_count; i++) {
         const char *candidate = NULL;
         if (!route_matches(simt_route_table[i].pattern, req->path, &candidate))
             continue;
-        path_known = 1;
+        known_pattern = simt_route_table[i].pattern;
         snprintf(allow, sizeof allow, "%s", simt_route_table[i].method);
         if (strcmp(simt_route_table[i].method, req->method) == 0 ||
             (strcmp(req->method, "HEAD") == 0 && strcmp(simt_route_table[i].method, "GET") == 0)) {
@@ -167,12 +167,13 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
             break;
         }
     }
-    if (route == NULL && path_known) {
+    if (route == NULL && known_pattern != NULL) {
         char message[300], method[40], path[200];
         snprintf(message, sizeof message, "%s is not allowed on %s; use %s",
                  printable(method, sizeof method, req->method), printable(path, sizeof path, req->path), allow);
         int rc = simt_api_error_response(405, "method_not_allowed", message, NULL, resp);
         resp->allow = strcmp(allow, "GET") == 0 ? allow_get : allow_post;
+        resp->route = known_pattern;
         return rc;
     }
     if (route == NULL) {

@@ -95,14 +95,30 @@ void simt_call_assume(struct simt_call *call, const char *fmt, ...)
     json_array_append_new(call->assumptions, json_string(text));
 }
 
+/* Appends src to buf[*used..size), truncating; keeps buf NUL-terminated. */
+static void append(char *buf, size_t size, size_t *used, const char *src)
+{
+    size_t n = strlen(src);
+    if (*used + n >= size)
+        n = size - 1 - *used;
+    memcpy(buf + *used, src, n);
+    *used += n;
+    buf[*used] = '\0';
+}
+
+/* Called for every field a request is read by, so no printf here. */
 const char *simt_field_path(char *buf, size_t size, const char *prefix, const char *key)
 {
-    if (prefix == NULL || prefix[0] == '\0')
-        snprintf(buf, size, "%s", key);
-    else if (key == NULL || key[0] == '\0')
-        snprintf(buf, size, "%s", prefix);
-    else
-        snprintf(buf, size, "%s.%s", prefix, key);
+    size_t used = 0;
+    buf[0] = '\0';
+    int has_prefix = prefix != NULL && prefix[0] != '\0';
+    int has_key = key != NULL && key[0] != '\0';
+    if (has_prefix)
+        append(buf, size, &used, prefix);
+    if (has_prefix && has_key)
+        append(buf, size, &used, ".");
+    if (has_key)
+        append(buf, size, &used, key);
     return buf;
 }
 
