@@ -68,6 +68,31 @@ static const char *printable(char *dst, size_t size, const char *src)
     return dst;
 }
 
+/* The deepest nesting of arrays and objects in text (strings skipped),
+ * stopping early once past limit. jansson recurses per level; this keeps a
+ * hostile body from costing more than a flat one. */
+static int json_depth_exceeds(const char *text, size_t len, int limit)
+{
+    int depth = 0, in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (in_string) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_string = 0;
+        } else if (ch == '"') {
+            in_string = 1;
+        } else if (ch == '[' || ch == '{') {
+            if (++depth > limit)
+                return 1;
+        } else if (ch == ']' || ch == '}') {
+            depth--;
+        }
+    }
+    return 0;
+}
+
 /* --- routing --- */
 
 /* Does path match pattern? A pattern ending in "{id}" matches one non-empty
@@ -196,6 +221,15 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
                      "or -H 'Content-Type: application/json')",
                      printable(type, sizeof type, req->content_type));
             int rc = simt_api_error_response(415, "unsupported_media_type", message, NULL, resp);
+            resp->route = route->pattern;
+            return rc;
+        }
+        if (req->body != NULL && json_depth_exceeds(req->body, req->body_len, SIMT_MAX_JSON_DEPTH)) {
+            json_decref(call.assumptions);
+            char message[120];
+            snprintf(message, sizeof message, "the body nests arrays and objects deeper than %d levels",
+                     SIMT_MAX_JSON_DEPTH);
+            int rc = simt_api_error_response(400, "bad_json", message, NULL, resp);
             resp->route = route->pattern;
             return rc;
         }

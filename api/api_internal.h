@@ -22,6 +22,7 @@
 
 #define SIMT_MAX_SWEEP_POINTS 4096
 #define SIMT_MAX_LANE_ADDRESSES 32
+#define SIMT_MAX_JSON_DEPTH 32 /* deeper request bodies are a 400 */
 
 enum simt_figures {
     SIMT_FIGURES_MEASURED = 0, /* default: measured where the GPU has them */

@@ -23,6 +23,7 @@
 
 void simt_config_defaults(struct simt_server_config *cfg)
 {
+    memset(cfg, 0, sizeof *cfg);
     cfg->bind_addr = SIMT_DEFAULT_BIND;
     cfg->port = SIMT_DEFAULT_PORT;
     cfg->hwdb_dir = NULL;
@@ -66,6 +67,9 @@ void simt_config_usage(FILE *out)
             "                         a reload empties it); 0 turns it off [%u]\n"
             "  --log-level LEVEL      error, warn, info or debug [info]\n"
             "  --access-log on|off    one JSON line per request on stderr [on]\n"
+            "  --token-file FILE      require 'Authorization: Bearer TOKEN' on every route\n"
+            "                         but /healthz, TOKEN being FILE's first line; meant\n"
+            "                         for binds beyond loopback [none]\n"
             "  --help                 print this help and exit\n"
             "  --version              print the version and exit\n"
             "\n"
@@ -81,8 +85,8 @@ void simt_config_usage(FILE *out)
             "  simtd --port 0 --hwdb ./my-hwdb --access-log off\n"
             "  simtd --bind 0.0.0.0 --port 9000 --threads 2 --max-body-bytes 64K\n"
             "  curl -s localhost:8080/healthz\n"
-            "  curl -s localhost:8080/v1/occupancy -d '{\"gpu\":\"h200-sxm\",\"block_size\":256,"
-            "\"registers_per_thread\":64}'\n",
+            "  curl -s --json '{\"gpu\":\"h200-sxm\",\"block_size\":256,\"registers_per_thread\":64}' "
+            "localhost:8080/v1/occupancy\n",
             SIMT_DEFAULT_BIND, SIMT_DEFAULT_PORT, simt_config_default_hwdb(), sysconf(_SC_NPROCESSORS_ONLN),
             SIMT_DEFAULT_MAX_CONNECTIONS, SIMT_DEFAULT_TIMEOUT_S, SIMT_DEFAULT_CACHE_ENTRIES);
 }
@@ -158,7 +162,8 @@ enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_ser
 
         static const char *const known[] = {"--bind",     "--port",           "--hwdb",    "--threads",
                                             "--max-body-bytes", "--max-connections", "--timeout-s",
-                                            "--cache-entries", "--log-level", "--access-log"};
+                                            "--cache-entries", "--log-level", "--access-log",
+                                            "--token-file"};
         int is_known = 0;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             if (strcmp(name, known[k]) == 0)
@@ -230,6 +235,12 @@ enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_ser
                 set_error(error, error_size, "--log-level must be error, warn, info or debug, not '%s'", value);
                 return SIMT_CONFIG_ERROR;
             }
+        } else if (strcmp(name, "--token-file") == 0) {
+            if (value[0] == '\0') {
+                set_error(error, error_size, "--token-file needs a file name");
+                return SIMT_CONFIG_ERROR;
+            }
+            cfg->token_file = value;
         } else if (strcmp(name, "--access-log") == 0) {
             if (strcmp(value, "on") == 0) {
                 cfg->access_log = 1;

@@ -17,6 +17,8 @@
 #define SIMT_DEFAULT_TIMEOUT_S 30u
 #define SIMT_DEFAULT_CACHE_ENTRIES 1024u
 
+#define SIMT_MAX_TOKEN_BYTES 256
+
 struct simt_server_config {
     const char *bind_addr;   /* numeric IPv4 or IPv6 address */
     unsigned port;           /* 0: the kernel picks one */
@@ -28,6 +30,8 @@ struct simt_server_config {
     unsigned cache_entries;  /* answers memoized (0: none); see cache.h */
     enum simt_log_level log_level;
     int access_log;          /* 1: one JSON line per request on stderr */
+    const char *token_file;  /* NULL: no authentication; else a file holding the bearer token */
+    const char *token;       /* the token read from token_file by main(), or NULL */
 };
 
 enum simt_config_result {

@@ -156,6 +156,34 @@ static int run(struct simt_server *srv, int sfd, const char *dir, unsigned timeo
     return 0;
 }
 
+/* Reads the bearer token: the file's first line, without trailing
+ * whitespace; 16..SIMT_MAX_TOKEN_BYTES printable characters. */
+static int read_token(const char *path, char *token, size_t size, char *error, size_t error_size)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        snprintf(error, error_size, "%s", strerror(errno));
+        return -1;
+    }
+    char *line = fgets(token, (int)size, f);
+    fclose(f);
+    size_t n = line != NULL ? strlen(token) : 0;
+    while (n > 0 && (token[n - 1] == '\n' || token[n - 1] == '\r' || token[n - 1] == ' ' || token[n - 1] == '\t'))
+        token[--n] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        if (token[i] <= ' ' || token[i] > '~') {
+            snprintf(error, error_size, "the token must be printable ASCII without spaces");
+            return -1;
+        }
+    }
+    if (n < 16 || n > SIMT_MAX_TOKEN_BYTES) {
+        snprintf(error, error_size, "the token must be 16..%d characters on the first line, found %zu",
+                 SIMT_MAX_TOKEN_BYTES, n);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct simt_server_config cfg;
@@ -175,6 +203,14 @@ int main(int argc, char **argv)
         break;
     }
     simt_log_configure(cfg.log_level, cfg.access_log);
+    static char token[SIMT_MAX_TOKEN_BYTES + 2];
+    if (cfg.token_file != NULL) {
+        if (read_token(cfg.token_file, token, sizeof token, error, sizeof error) != 0) {
+            fprintf(stderr, "simtd: --token-file %s: %s\n", cfg.token_file, error);
+            return 1;
+        }
+        cfg.token = token;
+    }
     const char *dir = cfg.hwdb_dir ? cfg.hwdb_dir : simt_config_default_hwdb();
 
     struct simt_hwdb *db = NULL;

@@ -67,6 +67,9 @@ struct simt_server {
 
     struct simt_cache *cache;
 
+    char token[SIMT_MAX_TOKEN_BYTES + 1]; /* "" = no authentication */
+    size_t token_len;
+
     atomic_int shutting_down;
     atomic_llong last_refusal_log_s;
 };
@@ -132,6 +135,9 @@ static enum MHD_Result answer(struct simt_server *srv, struct conn *c, struct MH
                                              resp->content_type ? resp->content_type : "application/json") == MHD_YES;
     if (resp->allow != NULL)
         headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp->allow) == MHD_YES;
+    if (resp->status == MHD_HTTP_UNAUTHORIZED)
+        headers_ok = headers_ok &&
+                     MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"simtd\"") == MHD_YES;
     if (atomic_load_explicit(&srv->shutting_down, memory_order_relaxed)) {
         headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
         key = NULL;
@@ -223,10 +229,32 @@ static struct simt_hwdb *db_acquire(struct simt_server *srv)
     return db;
 }
 
+/* With --token-file, every route but /healthz needs "Authorization: Bearer
+ * TOKEN". The comparison takes the same time wherever the first difference
+ * lies. Returns 1 when the request may proceed. */
+static int authorized(const struct simt_server *srv, struct MHD_Connection *mc, const char *url)
+{
+    if (srv->token_len == 0 || strcmp(url, "/healthz") == 0)
+        return 1;
+    const char *given = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    static const char scheme[] = "Bearer ";
+    if (given == NULL || strncmp(given, scheme, sizeof scheme - 1) != 0)
+        return 0;
+    given += sizeof scheme - 1;
+    size_t given_len = strlen(given);
+    unsigned char diff = (unsigned char)(given_len != srv->token_len);
+    for (size_t i = 0; i < srv->token_len; i++)
+        diff |= (unsigned char)(srv->token[i] ^ (i < given_len ? given[i] : 0));
+    return diff == 0;
+}
+
 static enum MHD_Result dispatch(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc,
                                 const char *method, const char *url)
 {
     struct simt_api_response resp;
+    if (!authorized(srv, mc, url))
+        return answer_error(srv, c, mc, method, url, MHD_HTTP_UNAUTHORIZED, "unauthenticated",
+                            "this server requires 'Authorization: Bearer TOKEN' (simtd --token-file)", "unmatched");
     if (serve_local(srv, method, url, &resp) || simt_static_serve(method, url, &resp))
         return answer(srv, c, mc, method, url, &resp, NULL);
 
@@ -525,6 +553,10 @@ int simt_server_start(const struct simt_server_config *cfg, struct simt_hwdb *db
         return -1;
     }
     srv->max_body_bytes = cfg->max_body_bytes;
+    if (cfg->token != NULL) {
+        snprintf(srv->token, sizeof srv->token, "%s", cfg->token);
+        srv->token_len = strlen(srv->token);
+    }
     srv->max_connections = cfg->max_connections;
     srv->timeout_ns = (int64_t)cfg->timeout_s * 1000000000LL;
     srv->db = db;
