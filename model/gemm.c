@@ -47,12 +47,43 @@
  *    stream-K, split-K reduced by a second kernel. */
 #define NONTMA_FRACTION 0.73
 #define SCALAR_LOADS_PER_CLOCK_PER_SM 3.35
+/* TF32 with B row-major (torch's layout, B's n dimension contiguous):
+ * Hopper's wgmma reads a tf32 operand from shared memory only K-major (its
+ * transposed layouts are for 16-bit types), so B reaches the tensor cores
+ * through registers, element by element. Taken at the rate above for one
+ * element per load (no new constant): each B element serves 2*tile_m
+ * flops. On an H200 (2.7e12 tf32 flop/s per SM) the 256-row tiles keep the
+ * full rate, the 128-row tiles reach 0.63 of it and the 64-row ones 0.31,
+ * which is what small tf32 shapes pay. cuBLAS 13.1 shows the layout's
+ * cost: for tf32 it runs none of the TMA "nvjet" kernels it runs for fp16,
+ * bf16 and fp8, only sm90_xmma kernels and, for small shapes, Ampere's
+ * mma.sync kernels (tests/gpu/results/h200/gemm_kernels.json). */
+/* FMA (SIMT) kernels have neither TMA nor tensor-core operand paths: every
+ * element of a tile's operands, and of its output, passes through the SM's
+ * load/store path on its own. SIMT_STAGED_PER_CLOCK_PER_SM, elements per
+ * clock per SM, fitted to the fp32 skinny GEMMs m = 2, 4, 8 with n = k =
+ * 8192 (median error 0), which cuBLAS runs as a dedicated small-M kernel
+ * (sgemm_largek, an 8x64 tile, tests/gpu/results/h200/gemm_kernels.json):
+ * padded to 8 rows its math is 21 us, its DRAM traffic 60 us, and it takes
+ * 117 us, flat in m. The limit binds on tiles of few flops per element
+ * (2*tm*tn/(tm+tn) under 62.3e12 * 0.82 / 132 / (2.6 * 1.98e9) = 75 on an
+ * H200: the 8x64, 32x64 and 64x64 tiles) and on small K, where the
+ * output's elements outnumber the operands'. */
+#define SIMT_STAGED_PER_CLOCK_PER_SM 2.6
+/* In-kernel split-K and stream-K meet at semaphores in a workspace that
+ * must be zero first: cuBLAS issues a memset before such a kernel, one more
+ * operation on the stream. Measured on an H200 under the profiler
+ * (tests/gpu/results/h200/gemm_kernels_quick.json): 0.8 us before the tf32
+ * 128x8192x8192 stream-K kernel, 0.9 us before the tf32 1025^3 split-K 3
+ * kernel. */
+#define WORKSPACE_MEMSET_S 0.85e-6
 /* The fixed cost of one GEMM kernel in a stream of them (launch latency
  * hidden behind the previous kernel): ramp-up, tear-down. The 256^3 GEMMs
  * take 2.6 to 4.0 us in bf16, fp16, fp8, int8 and fp64, of which their work
  * and two DRAM latencies are under a microsecond: fitted to those five
- * (median error 0). A lone launch adds the launch overhead on top. */
-#define KERNEL_FLOOR_S 2.4e-6
+ * (median error 0; refitted when the small tiles joined the lists). A lone
+ * launch adds the launch overhead on top. */
+#define KERNEL_FLOOR_S 2.45e-6
 /* simt-calibrate measures tensor-core rates as cuBLASLt GEMMs of this size. */
 #define CALIBRATION_DIMENSION 8192
 /* Split-K factors a library tries. */
@@ -66,13 +97,18 @@ struct tile_shape {
 /* Thread-block tiles of the tensor-core kernels (CUTLASS/cuBLAS): Hopper's
  * wgmma kernels and Ampere's mma.sync kernels share these output shapes; the
  * K depth is one 128-byte (Hopper on) or 64-byte (before) row of A per
- * stage. Largest first, so that ties go to the larger tile. */
+ * stage. The 32-wide ones are what cuBLAS gives small shapes (fp64 256^3
+ * and 512^3 on an H200: 32x32 and 32x64, gemm_kernels.json). Largest
+ * first, so that ties go to the larger tile. */
 static const struct tile_shape tensor_tiles[] = {
-    {256, 128}, {128, 256}, {128, 192}, {256, 64}, {64, 256}, {128, 128}, {128, 64}, {64, 128}, {64, 64},
+    {256, 128}, {128, 256}, {128, 192}, {256, 64}, {64, 256}, {128, 128},
+    {128, 64},  {64, 128},  {64, 64},   {64, 32},  {32, 64},  {32, 32},
 };
-/* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes. */
+/* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and
+ * 8x64 are cuBLAS's skinny-M kernels (fp32 m = 16 and m <= 8 on an H200,
+ * gemm_kernels.json). */
 static const struct tile_shape simt_tiles[] = {
-    {128, 128}, {128, 64}, {64, 128}, {64, 64},
+    {128, 128}, {128, 64}, {64, 128}, {64, 64}, {32, 64}, {8, 64},
 };
 /* Matrix-vector products (m or n of 1) run as GEMV on the FMA units: one
  * row (or column) of the output per block of 256. */
@@ -234,11 +270,14 @@ struct shape_context {
     int element_bytes;
     int out_bytes;
     int sm_count;
-    double dram_bytes_per_s;
+    double dram_bytes_per_s;      /* reads */
+    double dram_write_bytes_per_s;
+    double dram_copy_bytes_per_s; /* bytes read plus written per second when both flow */
     double l2_bytes_per_s;        /* 0: no figure (partials then go through DRAM) */
     double floor_s;               /* fixed cost of a kernel */
     int reduce_in_kernel;         /* split-K partials reduced in the GEMM kernel through L2 */
     double fill_s;                /* per wave: first loads and last stores, one DRAM latency each */
+    double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
 };
 
 /* How fast an SM runs one kind of kernel. */
@@ -246,6 +285,8 @@ struct kernel_rate {
     double sm_flops_per_s;        /* math, aligned kernels */
     int unaligned;                /* the fallback kernels (no TMA, narrow loads) */
     double loads_per_s_per_sm;    /* their operand loads an SM issues per second */
+    double staged_per_s_per_sm;   /* FMA kernels: elements an SM moves through load/store per second (0: no limit) */
+    double register_b_per_s_per_sm; /* tf32 on wgmma: B elements an SM feeds through registers (0: none) */
     double l2_bytes_per_s;        /* shared by the SMs that are busy; 0: no limit */
     double l2_floor_per_sm;       /* an SM is never fed less than its largest tile needs */
     double column_share;          /* of a tile's B columns one block fetches from L2 (multicast) */
@@ -289,17 +330,29 @@ static double tile_rate(const struct kernel_rate *rate, const struct tile_shape 
         double fed = rate->loads_per_s_per_sm * flops_per_element;
         sm_rate = slower < fed ? slower : fed;
     }
+    if (rate->register_b_per_s_per_sm > 0.0) {
+        /* each element of B serves the tile's rows */
+        double fed = rate->register_b_per_s_per_sm * 2.0 * (double)tile->m;
+        if (fed < sm_rate)
+            sm_rate = fed;
+    }
     return sm_rate;
 }
 
-/* DRAM traffic of A, B and C (compulsory: each read or written once). */
+/* DRAM traffic of A, B and C (compulsory: each read or written once),
+ * priced by its mix: as many bytes as are both read and written move at the
+ * copy rate (the bus turning round between them), the rest of the reads at
+ * the read rate and the rest of the writes at the write rate. */
 static void dram_traffic(const struct shape_context *ctx, struct candidate *c)
 {
     const struct simt_gemm_request *req = ctx->req;
     double m = (double)req->m, n = (double)req->n, k = (double)req->k;
-    c->dram_bytes = (double)req->batch *
-                    ((m * k + k * n) * (double)ctx->element_bytes + m * n * (double)ctx->out_bytes);
-    c->dram_s = c->dram_bytes / ctx->dram_bytes_per_s;
+    double read = (double)req->batch * (m * k + k * n) * (double)ctx->element_bytes;
+    double written = (double)req->batch * m * n * (double)ctx->out_bytes;
+    double paired = read < written ? read : written;
+    c->dram_bytes = read + written;
+    c->dram_s = 2.0 * paired / ctx->dram_copy_bytes_per_s + (read - paired) / ctx->dram_bytes_per_s +
+                (written - paired) / ctx->dram_write_bytes_per_s;
 }
 
 static void finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c)
@@ -335,6 +388,14 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
     double cols = (double)(req->n < tile->n ? req->n : tile->n);
     double tile_bytes = (rows + cols * rate->column_share) * (double)k_per_split * (double)ctx->element_bytes;
     double math_s = tile_flops / tile_rate(rate, tile);
+    /* FMA kernels: every operand element of the tile, and every element of
+     * its output, passes through the SM's load/store path one at a time */
+    if (rate->staged_per_s_per_sm > 0.0) {
+        double staged = (double)(tile->m + tile->n) * (double)k_per_split + (double)tile->m * (double)tile->n;
+        double stage_s = staged / rate->staged_per_s_per_sm;
+        if (stage_s > math_s)
+            math_s = stage_s;
+    }
     double feed_full_s = tile_bytes / l2_feed(rate, (double)ctx->sm_count);
     double feed_rest_s = rest > 0 ? tile_bytes / l2_feed(rate, (double)rest) : 0.0;
     double waves = (double)full + (rest > 0 ? 1.0 : 0.0);
@@ -345,15 +406,19 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
         busy += math_s > feed_rest_s ? math_s : feed_rest_s;
 
     dram_traffic(ctx, c);
-    /* split-K: all but one split write fp32 partials and the last reads them
-     * back before the epilogue: in the same kernel through L2 (Hopper on),
-     * or, before, in a second kernel through DRAM */
+    /* split-K, in the same kernel (Hopper on): all but one split write fp32
+     * partials and the last reads them back through L2 before the
+     * epilogue, after a memset has zeroed the semaphores they meet at.
+     * In a second kernel (before Hopper, and the fallback kernels): every
+     * split writes its fp32 partial, and the reduction kernel reads them
+     * all through DRAM and writes C; it is a kernel like any other, with
+     * its fixed cost and its first loads and last stores. */
     if (split > 1) {
-        double partial_bytes = (double)req->batch * 2.0 * (double)(split - 1) * (double)req->m * (double)req->n * 4.0;
+        double mn = (double)req->batch * (double)req->m * (double)req->n * 4.0;
         if (ctx->reduce_in_kernel && ctx->l2_bytes_per_s > 0.0)
-            c->reduce_s = partial_bytes / ctx->l2_bytes_per_s;
+            c->reduce_s = 2.0 * (double)(split - 1) * mn / ctx->l2_bytes_per_s + ctx->memset_s;
         else
-            c->reduce_s = partial_bytes / ctx->dram_bytes_per_s + ctx->floor_s;
+            c->reduce_s = 2.0 * (double)split * mn / ctx->dram_bytes_per_s + ctx->floor_s + ctx->fill_s;
     }
     finish(ctx, busy, waves, c);
 }
@@ -391,7 +456,7 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     if (iterations % ctx->sm_count != 0 || output_tiles % ctx->sm_count != 0) {
         double partial_bytes = 2.0 * active * (double)tile->m * (double)tile->n * 4.0;
         double bw = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s : ctx->dram_bytes_per_s;
-        c->reduce_s = partial_bytes / bw;
+        c->reduce_s = partial_bytes / bw + ctx->memset_s;
     }
     /* each SM still starts and ends its share of the tiles */
     finish(ctx, busy, ceil(c->waves), c);
@@ -511,10 +576,18 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     ctx.out_bytes = output_bytes(req->dtype);
     ctx.sm_count = gpu->sm_count;
     ctx.dram_bytes_per_s = dram_bw;
+    ctx.dram_write_bytes_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_WRITE_BANDWIDTH);
+    ctx.dram_copy_bytes_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_COPY_BANDWIDTH);
+    if (!(ctx.dram_write_bytes_per_s > 0.0))
+        ctx.dram_write_bytes_per_s = dram_bw;
+    if (!(ctx.dram_copy_bytes_per_s > 0.0))
+        ctx.dram_copy_bytes_per_s = dram_bw;
+    used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
     ctx.l2_bytes_per_s = l2_bw;
     ctx.floor_s = KERNEL_FLOOR_S;
     ctx.reduce_in_kernel = path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
     ctx.fill_s = 2.0 * latency_s;
+    ctx.memset_s = WORKSPACE_MEMSET_S;
     int tile_k = path.tile_k_bytes / element_bytes;
     if (tile_k < 1)
         tile_k = 1;
@@ -547,6 +620,17 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
         calibration_wave_efficiency = c.waves / ceil(c.waves);
         rate.sm_flops_per_s /= calibration_wave_efficiency;
         rate.l2_floor_per_sm = l2_floor(rate.sm_flops_per_s, &path, element_bytes, rate.column_share);
+    }
+    /* tf32 on wgmma: row-major B fed through registers */
+    int register_fed_b = path.tensor && req->dtype == SIMT_DTYPE_TF32 && gpu->vendor == SIMT_VENDOR_NVIDIA &&
+                         gpu->compute_major >= 9 && clock > 0.0;
+    if (register_fed_b) {
+        rate.register_b_per_s_per_sm = SCALAR_LOADS_PER_CLOCK_PER_SM * clock;
+        used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
+    }
+    if (!path.tensor && clock > 0.0) {
+        rate.staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * clock;
+        used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
     int load_width = load_elements(req->k, req->n, element_bytes);
     if (path.tensor && !out->alignment_ok) {
@@ -637,12 +721,25 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
                out->tile_m, out->tile_n, out->tile_k, arch_family(gpu), path.tensor ? "tensor-core" : "FMA (SIMT)");
     if (best.stream_k)
         assume(out, "stream-K: the K iterations of the %lld tiles shared out evenly over the %d SMs, so the "
-               "part-empty last wave (wave efficiency %.2f) does not cost; partial tiles handed over through L2",
-               (long long)best.tiles, gpu->sm_count, out->wave_efficiency);
+               "part-empty last wave (wave efficiency %.2f) does not cost; partial tiles handed over through L2%s",
+               (long long)best.tiles, gpu->sm_count, out->wave_efficiency,
+               best.reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200)" : "");
     if (best.split > 1)
         assume(out, "split-K %d: K cut across %d blocks per output tile; fp32 partial sums reduced %s",
                best.split, best.split,
-               ctx.reduce_in_kernel ? "in the same kernel through L2" : "by a second kernel through DRAM");
+               ctx.reduce_in_kernel
+                   ? "in the same kernel through L2, after a memset of their semaphores (0.85 us, measured on an H200)"
+                   : "by a second kernel that reads every split's partial through DRAM and writes C (a kernel with "
+                     "its own fixed cost and first and last latencies)");
+    if (register_fed_b && !best.gemv)
+        assume(out, "tf32 B: row-major B reaches wgmma through registers (Hopper's tf32 is K-major only in shared "
+               "memory), %.2f elements per clock per SM (the fallback kernels' measured rate for one-element loads), "
+               "each serving 2x%d flops of this tile",
+               SCALAR_LOADS_PER_CLOCK_PER_SM, out->tile_m);
+    if (rate.staged_per_s_per_sm > 0.0 && !best.gemv)
+        assume(out, "FMA kernel: every operand and output element passes through the SM's load/store path on its "
+               "own, %.1f per clock per SM (fitted to cuBLAS's small-M SGEMM, m = 2..8, on an H200)",
+               SIMT_STAGED_PER_CLOCK_PER_SM);
     if (path.measured && path.tensor)
         assume(out, "peak: %s tensor cores, %.4g flop/s measured as a cuBLASLt %d^3 GEMM; the SMs' own rate is that "
                "over its wave efficiency %.3f",
@@ -666,10 +763,11 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
         assume(out, "alignment: k or n is not a multiple of %d elements (16 bytes); the FMA path takes no slowdown "
                "for it",
                out->alignment_elements);
-    assume(out, "memory: A and B read and C written (%d-byte elements) once through DRAM; operand tiles fed to each "
-           "SM from L2%s",
+    assume(out, "memory: A and B read and C written (%d-byte elements) once through DRAM, as many bytes as are both "
+           "read and written at the copy rate, the rest at the read or the write rate; operand tiles fed to each SM "
+           "from L2%s",
            ctx.out_bytes, l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)");
-    assume(out, "overhead: %.2g s per GEMM kernel in a stream of them (measured floor of back-to-back cuBLAS GEMMs on "
+    assume(out, "overhead: %.3g s per GEMM kernel in a stream of them (measured floor of back-to-back cuBLAS GEMMs on "
            "an H200; a lone launch adds the launch overhead) plus two DRAM latencies (%.3g s) per wave for the first "
            "loads and the last stores",
            KERNEL_FLOOR_S, 2.0 * latency_s);

@@ -6,9 +6,12 @@
  * (the roofline that bounds skinny and small-K shapes), matrix-vector
  * products on the FMA units, leading dimensions that are not 16-byte
  * multiples falling to slower kernels, stream-K scheduling where cuBLAS has
- * it (Hopper on), and the fixed cost of a kernel. The library's choice of
- * tile, split and schedule is modelled as the candidate with the least
- * predicted time.
+ * it (Hopper on), FMA kernels bound by the elements their SMs move through
+ * load/store, tf32's row-major B fed to Hopper's tensor cores through
+ * registers, split-K and stream-K workspaces (a memset, or a reduction
+ * kernel), DRAM priced by its read/write mix, and the fixed cost of a
+ * kernel. The library's choice of tile, split and schedule is modelled as
+ * the candidate with the least predicted time.
  *
  * Conventions: A is m x k, B is k x n, C is m x n, all row-major as
  * torch.mm holds them (leading dimensions k, n, n); one GEMM counts 2*m*n*k
@@ -41,8 +44,8 @@ struct simt_gemm_request {
     enum simt_figure_policy policy; /* 0: prefer measured figures */
 };
 
-#define SIMT_GEMM_MAX_ASSUMPTIONS 8
-#define SIMT_GEMM_ASSUMPTION_BYTES 320
+#define SIMT_GEMM_MAX_ASSUMPTIONS 10
+#define SIMT_GEMM_ASSUMPTION_BYTES 384
 
 struct simt_gemm_result {
     double time_s;

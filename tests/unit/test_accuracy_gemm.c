@@ -4,17 +4,19 @@
  * medians) goes through POST /v1/gemm in-process against the bundled
  * database, and the table of measured, predicted and error is printed.
  *
- * Bars: median absolute error 12% or less (issue 5 asks 15%), and no run
- * off by more than 55%. Issue 5 also asks a worst case of 40%; six of the
- * 218 runs in the bar miss it (fp32 with m = 2, 4, 8, where cuBLAS's small-M
- * FMA kernel is faster than any tile of the model; tf32 256^3, 512^3 and
- * 1025^3, slower than the model), and the table shows them.
+ * Bars, issue 5's own: median absolute error 15% or less and no run off by
+ * more than 40%, over every run but int8. The test also prints each dtype's
+ * median and worst and the five worst runs.
  *
- * int8 runs are printed but kept out of the bars: torch._int_mm does not
- * run the kernel the database's int8 figure measures (cuBLASLt's int8 TN
- * GEMM reaches 1.24 POPS on this card, torch._int_mm 0.93), so the model,
- * which predicts the former, is 25-50% fast for every int8 shape that is
- * not memory bound. No GPU needed. */
+ * int8 runs are printed but kept out of the bars, with the reason printed:
+ * torch._int_mm does not run the kernel the database's int8 figure measures.
+ * On this card it runs Ampere-generation mma.sync kernels
+ * (cutlass_80_tensorop_i16832gemm_s8, tests/gpu/results/h200/
+ * gemm_kernels.json) and reaches 0.93 POPS; cuBLASLt's int8 TN GEMM, which
+ * simt-calibrate times for the database, reaches 1.24 POPS. The model
+ * predicts the latter, so it is 20-50% fast for every int8 shape that is
+ * not memory bound: no kernel near the hardware's rate was reachable through
+ * PyTorch. No GPU needed. */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -26,9 +28,25 @@
 #include "hwdb.h"
 
 #define RESULTS SIMT_TEST_DIR "/gpu/results/h200/gemm.json"
-#define MEDIAN_BAR 0.12
-#define WORST_BAR 0.55
+#define MEDIAN_BAR 0.15
+#define WORST_BAR 0.40
 #define MAX_RUNS 4096
+
+static const char *const dtypes[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
+#define DTYPE_COUNT (sizeof dtypes / sizeof dtypes[0])
+
+/* one run as the summary needs it */
+struct run_error {
+    double error;    /* (predicted - measured) / measured */
+    int dtype;       /* index in dtypes[], -1 when unknown */
+    char label[64];
+};
+
+static int by_worst(const void *a, const void *b)
+{
+    double x = fabs(((const struct run_error *)a)->error), y = fabs(((const struct run_error *)b)->error);
+    return (x < y) - (x > y);
+}
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -77,7 +95,8 @@ START_TEST(gemm_matches_cublas_on_h200)
         gpu_id = "h200-sxm";
 
     static double errors[MAX_RUNS];
-    size_t count = 0, excluded = 0;
+    static struct run_error all[MAX_RUNS];
+    size_t count = 0, excluded = 0, total = 0;
     double worst = 0.0;
     printf("%-6s %6s %6s %6s %5s %12s %12s %8s  %-8s %-12s %s\n", "dtype", "m", "n", "k", "batch", "measured_s",
            "predicted_s", "error", "bound", "tile", "split");
@@ -115,6 +134,16 @@ START_TEST(gemm_matches_cublas_on_h200)
                json_string_value(json_object_get(answer, "bound")), tile_text,
                (long long)json_integer_value(json_object_get(answer, "split_k")));
         const char *dtype = json_string_value(json_object_get(run, "dtype"));
+        struct run_error *e = &all[total++];
+        e->error = error;
+        e->dtype = -1;
+        for (size_t d = 0; d < DTYPE_COUNT; d++)
+            if (dtype != NULL && strcmp(dtype, dtypes[d]) == 0)
+                e->dtype = (int)d;
+        snprintf(e->label, sizeof e->label, "%s %lldx%lldx%lld", dtype != NULL ? dtype : "?",
+                 (long long)json_integer_value(json_object_get(run, "m")),
+                 (long long)json_integer_value(json_object_get(run, "n")),
+                 (long long)json_integer_value(json_object_get(run, "k")));
         if (dtype != NULL && strcmp(dtype, "int8") == 0) {
             excluded++;
         } else {
@@ -126,6 +155,34 @@ START_TEST(gemm_matches_cublas_on_h200)
         json_decref(answer);
         json_decref(body);
     }
+    /* per dtype, and the worst runs of the bar */
+    printf("%-6s %5s %8s %8s\n", "dtype", "runs", "median", "worst");
+    for (size_t d = 0; d < DTYPE_COUNT; d++) {
+        static double mine[MAX_RUNS];
+        size_t n = 0;
+        double w = 0.0;
+        for (size_t r = 0; r < total; r++) {
+            if (all[r].dtype != (int)d)
+                continue;
+            mine[n++] = fabs(all[r].error);
+            if (fabs(all[r].error) > w)
+                w = fabs(all[r].error);
+        }
+        if (n > 0)
+            printf("%-6s %5zu %7.1f%% %7.1f%%%s\n", dtypes[d], n, 100.0 * median(mine, n), 100.0 * w,
+                   strcmp(dtypes[d], "int8") == 0 ? "  (not in the bars)" : "");
+    }
+    qsort(all, total, sizeof all[0], by_worst);
+    printf("worst runs in the bars:");
+    for (size_t r = 0, shown = 0; r < total && shown < 5; r++) {
+        if (all[r].dtype >= 0 && strcmp(dtypes[all[r].dtype], "int8") == 0)
+            continue;
+        printf("%s %s %+.1f%%", shown == 0 ? "" : ",", all[r].label, 100.0 * all[r].error);
+        shown++;
+    }
+    printf("\n");
+    printf("int8 kept out of the bars: torch._int_mm runs Ampere mma.sync kernels (cutlass_80 i16832, 0.93 POPS "
+           "on this card), not the cuBLASLt int8 kernel (1.24 POPS) behind the database's int8 figure\n");
     double med = median(errors, count);
     printf("GEMM: %zu runs in the bar (%zu int8 runs shown, not in it), median |error| %.1f%%, worst %.1f%% (bars: "
            "median %.0f%%, worst %.0f%%)\n",

@@ -1,8 +1,10 @@
 /* test_gemm.c - the GEMM model against hand-worked cases: tile and wave
  * quantization (the NVIDIA guide's own A100 examples), the library's tile
  * choice with and without an L2 feed limit, the DRAM roofline for skinny
- * shapes, split-K, the alignment rule per dtype, which peak is used, and
- * the errors. The GPUs here are made up with round numbers so that every
+ * shapes and its read/write mix, split-K in a second kernel and in the same
+ * kernel, the FMA kernels' load/store path, tf32's register-fed B on
+ * Hopper, the alignment rule per dtype, which peak is used, and the
+ * errors. The GPUs here are made up with round numbers so that every
  * expected value can be worked by hand (the working is beside each row). */
 #include <check.h>
 #include <math.h>
@@ -15,8 +17,9 @@
  * measured at 1.28e15 flop/s (1e13 per SM; at the calibration shape 8192^3
  * every tile of the list fills whole waves on 128 SMs, so nothing is
  * de-quantized); fp16 and tf32 from the datasheet only; DRAM 4e12 B/s; no
- * L2 figure (no feed limit) and no DRAM latency (no per-wave fill). Every
- * GEMM kernel costs the 2.4 us floor. */
+ * L2 figure (no feed limit) and no DRAM latency (no per-wave fill); no
+ * DRAM write or copy figure (the read rate stands in for both). Every GEMM
+ * kernel costs the 2.45 us floor. */
 static void round_gpu(struct simt_gpu_spec *g)
 {
     memset(g, 0, sizeof *g);
@@ -33,7 +36,7 @@ static void round_gpu(struct simt_gpu_spec *g)
     g->dram_bandwidth_bytes_per_s = 4.0e12;
 }
 
-#define FLOOR 2.4e-6
+#define FLOOR 2.45e-6
 
 static struct simt_gemm_result predict_ok(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k,
                                           int64_t batch, enum simt_dtype dtype)
@@ -83,26 +86,28 @@ END_TEST
  *   256x128: 10 x 20 = 200 tiles, 2 waves x 2*256*128*8192/1e13 (53.687 us) = 107.4 us
  *   128x128: 400 tiles, 4 waves x 26.84 us = 107.4 us
  *   128x192: 20 x 14 = 280 tiles, 3 waves x 40.27 us = 120.8 us
- *   128x64: 800 tiles, 7 waves x 13.42 us = 94.0 us
- *   64x64: 1600 tiles, 12.5 -> 13 waves x 6.7108864 us = 87.24151 us  <- least
+ *   64x64: 1600 tiles, 12.5 -> 13 waves x 6.7108864 us = 87.24 us
+ *   64x32: 40 x 80 = 3200 tiles, 25 whole waves x 3.3554432 us = 83.88608 us  <- least
+ *   (32x64 and 32x32 tie with it: 3200 and 6400 tiles, whole waves; ties go
+ *   to the tile listed first)
  * DRAM: (2*2560*8192*2 + 2560^2*2) B / 4e12 = 24.2 us, under the math.
- * Split-K adds a second kernel (2.4 us) and 52 MB of partials: no gain.
- * Time = 87.24151 + 2.4 us. */
+ * Split-K adds a second kernel (2.45 us) and 52 MB of partials: no gain.
+ * Time = 83.88608 + 2.45 us. */
 START_TEST(tile_choice_without_l2_limit)
 {
     struct simt_gpu_spec g;
     round_gpu(&g);
     struct simt_gemm_result r = predict_ok(&g, 2560, 2560, 8192, 1, SIMT_DTYPE_BF16);
     ck_assert_int_eq(r.tile_m, 64);
-    ck_assert_int_eq(r.tile_n, 64);
+    ck_assert_int_eq(r.tile_n, 32);
     ck_assert_int_eq(r.tile_k, 32);
     ck_assert_int_eq(r.split_k, 1);
     ck_assert_int_eq(r.stream_k, 0);
-    ck_assert_int_eq(r.tiles, 1600);
-    ck_assert_double_eq_tol(r.waves, 12.5, 1e-12);
-    ck_assert_double_eq_tol(r.wave_efficiency, 12.5 / 13.0, 1e-12);
+    ck_assert_int_eq(r.tiles, 3200);
+    ck_assert_double_eq_tol(r.waves, 25.0, 1e-12);
+    ck_assert_double_eq_tol(r.wave_efficiency, 1.0, 1e-12);
     ck_assert_double_eq_tol(r.tile_efficiency, 1.0, 1e-12);
-    ck_assert_double_eq_tol(r.time_s, 13.0 * 6.7108864e-6 + FLOOR, 1e-12);
+    ck_assert_double_eq_tol(r.time_s, 25.0 * 3.3554432e-6 + FLOOR, 1e-12);
     ck_assert_double_eq_tol(r.flops, 2.0 * 2560.0 * 2560.0 * 8192.0, 1.0);
     ck_assert_double_eq_tol(r.achieved_flops_per_s, r.flops / r.time_s, 1.0);
     ck_assert_str_eq(simt_gemm_bound_name(r.bound), "compute");
@@ -120,7 +125,8 @@ END_TEST
  *   128x128: 3 full waves x 35.79 us + a last wave of 16 blocks (2.5e11 B/s
  *     each: 16.8 us, under its 26.84 us of math) = 134.2 us
  *   128x192: 2 x 44.74 + 40.27 = 129.8 us
- *   256x128: 6.29 MB / 1.171875e11 = 53.687 us = its math, x 2 = 107.374 us  <- least */
+ *   256x128: 6.29 MB / 1.171875e11 = 53.687 us = its math, x 2 = 107.374 us  <- least
+ *   (64x32, 32x64 and 32x32 starve more than 64x64) */
 START_TEST(tile_choice_with_l2_limit)
 {
     struct simt_gpu_spec g;
@@ -137,26 +143,35 @@ START_TEST(tile_choice_with_l2_limit)
 }
 END_TEST
 
-/* Hopper on: cuBLAS may schedule stream-K. The same 2560 x 2560 x 8192
- * (tile K 64 now: a 128-byte row) on a compute-9 GPU: the 64x64 tiles' 1600
- * x 128 K iterations shared by 128 SMs, 1600 each of 2*64*64*64/1e13 =
- * 0.0524288 us: 83.88608 us; the blocks that end inside a tile hand an fp32
- * partial over: 2 * 128 * 64*64*4 B / 4e12 (no L2 figure: DRAM) = 1.048576
- * us. 87.334656 us + 2.4, against 87.24 + 2.4 for 13 data-parallel waves. */
+/* Hopper on: cuBLAS may schedule stream-K. 1088 x 1088 x 8192 bf16 on a
+ * compute-9 GPU (tile K 64 now: a 128-byte row; one K iteration of a 32x32
+ * tile is 2*32*32*64/1e13 = 0.0131072 us). Every data-parallel tiling leaves
+ * a part-empty wave:
+ *   32x32: 34^2 = 1156 tiles, 9.03 -> 10 waves x 128 iterations = 16.777216 us
+ *   64x32: 17 x 34 = 578 tiles, 4.52 -> 5 waves x 3.3554432 us = 16.777216 us
+ *   64x64: 289 tiles, 3 waves x 6.7108864 us = 20.13 us
+ * Stream-K shares the 1156 x 128 iterations of the 32x32 tiles out evenly:
+ * 1156 each, 15.1519232 us; the blocks that end inside a tile hand an fp32
+ * partial over, 2 * 128 * 32*32*4 B / 4e12 (no L2 figure: DRAM) = 0.262144
+ * us, after the 0.85 us memset of the semaphores they meet at: 1.112144 us.
+ * 15.1519232 + 1.112144 + 2.45 = 18.7140672 us, against 16.777216 + 2.45.
+ * (64x32 stream-K does the same math but hands over partials twice as
+ * large.) */
 START_TEST(stream_k_on_hopper)
 {
     struct simt_gpu_spec g;
     round_gpu(&g);
     g.compute_major = 9;
-    struct simt_gemm_result r = predict_ok(&g, 2560, 2560, 8192, 1, SIMT_DTYPE_BF16);
+    struct simt_gemm_result r = predict_ok(&g, 1088, 1088, 8192, 1, SIMT_DTYPE_BF16);
     ck_assert_int_eq(r.stream_k, 1);
-    ck_assert_int_eq(r.tile_m, 64);
-    ck_assert_int_eq(r.tile_n, 64);
+    ck_assert_int_eq(r.tile_m, 32);
+    ck_assert_int_eq(r.tile_n, 32);
     ck_assert_int_eq(r.tile_k, 64);
-    ck_assert_double_eq_tol(r.reduce_s, 1.048576e-6, 1e-15);
-    ck_assert_double_eq_tol(r.time_s, 83.88608e-6 + 1.048576e-6 + FLOOR, 1e-12);
+    ck_assert_double_eq_tol(r.compute_s, 15.1519232e-6, 1e-15);
+    ck_assert_double_eq_tol(r.reduce_s, 0.262144e-6 + 0.85e-6, 1e-15);
+    ck_assert_double_eq_tol(r.time_s, 15.1519232e-6 + 1.112144e-6 + FLOOR, 1e-12);
     /* the data-parallel waves it would have run are still reported */
-    ck_assert_double_eq_tol(r.wave_efficiency, 12.5 / 13.0, 1e-12);
+    ck_assert_double_eq_tol(r.wave_efficiency, (1156.0 / 128.0) / 10.0, 1e-12);
 }
 END_TEST
 
@@ -174,8 +189,8 @@ START_TEST(skinny_is_dram_bound)
     ck_assert_double_eq_tol(r.time_s, 134250496.0 / 4.0e12 + FLOOR, 1e-12);
     ck_assert_int_eq(r.split_k, 1);
     ck_assert_double_eq_tol(r.tile_efficiency, 1.0 / (double)r.tile_m, 1e-12);
-    /* fp32 has no tensor path: the FMA GEMM would pad m = 1 to a 64-row tile
-     * (2*64*64*8192 flops a block at 2.49e13/128 flop/s: 345 us); GEMV
+    /* fp32 has no tensor path: the FMA GEMM's best tile, 8x64, would move
+     * 590,336 elements through each SM's load/store path (227 us); GEMV
      * streams 268,500,992 B in 67.1 us */
     r = predict_ok(&g, 1, 8192, 8192, 1, SIMT_DTYPE_FP32);
     ck_assert_int_eq(r.tile_m, 1);
@@ -198,32 +213,162 @@ START_TEST(small_k_is_dram_bound)
 }
 END_TEST
 
-/* Few output tiles, long K: 128 x 128 x 16384 bf16. A and B are
- * 2*128*16384*2 = 8,388,608 B, C 32 KiB: 8,421,376 B = 2.105344 us of DRAM.
- *   64x64, s=1: 4 blocks, 2*64*64*16384/1e13 = 13.42 us of math
- *   64x64, s=8: 32 blocks, 1.68 us of math, under DRAM's 2.105344 us; the
- *     second kernel moves 7 fp32 partials written and read (2*7*128*128*4
- *     = 917,504 B: 0.229376 us) and costs its floor: 2.629376 us;
- *     total 2.105344 + 2.629376 + 2.4 = 7.13472 us  <- least
- *   64x64, s=12: 2.105 + (1,441,792 B: 0.360 + 2.4) + 2.4 = 7.27 us
- *   64x64, s=4: 3.355 + 2.498 + 2.4 = 8.25 us */
-START_TEST(split_k_fills_the_gpu)
+/* Few output tiles, long K: 64 x 64 x 65536 bf16. A and B are 2*64*65536*2
+ * = 16,777,216 B, C 8 KiB: 16,785,408 B = 4.196352 us of DRAM. The 32x32
+ * tiles are 4 blocks of 2*32*32*65536/1e13 = 13.42 us of math; split 4 times
+ * they are 16 blocks of 3.36 us, under the DRAM time. Other splits and tiles
+ * reduce more partials (64x32 split 8: 16 blocks as well, 0.066 us of
+ * partials) or stay above DRAM (split 3: 4.48 us of math).
+ *  - Ampere (a second kernel): every split writes its 32*32*4 B partial per
+ *    tile and the reduction kernel reads them all, 2*4*64*64*4 = 131,072 B =
+ *    0.032768 us, and is a kernel: 2.45 us, plus two DRAM latencies when the
+ *    GPU has a latency figure (500 cycles at 1 GHz: 1 us, as the main
+ *    kernel's one wave pays).
+ *  - Hopper with an L2 figure (1e13 B/s): in the same kernel, 3 partials
+ *    written and read back through L2, 2*3*16384 B = 98,304 B = 0.0098304
+ *    us, after the 0.85 us memset; each block's 1.57 MB of A and B at
+ *    1e13/16 B/s from L2 (2.5 us) stays under DRAM; stream-K would hand 128
+ *    partials over and feed all 128 SMs from L2: slower. */
+static const struct {
+    int compute_major;
+    double l2, latency_cycles;
+    int tile_k, split;
+    double reduce_s, time_s;
+    const char *bound;
+} split_rows[] = {
+    {8, 0.0, 0.0, 32, 4, 0.032768e-6 + FLOOR, 4.196352e-6 + 0.032768e-6 + 2.0 * FLOOR, "dram"},
+    {8, 0.0, 500.0, 32, 4, 0.032768e-6 + FLOOR + 1.0e-6, 4.196352e-6 + 0.032768e-6 + 2.0 * FLOOR + 2.0e-6, "dram"},
+    {9, 1.0e13, 0.0, 64, 4, 0.0098304e-6 + 0.85e-6, 4.196352e-6 + 0.0098304e-6 + 0.85e-6 + FLOOR, "dram"},
+};
+
+START_TEST(split_k_rows)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g);
+    g.compute_major = split_rows[_i].compute_major;
+    g.l2_bandwidth_bytes_per_s = split_rows[_i].l2;
+    g.dram_latency_cycles = split_rows[_i].latency_cycles;
+    struct simt_gemm_result r = predict_ok(&g, 64, 64, 65536, 1, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(r.split_k, split_rows[_i].split);
+    ck_assert_int_eq(r.stream_k, 0);
+    ck_assert_int_eq(r.tile_m, 32);
+    ck_assert_int_eq(r.tile_n, 32);
+    ck_assert_int_eq(r.tile_k, split_rows[_i].tile_k);
+    ck_assert_int_eq(r.tiles, 16);
+    ck_assert_double_eq_tol(r.dram_s, 4.196352e-6, 1e-15);
+    ck_assert_double_eq_tol(r.reduce_s, split_rows[_i].reduce_s, 1e-15);
+    ck_assert_double_eq_tol(r.time_s, split_rows[_i].time_s, 1e-14);
+    ck_assert_str_eq(simt_gemm_bound_name(r.bound), split_rows[_i].bound);
+}
+END_TEST
+
+/* A batch of 8 of 128 x 128 x 16384: never slower than 8 launches of one. */
+START_TEST(batch_is_not_slower_than_launches)
 {
     struct simt_gpu_spec g;
     round_gpu(&g);
     struct simt_gemm_result r = predict_ok(&g, 128, 128, 16384, 1, SIMT_DTYPE_BF16);
-    ck_assert_int_eq(r.split_k, 8);
-    ck_assert_int_eq(r.tile_m, 64);
-    ck_assert_int_eq(r.tile_n, 64);
-    ck_assert_int_eq(r.tiles, 32);
-    ck_assert_double_eq_tol(r.reduce_s, 2.629376e-6, 1e-15);
-    ck_assert_double_eq_tol(r.time_s, 7.13472e-6, 1e-14);
-    /* the kernel's 2.4 us floor is the largest single part */
-    ck_assert_str_eq(simt_gemm_bound_name(r.bound), "launch");
-    /* a batch of 8 of the same shape: never slower than 8 launches */
     struct simt_gemm_result b = predict_ok(&g, 128, 128, 16384, 8, SIMT_DTYPE_BF16);
     ck_assert(b.time_s < 8.0 * r.time_s);
     ck_assert_double_eq_tol(b.flops, 8.0 * r.flops, 1.0);
+}
+END_TEST
+
+/* DRAM priced by its mix: m = n = 8192, k = 64 bf16 with a write figure of
+ * 3e12 and a copy figure of 2.5e12 B/s. A and B: 2*8192*64*2 = 2,097,152 B
+ * read; C: 134,217,728 B written. The 2,097,152 B read are paired with as
+ * many written, at the copy rate: 4,194,304 B / 2.5e12 = 1.6777216 us; the
+ * other 132,120,576 B written at 3e12: 44.040192 us. 45.7179136 us, above
+ * the 6.7 us of math. */
+START_TEST(dram_read_write_mix)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g);
+    g.measured_dram_write_bandwidth_bytes_per_s = 3.0e12;
+    g.measured_dram_copy_bandwidth_bytes_per_s = 2.5e12;
+    struct simt_gemm_result r = predict_ok(&g, 8192, 8192, 64, 1, SIMT_DTYPE_BF16);
+    ck_assert_str_eq(simt_gemm_bound_name(r.bound), "dram");
+    ck_assert_double_eq_tol(r.dram_bytes, 2097152.0 + 134217728.0, 0.5);
+    ck_assert_double_eq_tol(r.dram_s, 45.7179136e-6, 1e-15);
+    ck_assert_double_eq_tol(r.time_s, 45.7179136e-6 + FLOOR, 1e-12);
+    ck_assert_int_eq((r.figures_used & SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH)) != 0, 1);
+}
+END_TEST
+
+/* FMA (SIMT) kernels move every operand and output element through the
+ * SM's load/store path, 2.6 a clock per SM: 2.6e9/s at 1 GHz. fp32 at
+ * 0.76 * 3.2768e13 = 2.490368e13 flop/s, 1.9456e11 per SM.
+ *  - 8 x 8192 x 8192: the 8x64 tile, 128 tiles (one wave): (8+64)*8192 +
+ *    8*64 = 590,336 elements = 227.0523077 us (its math is 43 us; 32x64:
+ *    303 us; DRAM 67 us)
+ *  - 16 x 8192 x 8192: 32x64, 128 tiles: 96*8192 + 2048 = 788,480 elements
+ *    = 303.2615385 us (8x64 needs 2 waves of 227 us; 64x64 405 us)
+ *  - 1024 x 1024 x 16: 128x64 (first of the two 128-tile shapes), 128
+ *    tiles: 192*16 + 8192 = 11,264 elements, the output's 8192 the most
+ *    of them: 4.3323077 us (math 1.35 us; 64x64 needs 2 waves of 2.36 us)
+ *  - 4096^3: 128x128, 1024 tiles, 8 waves; 256*4096 + 16384 elements
+ *    (409.6 us) under the math, 2*128*128*4096/1.9456e11 = 689.852 us */
+static const struct {
+    int64_t m, n, k;
+    int tile_m, tile_n;
+    double time_s;
+} fma_rows[] = {
+    {8, 8192, 8192, 8, 64, 590336.0 / 2.6e9 + FLOOR},
+    {16, 8192, 8192, 32, 64, 788480.0 / 2.6e9 + FLOOR},
+    {1024, 1024, 16, 128, 64, 11264.0 / 2.6e9 + FLOOR},
+    {4096, 4096, 4096, 128, 128, 8.0 * 2.0 * 128.0 * 128.0 * 4096.0 / 1.9456e11 + FLOOR},
+};
+
+START_TEST(fma_load_store_rows)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g);
+    struct simt_gemm_result r = predict_ok(&g, fma_rows[_i].m, fma_rows[_i].n, fma_rows[_i].k, 1, SIMT_DTYPE_FP32);
+    ck_assert_int_eq(r.tensor_cores, 0);
+    ck_assert_int_eq(r.split_k, 1);
+    ck_assert_int_eq(r.tile_m, fma_rows[_i].tile_m);
+    ck_assert_int_eq(r.tile_n, fma_rows[_i].tile_n);
+    ck_assert_double_eq_tol(r.time_s, fma_rows[_i].time_s, 1e-11);
+    ck_assert_str_eq(simt_gemm_bound_name(r.bound), "compute");
+    int said = 0;
+    for (int i = 0; i < r.assumption_count; i++)
+        said |= strstr(r.assumptions[i], "load/store path") != NULL;
+    ck_assert_int_eq(said, 1);
+}
+END_TEST
+
+/* tf32 on Hopper: row-major B reaches wgmma through registers, 3.35
+ * elements a clock per SM (3.35e9/s at 1 GHz), each serving 2*tile_m flops.
+ * 4096^3 tf32, datasheet 1e15 x 0.66 = 6.6e14 flop/s (5.15625e12 per SM):
+ *  - Ampere: no such limit: 2*4096^3 / 6.6e14 = 208.2408 us (256x128 tiles,
+ *    512 of them, 4 whole waves)
+ *  - Hopper: the 256-row tiles get 3.35e9 * 512 = 1.7152e12 flop/s per SM:
+ *    4 waves x 2*256*128*4096 / 1.7152e12 = 626.0155 us (128-row tiles
+ *    half that rate; stream-K ties and loses the tie) */
+static const struct {
+    int compute_major;
+    double time_s;
+    int said;
+} tf32_rows[] = {
+    {8, 2.0 * 4096.0 * 4096.0 * 4096.0 / 6.6e14 + FLOOR, 0},
+    {9, 4.0 * 2.0 * 256.0 * 128.0 * 4096.0 / (3.35e9 * 512.0) + FLOOR, 1},
+};
+
+START_TEST(tf32_register_fed_b_rows)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g);
+    g.compute_major = tf32_rows[_i].compute_major;
+    struct simt_gemm_result r = predict_ok(&g, 4096, 4096, 4096, 1, SIMT_DTYPE_TF32);
+    ck_assert_int_eq(r.tile_m, 256);
+    ck_assert_int_eq(r.tile_n, 128);
+    ck_assert_int_eq(r.tiles, 512);
+    ck_assert_int_eq(r.stream_k, 0);
+    ck_assert_double_eq_tol(r.time_s, tf32_rows[_i].time_s, 1e-11);
+    int said = 0;
+    for (int i = 0; i < r.assumption_count; i++)
+        said |= strstr(r.assumptions[i], "tf32 B") != NULL;
+    ck_assert_int_eq(said, tf32_rows[_i].said);
 }
 END_TEST
 
@@ -394,7 +539,11 @@ static Suite *gemm_suite(void)
     tcase_add_test(tc, stream_k_on_hopper);
     tcase_add_test(tc, skinny_is_dram_bound);
     tcase_add_test(tc, small_k_is_dram_bound);
-    tcase_add_test(tc, split_k_fills_the_gpu);
+    tcase_add_loop_test(tc, split_k_rows, 0, (int)(sizeof split_rows / sizeof split_rows[0]));
+    tcase_add_test(tc, batch_is_not_slower_than_launches);
+    tcase_add_test(tc, dram_read_write_mix);
+    tcase_add_loop_test(tc, fma_load_store_rows, 0, (int)(sizeof fma_rows / sizeof fma_rows[0]));
+    tcase_add_loop_test(tc, tf32_register_fed_b_rows, 0, (int)(sizeof tf32_rows / sizeof tf32_rows[0]));
     tcase_add_loop_test(tc, alignment_rows, 0, (int)(sizeof align_rows / sizeof align_rows[0]));
     tcase_add_test(tc, unaligned_is_slower);
     tcase_add_test(tc, peak_sources);
