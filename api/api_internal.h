@@ -59,7 +59,8 @@ void simt_utf8_repair(char *text);
 int simt_call_fail(struct simt_call *call, int status, const char *code, const char *field,
                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Same, with the model's diag: SIMT_EUNSAT -> 422 unsatisfiable, else 400
- * invalid_argument; field = prefix + diag->field. */
+ * invalid_argument; field = prefix + diag->field, except that a GPU record
+ * field the model found missing or wrong is named "gpu.<field>". */
 int simt_call_fail_diag(struct simt_call *call, int rc, const char *prefix, const struct simt_diag *diag);
 
 /* Appends one assumption string. */
@@ -93,6 +94,12 @@ int simt_get_enum(struct simt_call *call, json_t *obj, const char *path, const c
  * bad value -> 400 invalid_argument. Applies call->figures. */
 int simt_resolve_gpu(struct simt_call *call, json_t *obj, const char *path, const char *key,
                      struct simt_resolved_gpu *out);
+
+/* The end of most handlers: with a model's failing rc, records the error
+ * (simt_call_fail_diag), releases gpu->overridden and returns NULL; with
+ * SIMT_OK, returns simt_answer_new(gpu). */
+json_t *simt_answer_from(struct simt_call *call, int rc, const struct simt_diag *diag,
+                         struct simt_resolved_gpu *gpu);
 
 /* A new answer object {"gpu": id[, "overridden": [...]]}; steals
  * gpu->overridden. Assumptions are added by the framework after the

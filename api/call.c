@@ -77,6 +77,18 @@ int simt_call_fail(struct simt_call *call, int status, const char *code, const c
 int simt_call_fail_diag(struct simt_call *call, int rc, const char *prefix, const struct simt_diag *diag)
 {
     char field[160];
+    /* A figure the GPU lacks is named as the what-if field that would supply
+     * it ("gpu.dram_latency_cycles"), whatever the request's own prefix. */
+    char base[128];
+    snprintf(base, sizeof base, "%s", diag->field);
+    char *dot = strchr(base, '.');
+    if (dot != NULL)
+        *dot = '\0';
+    if (diag->field[0] != '\0' && simt_hwdb_field_find(base) != NULL) {
+        snprintf(field, sizeof field, "gpu.%.120s", diag->field);
+        return simt_call_fail(call, rc == SIMT_EUNSAT ? 422 : 400,
+                              rc == SIMT_EUNSAT ? "unsatisfiable" : "invalid_argument", field, "%s", diag->message);
+    }
     simt_field_path(field, sizeof field, prefix, diag->field);
     if (rc == SIMT_EUNSAT)
         return simt_call_fail(call, 422, "unsatisfiable", diag->field[0] != '\0' ? field : NULL, "%s",
@@ -418,6 +430,18 @@ int simt_resolve_gpu(struct simt_call *call, json_t *obj, const char *path, cons
         json_array_append_new(out->overridden, json_string(name));
     }
     return 0;
+}
+
+json_t *simt_answer_from(struct simt_call *call, int rc, const struct simt_diag *diag,
+                         struct simt_resolved_gpu *gpu)
+{
+    if (rc != SIMT_OK) {
+        json_decref(gpu->overridden);
+        gpu->overridden = NULL;
+        simt_call_fail_diag(call, rc, "", diag);
+        return NULL;
+    }
+    return simt_answer_new(gpu);
 }
 
 json_t *simt_answer_new(struct simt_resolved_gpu *gpu)

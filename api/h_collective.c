@@ -52,13 +52,7 @@ json_t *h_collective(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_coll_predict(&gpu.spec, &req, &r, &diag);
-    if (rc != SIMT_OK) {
-        json_decref(gpu.overridden);
-        simt_call_fail_diag(call, rc, "", &diag);
-        return NULL;
-    }
-
-    json_t *answer = simt_answer_new(&gpu);
+    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
     if (answer == NULL)
         return NULL;
     simt_set_real(answer, "time_s", r.time_s);

@@ -34,7 +34,7 @@ json_t *h_divergence(struct simt_call *call)
     if (rc != SIMT_OK) {
         if (has_gpu)
             json_decref(gpu.overridden);
-        simt_fail_model(call, rc, "", &diag);
+        simt_call_fail_diag(call, rc, "", &diag);
         return NULL;
     }
     json_t *answer = has_gpu ? simt_answer_new(&gpu) : json_object();

@@ -104,12 +104,7 @@ json_t *h_latency_hiding(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_latency_compute(&gpu.spec, &figures, &req, &r, &diag);
-    if (rc != SIMT_OK) {
-        json_decref(gpu.overridden);
-        simt_fail_model(call, rc, "", &diag);
-        return NULL;
-    }
-    json_t *answer = simt_answer_new(&gpu);
+    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
     if (answer == NULL)
         return NULL;
     int fma = req.level == SIMT_LATENCY_FMA;

@@ -42,12 +42,7 @@ json_t *h_memory_coalescing(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_coalescing_compute(&gpu.spec, &access, &r, &diag);
-    if (rc != SIMT_OK) {
-        json_decref(gpu.overridden);
-        simt_fail_model(call, rc, "", &diag);
-        return NULL;
-    }
-    json_t *answer = simt_answer_new(&gpu);
+    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
     if (answer == NULL)
         return NULL;
     simt_set_int(answer, "sectors", r.sectors);
@@ -77,12 +72,7 @@ json_t *h_memory_banks(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_banks_compute(&gpu.spec, &access, &r, &diag);
-    if (rc != SIMT_OK) {
-        json_decref(gpu.overridden);
-        simt_fail_model(call, rc, "", &diag);
-        return NULL;
-    }
-    json_t *answer = simt_answer_new(&gpu);
+    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
     if (answer == NULL)
         return NULL;
     simt_set_int(answer, "ways", r.ways);
@@ -156,12 +146,7 @@ json_t *h_memory_constant(struct simt_call *call)
         }
         rc = simt_constant_compute(&access, &r, &diag);
     }
-    if (rc != SIMT_OK) {
-        json_decref(gpu.overridden);
-        simt_fail_model(call, rc, "", &diag);
-        return NULL;
-    }
-    json_t *answer = simt_answer_new(&gpu);
+    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
     if (answer == NULL)
         return NULL;
     simt_set_int(answer, "serialization", r.serialization);

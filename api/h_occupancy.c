@@ -142,12 +142,9 @@ json_t *h_occupancy(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_occupancy_compute(&gpu.spec, &req, &result, &diag);
-    if (rc != 0) {
-        json_decref(gpu.overridden);
-        simt_call_fail_diag(call, rc, "", &diag);
+    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
+    if (answer == NULL)
         return NULL;
-    }
-    json_t *answer = simt_answer_new(&gpu);
     simt_occupancy_fill(answer, &gpu.spec, &result);
     if (req.grid_size > 0)
         simt_set_real(answer, "waves", result.waves);
@@ -294,12 +291,9 @@ json_t *h_launch_suggest(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_occupancy_suggest(&gpu.spec, &req, &result, &diag);
-    if (rc != 0) {
-        json_decref(gpu.overridden);
-        simt_call_fail_diag(call, rc, "", &diag);
+    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
+    if (answer == NULL)
         return NULL;
-    }
-    json_t *answer = simt_answer_new(&gpu);
     simt_set_int(answer, "block_size", result.block_size);
     simt_set_int(answer, "min_grid_size", result.min_grid_size);
     simt_set_real(answer, "occupancy", result.occupancy);

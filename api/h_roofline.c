@@ -73,12 +73,7 @@ json_t *h_roofline(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_roofline_compute(&figures, &req, &r, &diag);
-    if (rc != SIMT_OK) {
-        json_decref(gpu.overridden);
-        simt_fail_model(call, rc, "", &diag);
-        return NULL;
-    }
-    json_t *answer = simt_answer_new(&gpu);
+    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
     if (answer == NULL)
         return NULL;
     simt_set_real(answer, "arithmetic_intensity", r.arithmetic_intensity);

@@ -24,24 +24,6 @@ void simt_assume_figures(struct simt_call *call, const struct simt_figure_set *f
     }
 }
 
-void simt_fail_model(struct simt_call *call, int rc, const char *prefix, const struct simt_diag *diag)
-{
-    /* A figure the GPU lacks is named as the what-if field that would supply it. */
-    char base[128];
-    snprintf(base, sizeof base, "%s", diag->field);
-    char *dot = strchr(base, '.');
-    if (dot != NULL)
-        *dot = '\0';
-    if (diag->field[0] != '\0' && simt_hwdb_field_find(base) != NULL) {
-        char field[160];
-        snprintf(field, sizeof field, "gpu.%.120s", diag->field);
-        simt_call_fail(call, rc == SIMT_EUNSAT ? 422 : 400, rc == SIMT_EUNSAT ? "unsatisfiable" : "invalid_argument",
-                       field, "%s", diag->message);
-        return;
-    }
-    simt_call_fail_diag(call, rc, prefix, diag);
-}
-
 /* A JSON array of exactly `lanes` elements, or a 400. */
 static json_t *lane_array(struct simt_call *call, json_t *obj, const char *path, const char *key, int lanes)
 {

@@ -35,9 +35,5 @@ void simt_assume_figures(struct simt_call *call, const struct simt_figure_set *f
 /* The figure policy the call asks for. */
 enum simt_figure_policy simt_call_policy(const struct simt_call *call);
 
-/* A model's diag -> the contract's error, with field = prefix + diag->field
- * when the model named a request field, or the model's database field
- * unprefixed when it is a GPU figure (422). */
-void simt_fail_model(struct simt_call *call, int rc, const char *prefix, const struct simt_diag *diag);
 
 #endif
