@@ -429,6 +429,21 @@ int simt_resolve_gpu(struct simt_call *call, json_t *obj, const char *path, cons
         }
         json_array_append_new(out->overridden, json_string(name));
     }
+    /* The models divide by cache_line_bytes / sector_bytes (sectors per
+     * line); every database GPU has a line of at least one sector (the
+     * loader checks it), and so must a what-if: 8-byte lines on an H200 were
+     * an integer division by zero that killed the daemon. */
+    if (out->spec.sector_bytes > out->spec.cache_line_bytes) {
+        char sub[200];
+        snprintf(sub, sizeof sub, "%s.%s", field,
+                 json_object_get(overrides, "cache_line_bytes") != NULL ? "cache_line_bytes" : "sector_bytes");
+        json_decref(out->overridden);
+        out->overridden = NULL;
+        return simt_call_fail(call, 400, "invalid_argument", sub,
+                              "%s: sector_bytes (%d) must not exceed cache_line_bytes (%d): a cache line holds "
+                              "whole sectors",
+                              sub, out->spec.sector_bytes, out->spec.cache_line_bytes);
+    }
     return 0;
 }
 

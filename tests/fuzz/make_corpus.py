@@ -62,6 +62,40 @@ def api_input(table, method, path, content_type, body):
     return bytes([0x80 | METHODS.index(method), type_byte, 0]) + path.encode() + b"\n" + type_line + body
 
 
+def field_table():
+    """(name, type, min, max) of every field in hwdb/fields.c's table."""
+    text = open(os.path.join(REPO, "hwdb", "fields.c")).read()
+    out = []
+    for m in re.finditer(r"^\s*F\((\w+), \"\w+\", (\w+), ([^,]+), ([^,]+), \w+\)", text, re.M):
+        out.append((m.group(1), m.group(2), m.group(3).strip(), m.group(4).strip()))
+    for m in re.finditer(r"^\s*M\((\w+), (\w+), ([^,]+), ([^,)]+)\)", text, re.M):
+        out.append(("measured_" + m.group(1), m.group(2), m.group(3).strip(), m.group(4).strip()))
+    return out
+
+
+def whatif_seeds(table, requests):
+    """One seed per field and bound: a route's request (round robin over
+    the routes with a `gpu`) with the GPU overridden to the field's min or max,
+    so the fuzzer starts from the corners the field table allows."""
+    out = {}
+    routes = sorted(requests)
+    fields = [f for f in field_table() if f[1] in ("INT", "INT64", "DOUBLE")]
+    for i, (name, _, low, high) in enumerate(fields):
+        for j, (bound, value) in enumerate((("min", low), ("max", high))):
+            path = routes[(2 * i + j) % len(routes)]
+            request = json.loads(requests[path])
+            base = "mi300x" if name in AMD_FIELDS else request["gpu"]
+            request["gpu"] = {"base": base, name: json.loads(value)}
+            out["whatif-%s-%s" % (name, bound)] = api_input(table, "POST", path, "application/json",
+                                                           json.dumps(request).encode())
+    return out
+
+
+AMD_FIELDS = {"simds_per_cu", "max_waves_per_simd", "vgprs_per_simd_lane", "vgpr_allocation_unit",
+              "max_vgprs_per_wave", "sgprs_per_simd", "sgpr_allocation_unit", "max_sgprs_per_wave",
+              "lds_bytes_per_cu", "lds_allocation_unit_bytes", "max_lds_bytes_per_workgroup"}
+
+
 def write_dir(path, files):
     if os.path.isdir(path):
         shutil.rmtree(path)
@@ -92,6 +126,7 @@ def main():
     table = routes()
     api = {}
     tokens = set()
+    ok_requests = {}  # route path -> the body of a case answered 200
     cases = os.path.join(REPO, "tests", "api", "cases")
     for name in sorted(os.listdir(cases)):
         folder = os.path.join(cases, name)
@@ -109,6 +144,14 @@ def main():
             except ValueError:
                 pass
         api["case-" + name] = api_input(table, method, path, content_type, body)
+        status = open(os.path.join(folder, "status")).read().strip() if os.path.isfile(
+            os.path.join(folder, "status")) else ""
+        if status == "200" and method == "POST" and path not in ok_requests:
+            try:
+                if isinstance(json.loads(body).get("gpu"), str):
+                    ok_requests[path] = body
+            except ValueError:
+                pass
     for index, (method, pattern) in enumerate(table):
         slug = re.sub(r"[^a-z0-9]+", "-", pattern.lower()).strip("-") or "root"
         api["route-%02d-%s" % (index, slug)] = api_input(table, method, pattern.replace("{id}", "h200-sxm"),
@@ -121,6 +164,9 @@ def main():
     api["whatif-object"] = api_input(table, "POST", "/v1/occupancy", "application/json",
                                      b'{"gpu":{"base":"mi300x","sm_count":1,"warp_size":64},'
                                      b'"block_size":1024,"registers_per_thread":255}')
+    api.update(whatif_seeds(table, ok_requests))
+    for name, _, low, high in field_table():
+        tokens.add('"%s":' % name)
     write_dir(os.path.join(HERE, "corpus", "api"), api)
     with open(os.path.join(HERE, "api.dict"), "w") as f:
         f.write("# fuzz_api dictionary: written by make_corpus.py from tests/api/cases\n")
