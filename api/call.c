@@ -429,20 +429,23 @@ int simt_resolve_gpu(struct simt_call *call, json_t *obj, const char *path, cons
         }
         json_array_append_new(out->overridden, json_string(name));
     }
-    /* The models divide by cache_line_bytes / sector_bytes (sectors per
-     * line); every database GPU has a line of at least one sector (the
-     * loader checks it), and so must a what-if: 8-byte lines on an H200 were
-     * an integer division by zero that killed the daemon. */
-    if (out->spec.sector_bytes > out->spec.cache_line_bytes) {
+    /* A what-if keeps the relations every database GPU keeps (the models
+     * rely on them: 8-byte lines on an H200 once divided by zero). */
+    struct simt_diag why;
+    memset(&why, 0, sizeof why);
+    const char *other = NULL;
+    if (simt_hwdb_spec_check(&out->spec, &why, &other) != SIMT_OK) {
+        /* name the side of the relation the request changed */
+        const char *culprit = json_object_get(overrides, why.field) == NULL && other != NULL &&
+                                      json_object_get(overrides, other) != NULL
+                                  ? other
+                                  : why.field;
         char sub[200];
-        snprintf(sub, sizeof sub, "%s.%s", field,
-                 json_object_get(overrides, "cache_line_bytes") != NULL ? "cache_line_bytes" : "sector_bytes");
+        snprintf(sub, sizeof sub, "%.120s.%.60s", field, culprit);
         json_decref(out->overridden);
         out->overridden = NULL;
-        return simt_call_fail(call, 400, "invalid_argument", sub,
-                              "%s: sector_bytes (%d) must not exceed cache_line_bytes (%d): a cache line holds "
-                              "whole sectors",
-                              sub, out->spec.sector_bytes, out->spec.cache_line_bytes);
+        return simt_call_fail(call, 400, "invalid_argument", sub, "%s: %s %s; override %s and %s together", sub,
+                              why.field, why.message, why.field, other != NULL ? other : "the fields it depends on");
     }
     return 0;
 }

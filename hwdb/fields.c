@@ -5,22 +5,28 @@
  * overrides and SCHEMA.md's check test. Static data, thread-safe. */
 #include "hwdb.h"
 
+#include <stdarg.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#define NV 1u   /* required for NVIDIA */
-#define AMD 2u  /* required for AMD */
-#define ALL 3u  /* required for both */
-#define OPT 0u  /* optional: absent = 0 */
+#define NV 1u  /* required for NVIDIA */
+#define AMD 2u /* required for AMD */
+#define ALL 3u /* required for both */
+#define OPT 0u /* optional: absent = 0 */
 
-#define F(name, group, type, min, max, req) \
-    {#name, group, #name, offsetof(struct simt_gpu_spec, name), SIMT_FIELD_##type, min, max, req}
+#define F(name, group, type, min, max, req)                                                                  \
+    {                                                                                                        \
+#name, group, #name, offsetof(struct simt_gpu_spec, name), SIMT_FIELD_##type, min, max, req          \
+    }
 /* measured fields: the key inside "measured:" drops the prefix */
-#define M(key, type, min, max) \
-    {"measured_" #key, "measured", #key, offsetof(struct simt_gpu_spec, measured_##key), SIMT_FIELD_##type, min, max, OPT}
+#define M(key, type, min, max)                                                                               \
+    {                                                                                                        \
+        "measured_" #key, "measured", #key, offsetof(struct simt_gpu_spec, measured_##key),                  \
+            SIMT_FIELD_##type, min, max, OPT                                                                 \
+    }
 
 static const struct simt_hwdb_field fields[] = {
     /* --- limits: what occupancy uses --- */
@@ -355,5 +361,72 @@ int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_
     for (int i = 0; i < SIMT_MAX_CARVEOUTS; i++)
         dst[i] = i < count ? bytes[i] : 0;
     spec->shared_carveout_count = count;
+    return SIMT_OK;
+}
+
+/* One relation between `field` and `other`: when broken, names field, says
+ * why, and hands back the other field's name. */
+static int relation(struct simt_diag *diag, const char **other_out, int holds, const char *field,
+                    const char *other, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static int relation(struct simt_diag *diag, const char **other_out, int holds, const char *field,
+                    const char *other, const char *fmt, ...)
+{
+    if (holds)
+        return SIMT_OK;
+    if (other_out != NULL)
+        *other_out = other;
+    snprintf(diag->field, sizeof diag->field, "%s", field);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    va_end(ap);
+    return SIMT_EINVAL;
+}
+
+int simt_hwdb_spec_check(const struct simt_gpu_spec *s, struct simt_diag *diag, const char **other)
+{
+    const int64_t largest_carveout =
+        s->shared_carveout_count > 0 ? s->shared_carveout_bytes[s->shared_carveout_count - 1] : 0;
+    int rc;
+    if ((rc = relation(
+             diag, other,
+             s->max_warps_per_sm <= 0 || s->max_threads_per_sm == s->max_warps_per_sm * s->warp_size,
+             "max_threads_per_sm", "max_warps_per_sm", "expected max_warps_per_sm * warp_size = %d, got %d",
+             s->max_warps_per_sm * s->warp_size, s->max_threads_per_sm)) != SIMT_OK ||
+        (rc = relation(diag, other,
+                       s->max_threads_per_block <= 0 || s->max_threads_per_sm <= 0 ||
+                           s->max_threads_per_block <= s->max_threads_per_sm,
+                       "max_threads_per_block", "max_threads_per_sm", "larger than max_threads_per_sm (%d)",
+                       s->max_threads_per_sm)) != SIMT_OK ||
+        (rc = relation(diag, other, s->max_registers_per_block <= s->registers_per_sm,
+                       "max_registers_per_block", "registers_per_sm", "larger than registers_per_sm (%d)",
+                       s->registers_per_sm)) != SIMT_OK ||
+        (rc = relation(diag, other,
+                       s->shared_carveout_count == 0 || largest_carveout == s->shared_bytes_per_sm,
+                       "shared_carveout_bytes", "shared_bytes_per_sm",
+                       "the largest carveout (%lld) must equal shared_bytes_per_sm (%lld)",
+                       (long long)largest_carveout, (long long)s->shared_bytes_per_sm)) != SIMT_OK ||
+        (rc = relation(diag, other, s->shared_bytes_per_block <= s->shared_bytes_per_block_optin,
+                       "shared_bytes_per_block", "shared_bytes_per_block_optin",
+                       "larger than shared_bytes_per_block_optin (%lld)",
+                       (long long)s->shared_bytes_per_block_optin)) != SIMT_OK ||
+        (rc = relation(diag, other, s->shared_bytes_per_block_optin <= s->shared_bytes_per_sm,
+                       "shared_bytes_per_block_optin", "shared_bytes_per_sm",
+                       "larger than shared_bytes_per_sm (%lld)", (long long)s->shared_bytes_per_sm)) !=
+            SIMT_OK ||
+        (rc = relation(diag, other, s->boost_clock_hz >= s->base_clock_hz, "boost_clock_hz", "base_clock_hz",
+                       "below base_clock_hz (%g)", s->base_clock_hz)) != SIMT_OK ||
+        (rc = relation(diag, other, s->max_lds_bytes_per_workgroup <= s->lds_bytes_per_cu,
+                       "max_lds_bytes_per_workgroup", "lds_bytes_per_cu",
+                       "larger than lds_bytes_per_cu (%lld)", (long long)s->lds_bytes_per_cu)) != SIMT_OK ||
+        (rc = relation(diag, other, s->max_vgprs_per_wave <= s->vgprs_per_simd_lane, "max_vgprs_per_wave",
+                       "vgprs_per_simd_lane", "larger than vgprs_per_simd_lane (%d)",
+                       s->vgprs_per_simd_lane)) != SIMT_OK ||
+        (rc =
+             relation(diag, other, s->sector_bytes <= s->cache_line_bytes, "sector_bytes", "cache_line_bytes",
+                      "larger than cache_line_bytes (%d): a cache line holds whole sectors",
+                      s->cache_line_bytes)) != SIMT_OK)
+        return rc;
     return SIMT_OK;
 }

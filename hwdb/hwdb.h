@@ -112,4 +112,13 @@ int simt_hwdb_field_set_dtype(struct simt_gpu_spec *spec, const struct simt_hwdb
 int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
                                   const int64_t *bytes, int count, struct simt_diag *diag) SIMT_WARN_UNUSED;
 
+/* The relations between fields that every GPU record keeps (threads per SM
+ * = warps x warp size, a line holds whole sectors, the largest carveout is
+ * the shared memory per SM, ...): the loader checks them after merging, and
+ * the API after a what-if's overrides. 0, or SIMT_EINVAL with diag->field
+ * the field at fault (a table name), diag->message what it should be, and
+ * *other (when not NULL) the name of the other field of the relation. */
+int simt_hwdb_spec_check(const struct simt_gpu_spec *spec, struct simt_diag *diag,
+                         const char **other) SIMT_WARN_UNUSED;
+
 #endif

@@ -1125,50 +1125,20 @@ static size_t field_index(const struct simt_hwdb_field *fields, size_t count, co
     return count;
 }
 
-/* Relations between fields that a typo would break. */
+/* Relations between fields that a typo would break: simt_hwdb_spec_check
+ * names the field at fault, placed here at the line that set it. */
 static int cross_check(const struct layer *arch, const struct layer *gpu, const struct simt_gpu_spec *s,
                        const struct simt_hwdb_field *fields, size_t count, struct simt_diag *diag)
 {
+    struct simt_diag why;
+    memset(&why, 0, sizeof why);
+    if (simt_hwdb_spec_check(s, &why, NULL) == SIMT_OK)
+        return SIMT_OK;
+    const struct simt_hwdb_field *f = simt_hwdb_field_find(why.field);
     char path[128];
-#define ORIGIN(name) field_origin(arch, gpu, field_index(fields, count, name))
-#define PATH(name) (bprintf(path, sizeof path, "%s.%s", simt_hwdb_field_find(name)->group, name), path)
-    if (s->max_warps_per_sm > 0 && s->max_threads_per_sm != s->max_warps_per_sm * s->warp_size)
-        return fail_merged(diag, ORIGIN("max_threads_per_sm"), PATH("max_threads_per_sm"),
-                           "expected max_warps_per_sm * warp_size = %d, got %d", s->max_warps_per_sm * s->warp_size,
-                           s->max_threads_per_sm);
-    if (s->max_threads_per_block > 0 && s->max_threads_per_sm > 0 && s->max_threads_per_block > s->max_threads_per_sm)
-        return fail_merged(diag, ORIGIN("max_threads_per_block"), PATH("max_threads_per_block"),
-                           "larger than max_threads_per_sm (%d)", s->max_threads_per_sm);
-    if (s->max_registers_per_block > s->registers_per_sm)
-        return fail_merged(diag, ORIGIN("max_registers_per_block"), PATH("max_registers_per_block"),
-                           "larger than registers_per_sm (%d)", s->registers_per_sm);
-    if (s->shared_carveout_count > 0 &&
-        s->shared_carveout_bytes[s->shared_carveout_count - 1] != s->shared_bytes_per_sm)
-        return fail_merged(diag, ORIGIN("shared_carveout_bytes"), PATH("shared_carveout_bytes"),
-                           "the largest carveout (%lld) must equal shared_bytes_per_sm (%lld)",
-                           (long long)s->shared_carveout_bytes[s->shared_carveout_count - 1],
-                           (long long)s->shared_bytes_per_sm);
-    if (s->shared_bytes_per_block > s->shared_bytes_per_block_optin)
-        return fail_merged(diag, ORIGIN("shared_bytes_per_block"), PATH("shared_bytes_per_block"),
-                           "larger than shared_bytes_per_block_optin (%lld)",
-                           (long long)s->shared_bytes_per_block_optin);
-    if (s->shared_bytes_per_block_optin > s->shared_bytes_per_sm)
-        return fail_merged(diag, ORIGIN("shared_bytes_per_block_optin"), PATH("shared_bytes_per_block_optin"),
-                           "larger than shared_bytes_per_sm (%lld)", (long long)s->shared_bytes_per_sm);
-    if (s->boost_clock_hz < s->base_clock_hz)
-        return fail_merged(diag, ORIGIN("boost_clock_hz"), PATH("boost_clock_hz"), "below base_clock_hz");
-    if (s->max_lds_bytes_per_workgroup > s->lds_bytes_per_cu)
-        return fail_merged(diag, ORIGIN("max_lds_bytes_per_workgroup"), PATH("max_lds_bytes_per_workgroup"),
-                           "larger than lds_bytes_per_cu (%lld)", (long long)s->lds_bytes_per_cu);
-    if (s->max_vgprs_per_wave > s->vgprs_per_simd_lane)
-        return fail_merged(diag, ORIGIN("max_vgprs_per_wave"), PATH("max_vgprs_per_wave"),
-                           "larger than vgprs_per_simd_lane (%d)", s->vgprs_per_simd_lane);
-    if (s->sector_bytes > s->cache_line_bytes)
-        return fail_merged(diag, ORIGIN("sector_bytes"), PATH("sector_bytes"), "larger than cache_line_bytes (%d)",
-                           s->cache_line_bytes);
-#undef ORIGIN
-#undef PATH
-    return SIMT_OK;
+    bprintf(path, sizeof path, "%s.%s", f != NULL ? f->group : "?", why.field);
+    return fail_merged(diag, field_origin(arch, gpu, field_index(fields, count, why.field)), path, "%s",
+                       why.message);
 }
 
 static int merge(const struct layer *arch, const struct layer *gpu, struct simt_hwdb_gpu *out,
