@@ -94,7 +94,7 @@
       v /= 1000;
       i++;
     }
-    return `${(Math.sign(value) * v).toPrecision(3).replace(/\.?0+$/, "")} ${prefixes[i]}${unit}`;
+    return `${Number((Math.sign(value) * v).toPrecision(3))} ${prefixes[i]}${unit}`;
   }
 
   function bytes(value) {

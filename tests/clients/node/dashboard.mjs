@@ -96,6 +96,8 @@ try {
   check(roof.labels.some((l) => l.includes("(tensor)")) && roof.labels.some((l) => l.includes("fp32 (CUDA cores)")),
         "roofline has tensor-core and CUDA-core compute ceilings");
   check(roof.labels.filter((l) => l.startsWith("●")).length === 1, "roofline shows the example kernel");
+  // labels print three significant digits: 989.5e12 is "990 TFLOP/s", not a truncated "99"
+  check(roof.labels.some((l) => l === "fp16/bf16 (tensor) 990 TFLOP/s"), "h200 bf16 ceiling labelled 990 TFLOP/s");
 
   // bank conflicts: 32 lanes x 32 banks, before and after padding
   const cells = await page.$$eval("#bank-before .cell", (els) => els.length);
