@@ -625,8 +625,14 @@ void simt_server_begin_shutdown(struct simt_server *srv)
         return;
     if (srv->daemon != NULL) {
         MHD_socket listener = MHD_quiesce_daemon(srv->daemon);
-        if (listener != MHD_INVALID_SOCKET)
+        if (listener != MHD_INVALID_SOCKET) {
+            /* A worker thread still polling the listener holds the socket
+             * open past close() until it wakes, and the kernel would keep
+             * completing handshakes meanwhile; shutdown() stops listening
+             * at once, so new connections are refused from here on. */
+            shutdown(listener, SHUT_RDWR);
             close(listener);
+        }
     }
 }
 
