@@ -4,6 +4,7 @@
  * overlaps. Pure. */
 #include "coalescing.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Collects the distinct blocks of `size` bytes that the active lanes'
@@ -68,6 +69,13 @@ int simt_coalescing_compute(const struct simt_gpu_spec *gpu, const struct simt_w
                                                                        : r.sector_bytes;
     if (gpu->dram_access_granularity_bytes <= 0)
         r.assumed |= SIMT_COAL_ASSUMED_GRANULARITY;
+    if (r.cache_line_bytes < r.sector_bytes) {
+        /* a line holds whole sectors; the transaction rule divides by their count */
+        snprintf(diag->field, sizeof diag->field, "cache_line_bytes");
+        snprintf(diag->message, sizeof diag->message, "cache_line_bytes (%d) is smaller than sector_bytes (%d)",
+                 r.cache_line_bytes, r.sector_bytes);
+        return SIMT_EINVAL;
+    }
 
     r.active_lanes = simt_warp_access_active_lanes(access);
     int64_t blocks[4 * SIMT_MAX_LANES];
