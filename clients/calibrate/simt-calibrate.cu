@@ -753,7 +753,16 @@ int main(int argc, char **argv) {
             dev = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--quick"))
             g_quick = true;
-        else {
+        else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            std::printf("usage: %s [--yaml FILE] [--json FILE] [--device N] [--quick]\n"
+                        "Measures the GPU it runs on and writes a `measured:` section for its simtd\n"
+                        "hardware-database file to FILE (default calibrate.yaml) and the same figures\n"
+                        "with their evidence as JSON (default calibrate.json); progress goes to stdout.\n"
+                        "  --device N  the CUDA device to measure [0]\n"
+                        "  --quick     fewer repeats, for a smoke test\n",
+                        argv[0]);
+            return 0;
+        } else {
             std::fprintf(stderr, "usage: %s [--yaml FILE] [--json FILE] [--device N] [--quick]\n", argv[0]);
             return 1;
         }
