@@ -15,11 +15,7 @@ void simt_warp_access_init(struct simt_warp_access *access, int lanes, int eleme
 
 static int fail(struct simt_diag *diag, const char *field, const char *message)
 {
-    if (diag != NULL) {
-        snprintf(diag->field, sizeof diag->field, "%s", field);
-        snprintf(diag->message, sizeof diag->message, "%s", message);
-    }
-    return SIMT_EINVAL;
+    return simt_diag_fail(diag, SIMT_EINVAL, field, "%s", message);
 }
 
 int simt_warp_access_check(const struct simt_warp_access *access, struct simt_diag *diag)

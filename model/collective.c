@@ -124,22 +124,6 @@ double simt_coll_bus_factor(enum simt_coll_op op, int ranks)
     return 0.0;
 }
 
-static int set_error(struct simt_diag *diag, int rc, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int set_error(struct simt_diag *diag, int rc, const char *field, const char *fmt, ...)
-{
-    if (diag != NULL) {
-        memset(diag, 0, sizeof *diag);
-        snprintf(diag->field, sizeof diag->field, "%s", field);
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(diag->message, sizeof diag->message, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
 static void assume(struct simt_coll_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void assume(struct simt_coll_result *out, const char *fmt, ...)
@@ -267,27 +251,27 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
                       struct simt_coll_result *out, struct simt_diag *diag)
 {
     if ((int)req->op < 0 || req->op >= SIMT_COLL_OP_COUNT)
-        return set_error(diag, SIMT_EINVAL, "op",
+        return simt_diag_fail(diag, SIMT_EINVAL, "op",
                          "op must be all_reduce, all_gather, reduce_scatter, all_to_all or broadcast");
     if ((int)req->link < 0 || req->link >= SIMT_LINK_COUNT)
-        return set_error(diag, SIMT_EINVAL, "link", "link must be nvlink or pcie");
+        return simt_diag_fail(diag, SIMT_EINVAL, "link", "link must be nvlink or pcie");
     if (!(req->bytes > 0.0) || !isfinite(req->bytes))
-        return set_error(diag, SIMT_EINVAL, "bytes", "bytes must be a positive number");
+        return simt_diag_fail(diag, SIMT_EINVAL, "bytes", "bytes must be a positive number");
     if (req->gpus < 1)
-        return set_error(diag, SIMT_EINVAL, "gpus", "gpus must be a positive integer");
+        return simt_diag_fail(diag, SIMT_EINVAL, "gpus", "gpus must be a positive integer");
     if (req->nodes < 1)
-        return set_error(diag, SIMT_EINVAL, "nodes", "nodes must be a positive integer");
+        return simt_diag_fail(diag, SIMT_EINVAL, "nodes", "nodes must be a positive integer");
     if (req->network_bytes_per_s < 0.0 || !isfinite(req->network_bytes_per_s))
-        return set_error(diag, SIMT_EINVAL, "network_bytes_per_s", "network_bytes_per_s must be a positive number");
+        return simt_diag_fail(diag, SIMT_EINVAL, "network_bytes_per_s", "network_bytes_per_s must be a positive number");
     if ((int64_t)req->gpus * req->nodes > 1000000)
-        return set_error(diag, SIMT_EINVAL, "nodes", "gpus * nodes must be at most 1000000");
+        return simt_diag_fail(diag, SIMT_EINVAL, "nodes", "gpus * nodes must be at most 1000000");
 
     struct fabric f;
     f.gpus = req->gpus;
     f.nodes = req->nodes;
     f.ranks = req->gpus * req->nodes;
     if (f.ranks < 2)
-        return set_error(diag, SIMT_EUNSAT, "gpus", "a collective needs at least two GPUs (gpus * nodes >= 2)");
+        return simt_diag_fail(diag, SIMT_EUNSAT, "gpus", "a collective needs at least two GPUs (gpus * nodes >= 2)");
 
     memset(out, 0, sizeof *out);
     double link_raw = 0.0;
@@ -295,10 +279,10 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
     f.intra_bytes_per_s = HUGE_VAL;
     if (req->link == SIMT_LINK_NVLINK) {
         if (gpu->nvlink_generation < 1 || !(gpu->nvlink_bandwidth_bytes_per_s > 0.0))
-            return set_error(diag, SIMT_EUNSAT, "link", "this GPU has no NVLink; use \"pcie\"");
+            return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU has no NVLink; use \"pcie\"");
         out->nvswitch = gpu->nvswitch != 0;
         if (!out->nvswitch && gpu->nvlink_links > 0 && req->gpus > gpu->nvlink_links + 1)
-            return set_error(diag, SIMT_EUNSAT, "gpus",
+            return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
                              "without NVSwitch, direct NVLink joins at most %d GPUs (%d links each)",
                              gpu->nvlink_links + 1, gpu->nvlink_links);
         link_raw = gpu->nvlink_bandwidth_bytes_per_s;
@@ -306,7 +290,7 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
             f.intra_bytes_per_s = link_raw * NVLINK_FRACTION;
     } else {
         if (!(gpu->pcie_bandwidth_bytes_per_s > 0.0))
-            return set_error(diag, SIMT_EUNSAT, "link", "this GPU's record gives no PCIe bandwidth");
+            return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU's record gives no PCIe bandwidth");
         link_raw = gpu->pcie_bandwidth_bytes_per_s;
         f.intra_hop = HOP_PCIE;
         if (req->gpus > 1)

@@ -16,11 +16,7 @@ void simt_branch_init(struct simt_branch *branch, int lanes)
 
 static int fail(struct simt_diag *diag, const char *field, const char *message)
 {
-    if (diag != NULL) {
-        snprintf(diag->field, sizeof diag->field, "%s", field);
-        snprintf(diag->message, sizeof diag->message, "%s", message);
-    }
-    return SIMT_EINVAL;
+    return simt_diag_fail(diag, SIMT_EINVAL, field, "%s", message);
 }
 
 int simt_divergence_compute(const struct simt_branch *branch, struct simt_divergence_result *out,

@@ -170,22 +170,6 @@ void simt_gemm_quantize(int64_t m, int64_t n, int64_t batch, int tile_m, int til
     out->wave_efficiency = full > 0.0 ? out->waves / full : 0.0;
 }
 
-static int set_error(struct simt_diag *diag, int rc, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int set_error(struct simt_diag *diag, int rc, const char *field, const char *fmt, ...)
-{
-    if (diag != NULL) {
-        memset(diag, 0, sizeof *diag);
-        snprintf(diag->field, sizeof diag->field, "%s", field);
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(diag->message, sizeof diag->message, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
 static void assume(struct simt_gemm_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void assume(struct simt_gemm_result *out, const char *fmt, ...)
@@ -254,12 +238,12 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
         path->tile_count = sizeof simt_tiles / sizeof simt_tiles[0];
         path->tile_k_bytes = 32;
     } else {
-        return set_error(diag, SIMT_EUNSAT, "dtype", "%s GEMMs need %s tensor cores, which this GPU does not have",
+        return simt_diag_fail(diag, SIMT_EUNSAT, "dtype", "%s GEMMs need %s tensor cores, which this GPU does not have",
                          simt_dtype_name(dtype), simt_dtype_name(dtype));
     }
     finish_path(figures, path);
     if (!(path->hardware_flops_per_s > 0.0))
-        return set_error(diag, SIMT_EUNSAT, "dtype", "this GPU's record gives no %s throughput",
+        return simt_diag_fail(diag, SIMT_EUNSAT, "dtype", "this GPU's record gives no %s throughput",
                          simt_dtype_name(dtype));
     return SIMT_OK;
 }
@@ -531,15 +515,15 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
         int64_t value;
         memcpy(&value, (const char *)req + dims[i].offset, sizeof value);
         if (value < 1)
-            return set_error(diag, SIMT_EINVAL, dims[i].field, "%s must be a positive integer", dims[i].field);
+            return simt_diag_fail(diag, SIMT_EINVAL, dims[i].field, "%s must be a positive integer", dims[i].field);
         if (value > ((int64_t)1 << 40))
-            return set_error(diag, SIMT_EINVAL, dims[i].field, "%s must be at most 2^40", dims[i].field);
+            return simt_diag_fail(diag, SIMT_EINVAL, dims[i].field, "%s must be at most 2^40", dims[i].field);
     }
     int element_bytes = simt_gemm_element_bytes(req->dtype);
     if (element_bytes == 0)
-        return set_error(diag, SIMT_EINVAL, "dtype", "dtype must be fp64, fp32, tf32, fp16, bf16, fp8 or int8");
+        return simt_diag_fail(diag, SIMT_EINVAL, "dtype", "dtype must be fp64, fp32, tf32, fp16, bf16, fp8 or int8");
     if (gpu->sm_count < 1)
-        return set_error(diag, SIMT_EUNSAT, "gpu", "the GPU record has no SM count");
+        return simt_diag_fail(diag, SIMT_EUNSAT, "gpu", "the GPU record has no SM count");
     memset(out, 0, sizeof *out);
 
     simt_figure_set_init(gpu, req->policy, &out->figures);

@@ -95,11 +95,7 @@ static void copy_text(char *dst, size_t size, const char *src)
 
 static int fail(struct simt_diag *diag, int rc, const char *field, const char *message)
 {
-    if (diag != NULL) {
-        copy_text(diag->field, sizeof diag->field, field);
-        copy_text(diag->message, sizeof diag->message, message);
-    }
-    return rc;
+    return simt_diag_fail(diag, rc, field, "%s", message);
 }
 
 /* Reads a figure the request needs; SIMT_EUNSAT when absent. */

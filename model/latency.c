@@ -208,11 +208,7 @@ void simt_latency_request_init(struct simt_latency_request *req)
 
 static int fail(struct simt_diag *diag, int rc, const char *field, const char *message)
 {
-    if (diag != NULL) {
-        snprintf(diag->field, sizeof diag->field, "%s", field);
-        snprintf(diag->message, sizeof diag->message, "%s", message);
-    }
-    return rc;
+    return simt_diag_fail(diag, rc, field, "%s", message);
 }
 
 /* Requires a figure and records its use. */

@@ -42,11 +42,7 @@ int simt_roofline_peak_figure(enum simt_dtype precision, int tensor_cores, enum 
 
 static int fail(struct simt_diag *diag, int rc, const char *field, const char *message)
 {
-    if (diag != NULL) {
-        snprintf(diag->field, sizeof diag->field, "%s", field);
-        snprintf(diag->message, sizeof diag->message, "%s", message);
-    }
-    return rc;
+    return simt_diag_fail(diag, rc, field, "%s", message);
 }
 
 int simt_roofline_compute(const struct simt_figure_set *figures, const struct simt_roofline_request *req,

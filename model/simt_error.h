@@ -27,4 +27,10 @@ struct simt_diag {
     char message[512];
 };
 
+/* Fills diag (when not NULL) with the field at fault and a printf-style
+ * message, clearing the rest, and returns rc, so that a model can write
+ * `return simt_diag_fail(diag, SIMT_EINVAL, "flops", "...")`. */
+int simt_diag_fail(struct simt_diag *diag, int rc, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #endif
