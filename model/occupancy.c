@@ -194,17 +194,16 @@ static int check_request(const struct simt_occ_request *req, struct simt_diag *d
 }
 
 /* Fields every vendor needs; a zero there is a database hole, not a GPU. */
-static int check_gpu_common(const struct simt_gpu_spec *gpu, struct simt_diag *diag)
+/* A figure of the GPU record a computation needs ("gpu.<field>"). */
+struct needed {
+    const char *name;
+    int64_t value;
+};
+
+/* SIMT_EINVAL naming the first figure that is not positive. */
+static int require_positive(const struct needed *need, size_t count, struct simt_diag *diag)
 {
-    const struct {
-        const char *name;
-        int64_t value;
-    } need[] = {
-        {"gpu.sm_count", gpu->sm_count},
-        {"gpu.warp_size", gpu->warp_size},
-        {"gpu.max_threads_per_block", gpu->max_threads_per_block},
-    };
-    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+    for (size_t i = 0; i < count; i++) {
         if (need[i].value <= 0) {
             set_diag(diag, need[i].name, "the GPU record lacks %s (must be positive)", need[i].name + 4);
             return SIMT_EINVAL;
@@ -213,12 +212,19 @@ static int check_gpu_common(const struct simt_gpu_spec *gpu, struct simt_diag *d
     return SIMT_OK;
 }
 
+static int check_gpu_common(const struct simt_gpu_spec *gpu, struct simt_diag *diag)
+{
+    const struct needed need[] = {
+        {"gpu.sm_count", gpu->sm_count},
+        {"gpu.warp_size", gpu->warp_size},
+        {"gpu.max_threads_per_block", gpu->max_threads_per_block},
+    };
+    return require_positive(need, sizeof need / sizeof need[0], diag);
+}
+
 static int check_gpu_nvidia(const struct simt_gpu_spec *gpu, struct simt_diag *diag)
 {
-    const struct {
-        const char *name;
-        int64_t value;
-    } need[] = {
+    const struct needed need[] = {
         {"gpu.max_warps_per_sm", gpu->max_warps_per_sm},
         {"gpu.max_blocks_per_sm", gpu->max_blocks_per_sm},
         {"gpu.registers_per_sm", gpu->registers_per_sm},
@@ -227,13 +233,7 @@ static int check_gpu_nvidia(const struct simt_gpu_spec *gpu, struct simt_diag *d
         {"gpu.shared_bytes_per_sm", gpu->shared_bytes_per_sm},
         {"gpu.shared_bytes_per_block", gpu->shared_bytes_per_block},
     };
-    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
-        if (need[i].value <= 0) {
-            set_diag(diag, need[i].name, "the GPU record lacks %s (must be positive)", need[i].name + 4);
-            return SIMT_EINVAL;
-        }
-    }
-    return SIMT_OK;
+    return require_positive(need, sizeof need / sizeof need[0], diag);
 }
 
 /* The smallest supported carveout of at least `bytes`; -1 when none is. A
@@ -460,10 +460,7 @@ static int nvidia_compute(const struct simt_gpu_spec *gpu, const struct simt_occ
 
 static int check_gpu_amd(const struct simt_gpu_spec *gpu, struct simt_diag *diag)
 {
-    const struct {
-        const char *name;
-        int64_t value;
-    } need[] = {
+    const struct needed need[] = {
         {"gpu.simds_per_cu", gpu->simds_per_cu},
         {"gpu.max_waves_per_simd", gpu->max_waves_per_simd},
         {"gpu.vgprs_per_simd_lane", gpu->vgprs_per_simd_lane},
@@ -473,13 +470,7 @@ static int check_gpu_amd(const struct simt_gpu_spec *gpu, struct simt_diag *diag
         {"gpu.lds_bytes_per_cu", gpu->lds_bytes_per_cu},
         {"gpu.max_lds_bytes_per_workgroup", gpu->max_lds_bytes_per_workgroup},
     };
-    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
-        if (need[i].value <= 0) {
-            set_diag(diag, need[i].name, "the GPU record lacks %s (must be positive)", need[i].name + 4);
-            return SIMT_EINVAL;
-        }
-    }
-    return SIMT_OK;
+    return require_positive(need, sizeof need / sizeof need[0], diag);
 }
 
 static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_request *req,
