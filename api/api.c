@@ -27,13 +27,21 @@ static int dump_json(json_t *value, int status, const char *route, struct simt_a
     return SIMT_OK;
 }
 
+/* Messages may quote request bytes (a parser's error text does), so both
+ * strings are made valid UTF-8 before they become JSON. */
 static json_t *error_body(const char *code, const char *message, const char *field)
 {
-    json_t *error = json_pack("{s:s, s:s}", "code", code, "message", message);
+    char text[512], path[160];
+    snprintf(text, sizeof text, "%s", message);
+    simt_utf8_repair(text);
+    json_t *error = json_pack("{s:s, s:s}", "code", code, "message", text);
     if (error == NULL)
         return NULL;
-    if (field != NULL && field[0] != '\0')
-        json_object_set_new(error, "field", json_string(field));
+    if (field != NULL && field[0] != '\0') {
+        snprintf(path, sizeof path, "%s", field);
+        simt_utf8_repair(path);
+        json_object_set_new(error, "field", json_string(path));
+    }
     return json_pack("{s:o}", "error", error);
 }
 
