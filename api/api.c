@@ -203,7 +203,8 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
     if (route == NULL && known_pattern != NULL) {
         char message[300], method[40], path[200];
         snprintf(message, sizeof message, "%s is not allowed on %s; use %s",
-                 printable(method, sizeof method, req->method), printable(path, sizeof path, req->path), allow);
+                 printable(method, sizeof method, req->method), printable(path, sizeof path, req->path),
+                 allow);
         int rc = simt_api_error_response(405, "method_not_allowed", message, NULL, resp);
         resp->allow = strcmp(allow, "GET") == 0 ? allow_get : allow_post;
         resp->route = known_pattern;
@@ -285,7 +286,8 @@ json_t *simt_call_route(struct simt_call *call, const char *path, json_t *body, 
 {
     const struct simt_route *route = NULL;
     for (size_t i = 0; i < simt_route_count; i++) {
-        if (strcmp(simt_route_table[i].method, "POST") == 0 && strcmp(simt_route_table[i].pattern, path) == 0) {
+        if (strcmp(simt_route_table[i].method, "POST") == 0 &&
+            strcmp(simt_route_table[i].pattern, path) == 0) {
             route = &simt_route_table[i];
             break;
         }

@@ -22,8 +22,8 @@ struct simt_api_request {
 };
 
 struct simt_api_response {
-    int status;               /* HTTP status */
-    char *body;               /* malloc'd; the caller frees it with free() */
+    int status; /* HTTP status */
+    char *body; /* malloc'd; the caller frees it with free() */
     size_t body_len;
     const char *content_type; /* static string */
     const char *allow;        /* static "GET" / "POST" for a 405, else NULL */

@@ -31,10 +31,10 @@ enum simt_figures {
 
 struct simt_call {
     const struct simt_hwdb *db;
-    json_t *body;               /* the request object (POST); NULL for GET; borrowed */
-    const char *path_param;     /* the {id} of /v1/gpus/{id}, else NULL */
+    json_t *body;           /* the request object (POST); NULL for GET; borrowed */
+    const char *path_param; /* the {id} of /v1/gpus/{id}, else NULL */
     enum simt_figures figures;
-    json_t *assumptions;        /* array the handler appends to; owned by the call */
+    json_t *assumptions; /* array the handler appends to; owned by the call */
     /* the error, once recorded */
     int failed;
     int status;
@@ -48,7 +48,7 @@ struct simt_call {
 struct simt_resolved_gpu {
     const struct simt_hwdb_gpu *record;
     struct simt_gpu_spec spec;
-    json_t *overridden;         /* array of overridden keys, or NULL; owned: pass to simt_answer_new */
+    json_t *overridden; /* array of overridden keys, or NULL; owned: pass to simt_answer_new */
 };
 
 /* Replaces, in place, every byte of text that is not part of well-formed
@@ -56,8 +56,8 @@ struct simt_resolved_gpu {
 void simt_utf8_repair(char *text);
 
 /* Records an error (the first one wins); returns -1 so readers can `return`. */
-int simt_call_fail(struct simt_call *call, int status, const char *code, const char *field,
-                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int simt_call_fail(struct simt_call *call, int status, const char *code, const char *field, const char *fmt,
+                   ...) __attribute__((format(printf, 5, 6)));
 /* Same, with the model's diag: SIMT_EUNSAT -> 422 unsatisfiable, else 400
  * invalid_argument; field = prefix + diag->field, except that a GPU record
  * field the model found missing or wrong is named "gpu.<field>". */
@@ -153,6 +153,7 @@ json_t *h_compare(struct simt_call *call);
 
 /* The occupancy answer for one configuration (shared by sweep and /v1/kernel):
  * fills `answer` with the occupancy fields. `gpu` has been resolved. */
-void simt_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu, const struct simt_occ_result *result);
+void simt_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu,
+                         const struct simt_occ_result *result);
 
 #endif

@@ -56,7 +56,8 @@ void simt_utf8_repair(char *text)
     }
 }
 
-int simt_call_fail(struct simt_call *call, int status, const char *code, const char *field, const char *fmt, ...)
+int simt_call_fail(struct simt_call *call, int status, const char *code, const char *field, const char *fmt,
+                   ...)
 {
     if (call->failed)
         return -1;
@@ -87,7 +88,8 @@ int simt_call_fail_diag(struct simt_call *call, int rc, const char *prefix, cons
     if (diag->field[0] != '\0' && simt_hwdb_field_find(base) != NULL) {
         snprintf(field, sizeof field, "gpu.%.120s", diag->field);
         return simt_call_fail(call, rc == SIMT_EUNSAT ? 422 : 400,
-                              rc == SIMT_EUNSAT ? "unsatisfiable" : "invalid_argument", field, "%s", diag->message);
+                              rc == SIMT_EUNSAT ? "unsatisfiable" : "invalid_argument", field, "%s",
+                              diag->message);
     }
     simt_field_path(field, sizeof field, prefix, diag->field);
     if (rc == SIMT_EUNSAT)
@@ -138,7 +140,8 @@ int simt_check_keys(struct simt_call *call, json_t *obj, const char *path, const
 {
     const char *key;
     json_t *value;
-    json_object_foreach(obj, key, value) {
+    json_object_foreach(obj, key, value)
+    {
         int known = 0;
         for (size_t i = 0; allowed[i] != NULL; i++) {
             if (strcmp(key, allowed[i]) == 0) {
@@ -163,8 +166,8 @@ int simt_check_keys(struct simt_call *call, json_t *obj, const char *path, const
     return 0;
 }
 
-static json_t *field_value(struct simt_call *call, json_t *obj, const char *path, const char *key, int required,
-                           char *field, size_t field_size)
+static json_t *field_value(struct simt_call *call, json_t *obj, const char *path, const char *key,
+                           int required, char *field, size_t field_size)
 {
     simt_field_path(field, field_size, path, key);
     json_t *value = json_object_get(obj, key);
@@ -189,8 +192,8 @@ int simt_get_int64(struct simt_call *call, json_t *obj, const char *path, const 
                fabs(json_real_value(value)) < 9.0e15) {
         n = (int64_t)json_real_value(value);
     } else {
-        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be an integer in %lld..%lld", field,
-                              (long long)min, (long long)max);
+        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be an integer in %lld..%lld",
+                              field, (long long)min, (long long)max);
     }
     if (n < min || n > max)
         return simt_call_fail(call, 400, "invalid_argument", field, "%s must be %lld..%lld, got %lld", field,
@@ -199,8 +202,8 @@ int simt_get_int64(struct simt_call *call, json_t *obj, const char *path, const 
     return 0;
 }
 
-int simt_get_int(struct simt_call *call, json_t *obj, const char *path, const char *key, int required, int min,
-                 int max, int dflt, int *out)
+int simt_get_int(struct simt_call *call, json_t *obj, const char *path, const char *key, int required,
+                 int min, int max, int dflt, int *out)
 {
     int64_t wide = dflt;
     if (simt_get_int64(call, obj, path, key, required, min, max, dflt, &wide) != 0)
@@ -219,18 +222,18 @@ int simt_get_double(struct simt_call *call, json_t *obj, const char *path, const
         return required ? -1 : 0;
     }
     if (!json_is_number(value))
-        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be a number in %g..%g", field, min,
-                              max);
+        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be a number in %g..%g", field,
+                              min, max);
     double x = json_number_value(value);
     if (!isfinite(x) || x < min || x > max)
-        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be %g..%g, got %g", field, min, max,
-                              x);
+        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be %g..%g, got %g", field, min,
+                              max, x);
     *out = x;
     return 0;
 }
 
-int simt_get_bool(struct simt_call *call, json_t *obj, const char *path, const char *key, int required, int dflt,
-                  int *out)
+int simt_get_bool(struct simt_call *call, json_t *obj, const char *path, const char *key, int required,
+                  int dflt, int *out)
 {
     char field[160];
     json_t *value = field_value(call, obj, path, key, required, field, sizeof field);
@@ -268,34 +271,37 @@ int simt_get_enum(struct simt_call *call, json_t *obj, const char *path, const c
         used += (size_t)n;
     }
     if (json_is_string(value))
-        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be one of %s, got '%.60s'", field,
-                              list, json_string_value(value));
-    return simt_call_fail(call, 400, "invalid_argument", field, "%s must be a string, one of %s", field, list);
+        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be one of %s, got '%.60s'",
+                              field, list, json_string_value(value));
+    return simt_call_fail(call, 400, "invalid_argument", field, "%s must be a string, one of %s", field,
+                          list);
 }
 
 /* --- GPU resolution --- */
 
-static int apply_dtypes(struct simt_call *call, const struct simt_hwdb_field *f, json_t *value, const char *field,
-                        struct simt_gpu_spec *spec)
+static int apply_dtypes(struct simt_call *call, const struct simt_hwdb_field *f, json_t *value,
+                        const char *field, struct simt_gpu_spec *spec)
 {
     if (!json_is_object(value))
         return simt_call_fail(call, 400, "invalid_argument", field,
-                              "%s must be an object of numbers by data type, e.g. {\"bf16\": 9.89e14}", field);
+                              "%s must be an object of numbers by data type, e.g. {\"bf16\": 9.89e14}",
+                              field);
     double *array = (double *)(void *)((char *)spec + f->offset);
     const char *dtype_name;
     json_t *x;
-    json_object_foreach(value, dtype_name, x) {
+    json_object_foreach(value, dtype_name, x)
+    {
         char sub[200];
         snprintf(sub, sizeof sub, "%.120s.%.60s", field, dtype_name);
         enum simt_dtype dtype;
         if (simt_dtype_parse(dtype_name, &dtype) != 0)
-            return simt_call_fail(call, 400, "unknown_field", sub,
-                                  "unknown data type '%.40s'; use fp64, fp32, tf32, fp16, bf16, fp8, int8, int4",
-                                  dtype_name);
+            return simt_call_fail(
+                call, 400, "unknown_field", sub,
+                "unknown data type '%.40s'; use fp64, fp32, tf32, fp16, bf16, fp8, int8, int4", dtype_name);
         if (!json_is_number(x) || !isfinite(json_number_value(x)) || json_number_value(x) < f->min ||
             json_number_value(x) > f->max)
-            return simt_call_fail(call, 400, "invalid_argument", sub, "%s must be a number in %g..%g", sub, f->min,
-                                  f->max);
+            return simt_call_fail(call, 400, "invalid_argument", sub, "%s must be a number in %g..%g", sub,
+                                  f->min, f->max);
         array[dtype] = json_number_value(x);
     }
     return 0;
@@ -314,9 +320,10 @@ static int apply_carveouts(struct simt_call *call, const struct simt_hwdb_field 
         json_t *x = json_array_get(value, i);
         if (!json_is_integer(x) || json_integer_value(x) <= last || (double)json_integer_value(x) < f->min ||
             (double)json_integer_value(x) > f->max)
-            return simt_call_fail(call, 400, "invalid_argument", field,
-                                  "%s[%zu] must be an integer byte size in %g..%g, larger than the one before",
-                                  field, i, f->min, f->max);
+            return simt_call_fail(
+                call, 400, "invalid_argument", field,
+                "%s[%zu] must be an integer byte size in %g..%g, larger than the one before", field, i,
+                f->min, f->max);
         last = (int64_t)json_integer_value(x);
         array[i] = last;
     }
@@ -377,9 +384,9 @@ int simt_resolve_gpu(struct simt_call *call, json_t *obj, const char *path, cons
         id = json_string_value(base);
         overrides = value;
     } else {
-        return simt_call_fail(call, 400, "invalid_argument", field,
-                              "%s must be a GPU id (GET /v1/gpus lists them) or an object {\"base\": id, ...}",
-                              field);
+        return simt_call_fail(
+            call, 400, "invalid_argument", field,
+            "%s must be a GPU id (GET /v1/gpus lists them) or an object {\"base\": id, ...}", field);
     }
     const struct simt_hwdb_gpu *record = simt_hwdb_find(call->db, id);
     if (record == NULL)
@@ -395,7 +402,8 @@ int simt_resolve_gpu(struct simt_call *call, json_t *obj, const char *path, cons
     out->overridden = json_array();
     const char *name;
     json_t *x;
-    json_object_foreach(overrides, name, x) {
+    json_object_foreach(overrides, name, x)
+    {
         if (strcmp(name, "base") == 0)
             continue;
         char sub[200];
@@ -404,9 +412,10 @@ int simt_resolve_gpu(struct simt_call *call, json_t *obj, const char *path, cons
         if (f == NULL) {
             json_decref(out->overridden);
             out->overridden = NULL;
-            return simt_call_fail(call, 400, "unknown_field", sub,
-                                  "'%.80s' is not a numeric field of a GPU record (GET /v1/gpus/%s lists them)",
-                                  name, record->id);
+            return simt_call_fail(
+                call, 400, "unknown_field", sub,
+                "'%.80s' is not a numeric field of a GPU record (GET /v1/gpus/%s lists them)", name,
+                record->id);
         }
         int rc = 0;
         if (f->type == SIMT_FIELD_DTYPES) {
@@ -414,8 +423,8 @@ int simt_resolve_gpu(struct simt_call *call, json_t *obj, const char *path, cons
         } else if (f->type == SIMT_FIELD_CARVEOUTS) {
             rc = apply_carveouts(call, f, x, sub, &out->spec);
         } else if (!json_is_number(x)) {
-            rc = simt_call_fail(call, 400, "invalid_argument", sub, "%s must be a number in %g..%g", sub, f->min,
-                                f->max);
+            rc = simt_call_fail(call, 400, "invalid_argument", sub, "%s must be a number in %g..%g", sub,
+                                f->min, f->max);
         } else {
             struct simt_diag diag;
             memset(&diag, 0, sizeof diag);
@@ -444,8 +453,9 @@ int simt_resolve_gpu(struct simt_call *call, json_t *obj, const char *path, cons
         snprintf(sub, sizeof sub, "%.120s.%.60s", field, culprit);
         json_decref(out->overridden);
         out->overridden = NULL;
-        return simt_call_fail(call, 400, "invalid_argument", sub, "%s: %s %s; override %s and %s together", sub,
-                              why.field, why.message, why.field, other != NULL ? other : "the fields it depends on");
+        return simt_call_fail(call, 400, "invalid_argument", sub, "%s: %s %s; override %s and %s together",
+                              sub, why.field, why.message, why.field,
+                              other != NULL ? other : "the fields it depends on");
     }
     return 0;
 }

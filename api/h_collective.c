@@ -6,10 +6,10 @@
 #include "api_internal.h"
 #include "collective.h"
 
-static const char *const collective_keys[] = {"gpu", "op", "bytes", "gpus", "link", "nodes", "network_bytes_per_s",
-                                              NULL};
-static const char *const op_choices[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast",
-                                         NULL};
+static const char *const collective_keys[] = {
+    "gpu", "op", "bytes", "gpus", "link", "nodes", "network_bytes_per_s", NULL};
+static const char *const op_choices[] = {"all_reduce", "all_gather", "reduce_scatter",
+                                         "all_to_all", "broadcast",  NULL};
 static const char *const link_choices[] = {"nvlink", "pcie", NULL};
 
 json_t *h_collective(struct simt_call *call)

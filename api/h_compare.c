@@ -10,10 +10,19 @@
 static const char *const compare_keys[] = {"gpus", "question", "body", NULL};
 
 /* The endpoints a comparison may ask. */
-static const char *const questions[] = {
-    "/v1/occupancy",        "/v1/occupancy/sweep", "/v1/launch/suggest", "/v1/roofline",   "/v1/memory/coalescing",
-    "/v1/memory/banks",     "/v1/memory/constant", "/v1/latency-hiding", "/v1/divergence", "/v1/kernel",
-    "/v1/gemm",             "/v1/collective",      NULL};
+static const char *const questions[] = {"/v1/occupancy",
+                                        "/v1/occupancy/sweep",
+                                        "/v1/launch/suggest",
+                                        "/v1/roofline",
+                                        "/v1/memory/coalescing",
+                                        "/v1/memory/banks",
+                                        "/v1/memory/constant",
+                                        "/v1/latency-hiding",
+                                        "/v1/divergence",
+                                        "/v1/kernel",
+                                        "/v1/gemm",
+                                        "/v1/collective",
+                                        NULL};
 
 json_t *h_compare(struct simt_call *call)
 {
@@ -21,7 +30,8 @@ json_t *h_compare(struct simt_call *call)
         return NULL;
     json_t *gpus = json_object_get(call->body, "gpus");
     if (gpus == NULL) {
-        simt_call_fail(call, 400, "missing_field", "gpus", "gpus is required: a list of GPU ids or what-if objects");
+        simt_call_fail(call, 400, "missing_field", "gpus",
+                       "gpus is required: a list of GPU ids or what-if objects");
         return NULL;
     }
     if (!json_is_array(gpus) || json_array_size(gpus) < 1 || json_array_size(gpus) > MAX_COMPARE_GPUS) {
@@ -34,7 +44,8 @@ json_t *h_compare(struct simt_call *call)
         return NULL;
     json_t *body = json_object_get(call->body, "body");
     if (body == NULL) {
-        simt_call_fail(call, 400, "missing_field", "body", "body is required: the question's body without gpu");
+        simt_call_fail(call, 400, "missing_field", "body",
+                       "body is required: the question's body without gpu");
         return NULL;
     }
     if (!json_is_object(body)) {
@@ -50,7 +61,8 @@ json_t *h_compare(struct simt_call *call)
         if (!json_is_string(g) && !json_is_object(g)) {
             char field[32];
             snprintf(field, sizeof field, "gpus[%zu]", i);
-            simt_call_fail(call, 400, "invalid_argument", field, "%s must be a GPU id or a what-if object", field);
+            simt_call_fail(call, 400, "invalid_argument", field, "%s must be a GPU id or a what-if object",
+                           field);
             return NULL;
         }
     }

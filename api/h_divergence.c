@@ -6,7 +6,8 @@
 #include "divergence.h"
 #include "warp_json.h"
 
-static const char *const divergence_keys[] = {"gpu", "paths", "lane_paths", "random_paths", "active_lanes", NULL};
+static const char *const divergence_keys[] = {"gpu",          "paths",        "lane_paths",
+                                              "random_paths", "active_lanes", NULL};
 
 json_t *h_divergence(struct simt_call *call)
 {
@@ -48,8 +49,9 @@ json_t *h_divergence(struct simt_call *call)
         simt_call_assume(call, "a warp of 32 lanes (no gpu given)");
     simt_call_assume(call, "every path costs the same; the warp issues each path it meets once");
     if (branch.form == SIMT_BRANCH_RANDOM)
-        simt_call_assume(call, "each lane picks one of %d paths independently and uniformly: expected distinct "
-                               "paths k(1 - (1 - 1/k)^lanes)",
+        simt_call_assume(call,
+                         "each lane picks one of %d paths independently and uniformly: expected distinct "
+                         "paths k(1 - (1 - 1/k)^lanes)",
                          branch.paths);
     return answer;
 }

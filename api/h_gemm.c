@@ -15,7 +15,8 @@ static const char *const gemm_keys[] = {"gpu", "m", "n", "k", "dtype", "batch", 
 static const char *const gemm_dtypes[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", NULL};
 
 /* One assumption line per figure the model read. */
-static void assume_figures(struct simt_call *call, const struct simt_figure_set *figures, simt_figure_mask used)
+static void assume_figures(struct simt_call *call, const struct simt_figure_set *figures,
+                           simt_figure_mask used)
 {
     for (int id = 0; id < SIMT_FIG_COUNT; id++) {
         if (!(used & SIMT_FIG_BIT(id)))
@@ -46,10 +47,12 @@ json_t *h_gemm(struct simt_call *call)
     }
     if (simt_dtype_parse(gemm_dtypes[dtype_index], &req.dtype) != SIMT_OK) {
         json_decref(gpu.overridden);
-        simt_call_fail(call, 400, "invalid_argument", "dtype", "dtype %s is not known", gemm_dtypes[dtype_index]);
+        simt_call_fail(call, 400, "invalid_argument", "dtype", "dtype %s is not known",
+                       gemm_dtypes[dtype_index]);
         return NULL;
     }
-    req.policy = call->figures == SIMT_FIGURES_DATASHEET ? SIMT_POLICY_DATASHEET : SIMT_POLICY_PREFER_MEASURED;
+    req.policy =
+        call->figures == SIMT_FIGURES_DATASHEET ? SIMT_POLICY_DATASHEET : SIMT_POLICY_PREFER_MEASURED;
 
     struct simt_gemm_result r;
     struct simt_diag diag;

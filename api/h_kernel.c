@@ -14,7 +14,8 @@
 
 static const char *const kernel_keys[] = {"gpu", "launch", "resources", "per_thread", NULL};
 static const char *const launch_keys[] = {"grid", "block", "dynamic_shared_bytes", NULL};
-static const char *const resource_keys[] = {"registers_per_thread", "static_shared_bytes", "block_barriers", NULL};
+static const char *const resource_keys[] = {"registers_per_thread", "static_shared_bytes", "block_barriers",
+                                            NULL};
 static const char *const per_thread_keys[] = {"flops", "sfu_ops", "accesses", "branch", NULL};
 static const char *const flops_keys[] = {"fp32", "fp64", "fp16", NULL};
 static const char *const access_keys[] = {"space", "op", "count", "independent", SIMT_WARP_ACCESS_KEYS, NULL};
@@ -47,12 +48,14 @@ static int read_dims(struct simt_call *call, json_t *launch, const char *key, in
         return simt_call_fail(call, 400, "missing_field", field, "%s is required", field);
     if (json_is_integer(v)) {
         if (json_integer_value(v) < 1 || json_integer_value(v) > max)
-            return simt_call_fail(call, 400, "invalid_argument", field, "%s must be 1..%lld", field, (long long)max);
+            return simt_call_fail(call, 400, "invalid_argument", field, "%s must be 1..%lld", field,
+                                  (long long)max);
         dims[0] = (int64_t)json_integer_value(v);
         return 0;
     }
     if (!json_is_array(v) || json_array_size(v) < 1 || json_array_size(v) > 3)
-        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be an integer or a list of 1 to 3", field);
+        return simt_call_fail(call, 400, "invalid_argument", field,
+                              "%s must be an integer or a list of 1 to 3", field);
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *x = json_array_get(v, i);
         if (!json_is_integer(x) || json_integer_value(x) < 1 || json_integer_value(x) > max) {
@@ -66,7 +69,8 @@ static int read_dims(struct simt_call *call, json_t *launch, const char *key, in
     return 0;
 }
 
-static int read_access(struct simt_call *call, json_t *item, const char *path, int lanes, struct simt_kernel_access *a)
+static int read_access(struct simt_call *call, json_t *item, const char *path, int lanes,
+                       struct simt_kernel_access *a)
 {
     if (!json_is_object(item))
         return simt_call_fail(call, 400, "invalid_argument", path, "%s must be an object", path);
@@ -83,12 +87,14 @@ static int read_access(struct simt_call *call, json_t *item, const char *path, i
     if (a->space == SIMT_SPACE_CONSTANT && a->op != SIMT_OP_LOAD) {
         char field[192];
         simt_field_path(field, sizeof field, path, "op");
-        return simt_call_fail(call, 400, "invalid_argument", field, "constant memory is read-only: op must be load");
+        return simt_call_fail(call, 400, "invalid_argument", field,
+                              "constant memory is read-only: op must be load");
     }
     return simt_read_warp_access(call, item, path, lanes, 0, &a->pattern);
 }
 
-static int read_per_thread(struct simt_call *call, json_t *per_thread, int lanes, struct simt_kernel_request *req)
+static int read_per_thread(struct simt_call *call, json_t *per_thread, int lanes,
+                           struct simt_kernel_request *req)
 {
     if (simt_check_keys(call, per_thread, "per_thread", per_thread_keys) != 0)
         return -1;
@@ -98,9 +104,12 @@ static int read_per_thread(struct simt_call *call, json_t *per_thread, int lanes
         return -1;
     if (flops != NULL) {
         if (simt_check_keys(call, flops, "per_thread.flops", flops_keys) != 0 ||
-            simt_get_double(call, flops, "per_thread.flops", "fp32", 0, 0.0, 1e15, 0.0, &req->flops_fp32) != 0 ||
-            simt_get_double(call, flops, "per_thread.flops", "fp64", 0, 0.0, 1e15, 0.0, &req->flops_fp64) != 0 ||
-            simt_get_double(call, flops, "per_thread.flops", "fp16", 0, 0.0, 1e15, 0.0, &req->flops_fp16) != 0)
+            simt_get_double(call, flops, "per_thread.flops", "fp32", 0, 0.0, 1e15, 0.0, &req->flops_fp32) !=
+                0 ||
+            simt_get_double(call, flops, "per_thread.flops", "fp64", 0, 0.0, 1e15, 0.0, &req->flops_fp64) !=
+                0 ||
+            simt_get_double(call, flops, "per_thread.flops", "fp16", 0, 0.0, 1e15, 0.0, &req->flops_fp16) !=
+                0)
             return -1;
     }
     if (simt_get_double(call, per_thread, "per_thread", "sfu_ops", 0, 0.0, 1e15, 0.0, &req->sfu_ops) != 0)
@@ -111,8 +120,8 @@ static int read_per_thread(struct simt_call *call, json_t *per_thread, int lanes
             return simt_call_fail(call, 400, "invalid_argument", "per_thread.accesses",
                                   "per_thread.accesses must be a list");
         if (json_array_size(accesses) > SIMT_KERNEL_MAX_ACCESSES)
-            return simt_call_fail(call, 400, "invalid_argument", "per_thread.accesses",
-                                  "at most %d accesses", SIMT_KERNEL_MAX_ACCESSES);
+            return simt_call_fail(call, 400, "invalid_argument", "per_thread.accesses", "at most %d accesses",
+                                  SIMT_KERNEL_MAX_ACCESSES);
         for (size_t i = 0; i < json_array_size(accesses); i++) {
             char path[64];
             snprintf(path, sizeof path, "per_thread.accesses[%zu]", i);
@@ -140,7 +149,8 @@ static int read_request(struct simt_call *call, int lanes, struct simt_kernel_re
         simt_check_keys(call, resources, "resources", resource_keys) != 0)
         return -1;
     int64_t block[3];
-    if (read_dims(call, launch, "grid", 2147483647, req->grid) != 0 || read_dims(call, launch, "block", 1024, block) != 0)
+    if (read_dims(call, launch, "grid", 2147483647, req->grid) != 0 ||
+        read_dims(call, launch, "block", 1024, block) != 0)
         return -1;
     for (int d = 0; d < 3; d++)
         req->block[d] = (int)block[d];
@@ -150,7 +160,8 @@ static int read_request(struct simt_call *call, int lanes, struct simt_kernel_re
                      &req->registers_per_thread) != 0 ||
         simt_get_int64(call, resources, "resources", "static_shared_bytes", 0, 0, MAX_BYTES, 0,
                        &req->static_shared_bytes) != 0 ||
-        simt_get_int(call, resources, "resources", "block_barriers", 0, 0, 1024, 1, &req->block_barriers) != 0)
+        simt_get_int(call, resources, "resources", "block_barriers", 0, 0, 1024, 1, &req->block_barriers) !=
+            0)
         return -1;
     if (per_thread != NULL && read_per_thread(call, per_thread, lanes, req) != 0)
         return -1;
@@ -166,12 +177,13 @@ static json_t *advice_item(const struct simt_kernel_request *req, const struct s
     char what[96] = "";
     if (a->access_index >= 0) {
         const struct simt_kernel_access *x = &req->accesses[a->access_index];
-        snprintf(what, sizeof what, "access %d (%s %s)", a->access_index, space_names[x->space], op_names[x->op]);
+        snprintf(what, sizeof what, "access %d (%s %s)", a->access_index, space_names[x->space],
+                 op_names[x->op]);
     }
     switch (a->kind) {
     case SIMT_ADVICE_PAD:
-        snprintf(message, sizeof message, "pad the shared tile by %g element%s: %s has %g-way bank conflicts", a->to,
-                 a->to > 1.0 ? "s" : "", what, a->from);
+        snprintf(message, sizeof message, "pad the shared tile by %g element%s: %s has %g-way bank conflicts",
+                 a->to, a->to > 1.0 ? "s" : "", what, a->from);
         break;
     case SIMT_ADVICE_COALESCE:
         snprintf(message, sizeof message,
@@ -180,28 +192,31 @@ static json_t *advice_item(const struct simt_kernel_request *req, const struct s
                  what, 100.0 * a->from);
         break;
     case SIMT_ADVICE_WIDEN:
-        snprintf(message, sizeof message, "widen %s from %g-byte to %g-byte vector accesses (e.g. float4)", what,
-                 a->from, a->to);
+        snprintf(message, sizeof message, "widen %s from %g-byte to %g-byte vector accesses (e.g. float4)",
+                 what, a->from, a->to);
         break;
     case SIMT_ADVICE_ILP:
-        snprintf(message, sizeof message, "add ILP: let %g of %s's loads be in flight at once instead of %g", a->to,
-                 what, a->from);
+        snprintf(message, sizeof message, "add ILP: let %g of %s's loads be in flight at once instead of %g",
+                 a->to, what, a->from);
         break;
     case SIMT_ADVICE_OCCUPANCY:
         if (a->limiter == SIMT_LIMIT_REGISTERS)
             snprintf(message, sizeof message,
-                     "raise occupancy from %.3g to %.3g: use at most %g registers per thread (e.g. __launch_bounds__)",
+                     "raise occupancy from %.3g to %.3g: use at most %g registers per thread (e.g. "
+                     "__launch_bounds__)",
                      a->from, a->to, a->limit_value);
         else
-            snprintf(message, sizeof message, "raise occupancy from %.3g to %.3g: use at most %g bytes of shared "
-                                              "memory per block",
+            snprintf(message, sizeof message,
+                     "raise occupancy from %.3g to %.3g: use at most %g bytes of shared "
+                     "memory per block",
                      a->from, a->to, a->limit_value);
         break;
     case SIMT_ADVICE_BRANCH:
-        snprintf(message, sizeof message,
-                 "restructure the divergent branch: warps run %.3g paths one after another; make lanes of a warp "
-                 "take the same path (e.g. sort or bin the work by path)",
-                 a->from);
+        snprintf(
+            message, sizeof message,
+            "restructure the divergent branch: warps run %.3g paths one after another; make lanes of a warp "
+            "take the same path (e.g. sort or bin the work by path)",
+            a->from);
         break;
     default:
         snprintf(message, sizeof message, "change %s", what);
@@ -220,19 +235,23 @@ static json_t *advice_item(const struct simt_kernel_request *req, const struct s
 static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_result *r)
 {
     if (r->assumed & SIMT_KERNEL_ASSUMED_COLD_DRAM)
-        simt_call_assume(call, "global data comes from DRAM once per launch (nothing left in L2 by earlier launches)");
+        simt_call_assume(
+            call, "global data comes from DRAM once per launch (nothing left in L2 by earlier launches)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_REUSE)
-        simt_call_assume(call, "a strided global access in a one-row block: the rest of each sector it touches "
-                               "serves no other warp");
+        simt_call_assume(call,
+                         "a strided global access in a one-row block: the rest of each sector it touches "
+                         "serves no other warp");
     if (r->assumed & SIMT_KERNEL_ASSUMED_ROW_REUSE)
-        simt_call_assume(call, "a strided global access in a multi-row block is a column of a 2D tile: the block's "
-                               "other rows use the rest of each sector, merged in L2 (DRAM bytes at most the "
-                               "per-warp sectors divided by the rows)");
+        simt_call_assume(call,
+                         "a strided global access in a multi-row block is a column of a 2D tile: the block's "
+                         "other rows use the rest of each sector, merged in L2 (DRAM bytes at most the "
+                         "per-warp sectors divided by the rows)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_FMA)
         simt_call_assume(call, "flops are FMAs: 2 flops per instruction (4 for packed fp16)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_DEPENDENT_ALU)
-        simt_call_assume(call, "arithmetic latency: one dependent chain per thread (each instruction waits for "
-                               "the previous)");
+        simt_call_assume(call,
+                         "arithmetic latency: one dependent chain per thread (each instruction waits for "
+                         "the previous)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_PARTIAL_WARP)
         simt_call_assume(call, "the block's last warp is partial and priced as a full warp");
     if (r->assumed & SIMT_KERNEL_ASSUMED_LOCAL_L1)
@@ -241,19 +260,24 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
         simt_call_assume(call, "constant cache: distinct addresses served one after another at "
                                "constant_requests_per_s; latency taken as L1's");
     if (r->assumed & SIMT_KERNEL_ASSUMED_L2_LATENCY)
-        simt_call_assume(call, "L2 latency: absent from the GPU record; an L2 hit is taken to cost a DRAM access");
+        simt_call_assume(call,
+                         "L2 latency: absent from the GPU record; an L2 hit is taken to cost a DRAM access");
     if (r->assumed & SIMT_KERNEL_ASSUMED_SRAM_LATENCY)
-        simt_call_assume(call, "shared memory and L1 are one SRAM: the record lacks one of their latencies and the "
-                               "other stands in");
+        simt_call_assume(call,
+                         "shared memory and L1 are one SRAM: the record lacks one of their latencies and the "
+                         "other stands in");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT)
-        simt_call_assume(call, "DRAM row activations not limited: the GPU record has no measured "
-                               "dram_row_activations_per_s, so accesses 256 B or more apart are priced by their bytes "
-                               "alone (on an H200 such reads reach 60%% of the read bandwidth)");
+        simt_call_assume(
+            call, "DRAM row activations not limited: the GPU record has no measured "
+                  "dram_row_activations_per_s, so accesses 256 B or more apart are priced by their bytes "
+                  "alone (on an H200 such reads reach 60%% of the read bandwidth)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_LAUNCH)
         simt_call_assume(call, "launch overhead: 0 (the GPU record has no launch_overhead_s)");
-    simt_call_assume(call, "stores do not stall the warp; each dependent round of loads waits for its latency");
-    simt_call_assume(call, "resident warps form a closed queueing network over issue, pipes, the L1/shared data "
-                           "path and the SM's share of L2, DRAM bandwidth and DRAM row activations (mean-value analysis)");
+    simt_call_assume(call,
+                     "stores do not stall the warp; each dependent round of loads waits for its latency");
+    simt_call_assume(
+        call, "resident warps form a closed queueing network over issue, pipes, the L1/shared data "
+              "path and the SM's share of L2, DRAM bandwidth and DRAM row activations (mean-value analysis)");
 }
 
 json_t *h_kernel(struct simt_call *call)
@@ -288,7 +312,7 @@ json_t *h_kernel(struct simt_call *call)
     simt_set_real(occ, "waves", r.waves);
     json_object_set_new(answer, "occupancy", occ);
     json_t *breakdown = json_object();
-    static const char *const keys[SIMT_BOUND_COUNT] = {"dram_s", "l2_s", "shared_s", "compute_s",
+    static const char *const keys[SIMT_BOUND_COUNT] = {"dram_s", "l2_s",      "shared_s", "compute_s",
                                                        "sfu_s",  "latency_s", "launch_s"};
     for (int b = 0; b < SIMT_BOUND_COUNT; b++)
         simt_set_real(breakdown, keys[b], r.breakdown_s[b]);

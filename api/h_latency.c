@@ -12,25 +12,38 @@
 
 #define MAX_BYTES ((int64_t)1 << 40)
 
-static const char *const latency_keys[] = {
-    "gpu", "warps_per_sm", "ilp", "bytes_per_lane", "level", "target_fraction", "active_sms",
-    "block_size", "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
-    "max_dynamic_shared_bytes", "carveout_percent", "block_barriers", NULL};
+static const char *const latency_keys[] = {"gpu",
+                                           "warps_per_sm",
+                                           "ilp",
+                                           "bytes_per_lane",
+                                           "level",
+                                           "target_fraction",
+                                           "active_sms",
+                                           "block_size",
+                                           "registers_per_thread",
+                                           "static_shared_bytes",
+                                           "dynamic_shared_bytes",
+                                           "max_dynamic_shared_bytes",
+                                           "carveout_percent",
+                                           "block_barriers",
+                                           NULL};
 static const char *const levels[] = {"dram", "l2", "shared", "fma", NULL};
 
 /* The warps from the occupancy fields; fills *occ. */
-static int warps_from_occupancy(struct simt_call *call, const struct simt_gpu_spec *gpu, struct simt_occ_result *occ,
-                                double *warps)
+static int warps_from_occupancy(struct simt_call *call, const struct simt_gpu_spec *gpu,
+                                struct simt_occ_result *occ, double *warps)
 {
     struct simt_occ_request req;
     simt_occupancy_request_init(&req);
     json_t *b = call->body;
     if (simt_get_int(call, b, "", "block_size", 1, 1, 1 << 20, 0, &req.block_size) != 0 ||
         simt_get_int(call, b, "", "registers_per_thread", 1, 0, 1 << 16, 0, &req.registers_per_thread) != 0 ||
-        simt_get_int64(call, b, "", "static_shared_bytes", 0, 0, MAX_BYTES, 0, &req.static_shared_bytes) != 0 ||
-        simt_get_int64(call, b, "", "dynamic_shared_bytes", 0, 0, MAX_BYTES, 0, &req.dynamic_shared_bytes) != 0 ||
-        simt_get_int64(call, b, "", "max_dynamic_shared_bytes", 0, -1, MAX_BYTES, -1, &req.max_dynamic_shared_bytes) !=
+        simt_get_int64(call, b, "", "static_shared_bytes", 0, 0, MAX_BYTES, 0, &req.static_shared_bytes) !=
             0 ||
+        simt_get_int64(call, b, "", "dynamic_shared_bytes", 0, 0, MAX_BYTES, 0, &req.dynamic_shared_bytes) !=
+            0 ||
+        simt_get_int64(call, b, "", "max_dynamic_shared_bytes", 0, -1, MAX_BYTES, -1,
+                       &req.max_dynamic_shared_bytes) != 0 ||
         simt_get_int(call, b, "", "carveout_percent", 0, -1, 100, -1, &req.carveout_percent) != 0 ||
         simt_get_int(call, b, "", "block_barriers", 0, 0, 1024, 1, &req.block_barriers) != 0)
         return -1;
@@ -63,20 +76,28 @@ json_t *h_latency_hiding(struct simt_call *call)
     memset(&occ, 0, sizeof occ);
     int fail = 0;
     if (has_warps && has_block) {
-        simt_call_fail(call, 400, "invalid_argument", "block_size",
-                       "give warps_per_sm or the occupancy fields (block_size, registers_per_thread, ...), not both");
+        simt_call_fail(
+            call, 400, "invalid_argument", "block_size",
+            "give warps_per_sm or the occupancy fields (block_size, registers_per_thread, ...), not both");
         fail = 1;
     } else if (has_warps) {
-        static const char *const occ_only[] = {"registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
-                                               "max_dynamic_shared_bytes", "carveout_percent", "block_barriers", NULL};
+        static const char *const occ_only[] = {"registers_per_thread",
+                                               "static_shared_bytes",
+                                               "dynamic_shared_bytes",
+                                               "max_dynamic_shared_bytes",
+                                               "carveout_percent",
+                                               "block_barriers",
+                                               NULL};
         for (int i = 0; occ_only[i] != NULL && !fail; i++)
             if (json_object_get(call->body, occ_only[i]) != NULL) {
                 simt_call_fail(call, 400, "invalid_argument", occ_only[i],
-                               "%s belongs to the occupancy form; with warps_per_sm leave it out", occ_only[i]);
+                               "%s belongs to the occupancy form; with warps_per_sm leave it out",
+                               occ_only[i]);
                 fail = 1;
             }
         if (!fail)
-            fail = simt_get_double(call, call->body, "", "warps_per_sm", 1, 1e-9, 4096.0, 1.0, &req.warps_per_sm) != 0;
+            fail = simt_get_double(call, call->body, "", "warps_per_sm", 1, 1e-9, 4096.0, 1.0,
+                                   &req.warps_per_sm) != 0;
     } else if (has_block) {
         fail = warps_from_occupancy(call, &gpu.spec, &occ, &req.warps_per_sm) != 0;
     } else {
@@ -88,7 +109,8 @@ json_t *h_latency_hiding(struct simt_call *call)
     int level_given = json_object_get(call->body, "level") != NULL;
     if (!fail)
         fail = simt_get_double(call, call->body, "", "ilp", 0, 1.0, 1024.0, 1.0, &req.ilp) != 0 ||
-               simt_get_double(call, call->body, "", "bytes_per_lane", 0, 1e-9, 1024.0, 4.0, &req.bytes_per_lane) != 0 ||
+               simt_get_double(call, call->body, "", "bytes_per_lane", 0, 1e-9, 1024.0, 4.0,
+                               &req.bytes_per_lane) != 0 ||
                simt_get_enum(call, call->body, "", "level", 0, levels, 0, &level) != 0 ||
                simt_get_double(call, call->body, "", "target_fraction", 0, 1e-6, 0.999999, 0.9,
                                &req.target_fraction) != 0 ||
@@ -134,14 +156,17 @@ json_t *h_latency_hiding(struct simt_call *call)
     if (has_block)
         simt_call_assume(call, "warps_per_sm: %g, from the occupancy of the given launch", req.warps_per_sm);
     if (fma)
-        simt_call_assume(call, "fma: operations instead of bytes; each sub-partition issues one warp FMA per cycle "
-                               "when enough independent FMAs are in flight (fixed-latency pipeline)");
+        simt_call_assume(call,
+                         "fma: operations instead of bytes; each sub-partition issues one warp FMA per cycle "
+                         "when enough independent FMAs are in flight (fixed-latency pipeline)");
     else if (req.level == SIMT_LATENCY_SHARED)
         simt_call_assume(call, "shared memory: a fixed-latency pipeline, conflict-free 128-byte wavefronts");
     else
-        simt_call_assume(call, "loaded latency: each SM's requests queue for its share of the %s bandwidth "
-                               "(closed network, mean-value analysis); unloaded latency is the pointer-chase figure",
-                         levels[level]);
+        simt_call_assume(
+            call,
+            "loaded latency: each SM's requests queue for its share of the %s bandwidth "
+            "(closed network, mean-value analysis); unloaded latency is the pointer-chase figure",
+            levels[level]);
     if (!fma)
         simt_call_assume(call, "one request per warp = %g bytes (all lanes, coalesced)", r.request_bytes);
     if (!isfinite(r.warps_needed))

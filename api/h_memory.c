@@ -54,11 +54,13 @@ json_t *h_memory_coalescing(struct simt_call *call)
     simt_set_int(answer, "transaction_bytes", r.transaction_bytes);
     simt_set_int(answer, "sector_bytes_moved", r.sector_bytes_moved);
     simt_set_int(answer, "active_lanes", r.active_lanes);
-    simt_call_assume(call, "sectors of %d bytes, cache lines of %d bytes, DRAM accessed in %d-byte granules%s",
+    simt_call_assume(call,
+                     "sectors of %d bytes, cache lines of %d bytes, DRAM accessed in %d-byte granules%s",
                      r.sector_bytes, r.cache_line_bytes, r.dram_granularity_bytes,
                      r.assumed ? " (defaults: the GPU record lacks some of these)" : "");
     simt_call_assume(call, "dram_bytes counts this warp alone: no other warp shares its sectors through L2");
-    simt_call_assume(call, "transactions: one per cache line touched, 32, 64 or 128 bytes (the classic rule)");
+    simt_call_assume(call,
+                     "transactions: one per cache line touched, 32, 64 or 128 bytes (the classic rule)");
     return answer;
 }
 
@@ -89,11 +91,14 @@ json_t *h_memory_banks(struct simt_call *call)
     simt_set_int(answer, "active_lanes", r.active_lanes);
     int banks = gpu.spec.shared_banks > 0 ? gpu.spec.shared_banks : 32;
     int bank_bytes = gpu.spec.shared_bank_bytes > 0 ? gpu.spec.shared_bank_bytes : 4;
-    simt_call_assume(call, "%d banks of %d bytes%s, each delivering one word a cycle: wavefronts = the larger of the "
-                           "most distinct words in one bank and the distinct bytes over %d",
-                     banks, bank_bytes, r.assumed ? " (default: the GPU record lacks them)" : "", banks * bank_bytes);
-    simt_call_assume(call, "lanes reading the same 4-byte word are served together (broadcast, multicast); ways = "
-                           "wavefronts over the conflict-free wavefronts of the same distinct data");
+    simt_call_assume(
+        call,
+        "%d banks of %d bytes%s, each delivering one word a cycle: wavefronts = the larger of the "
+        "most distinct words in one bank and the distinct bytes over %d",
+        banks, bank_bytes, r.assumed ? " (default: the GPU record lacks them)" : "", banks * bank_bytes);
+    simt_call_assume(call,
+                     "lanes reading the same 4-byte word are served together (broadcast, multicast); ways = "
+                     "wavefronts over the conflict-free wavefronts of the same distinct data");
     if (r.suggested_padding_elements < 0 && !access.explicit_addresses)
         simt_call_assume(call, "no padding up to %d elements removes the conflicts", SIMT_BANKS_MAX_PADDING);
     else if (access.explicit_addresses)
@@ -101,8 +106,14 @@ json_t *h_memory_banks(struct simt_call *call)
     return answer;
 }
 
-static const char *const constant_keys[] = {"gpu", "distinct_addresses", "element_bytes", "lane_addresses",
-                                            "lane_stride_elements", "offset_elements", "active_lanes", NULL};
+static const char *const constant_keys[] = {"gpu",
+                                            "distinct_addresses",
+                                            "element_bytes",
+                                            "lane_addresses",
+                                            "lane_stride_elements",
+                                            "offset_elements",
+                                            "active_lanes",
+                                            NULL};
 
 json_t *h_memory_constant(struct simt_call *call)
 {
@@ -152,7 +163,8 @@ json_t *h_memory_constant(struct simt_call *call)
     simt_set_int(answer, "serialization", r.serialization);
     simt_set_real(answer, "efficiency", r.efficiency);
     simt_set_int(answer, "active_lanes", r.active_lanes);
-    simt_call_assume(call, "the constant cache serves one address per request and broadcasts it to every lane that "
-                           "asked for it; distinct addresses are served one after another");
+    simt_call_assume(call,
+                     "the constant cache serves one address per request and broadcasts it to every lane that "
+                     "asked for it; distinct addresses are served one after another");
     return answer;
 }

@@ -9,8 +9,17 @@
 #define MAX_BYTES ((int64_t)1 << 40)
 
 static const char *const occupancy_keys[] = {
-    "gpu", "block_size", "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
-    "max_dynamic_shared_bytes", "carveout_percent", "block_barriers", "grid_size", "sgprs_per_wave", NULL,
+    "gpu",
+    "block_size",
+    "registers_per_thread",
+    "static_shared_bytes",
+    "dynamic_shared_bytes",
+    "max_dynamic_shared_bytes",
+    "carveout_percent",
+    "block_barriers",
+    "grid_size",
+    "sgprs_per_wave",
+    NULL,
 };
 
 /* Reads the occupancy request's fields from obj; `varied` (or NULL) is the
@@ -28,13 +37,14 @@ static int read_occupancy_request(struct simt_call *call, json_t *obj, const cha
     int is_dyn = varied != NULL && strcmp(varied, "dynamic_shared_bytes") == 0;
     if (!is_block && simt_get_int(call, obj, "", "block_size", 1, 1, 1 << 20, 0, &req->block_size) != 0)
         return -1;
-    if (!is_regs &&
-        simt_get_int(call, obj, "", "registers_per_thread", 1, 0, 1 << 16, 0, &req->registers_per_thread) != 0)
+    if (!is_regs && simt_get_int(call, obj, "", "registers_per_thread", 1, 0, 1 << 16, 0,
+                                 &req->registers_per_thread) != 0)
         return -1;
-    if (simt_get_int64(call, obj, "", "static_shared_bytes", 0, 0, MAX_BYTES, 0, &req->static_shared_bytes) != 0)
+    if (simt_get_int64(call, obj, "", "static_shared_bytes", 0, 0, MAX_BYTES, 0, &req->static_shared_bytes) !=
+        0)
         return -1;
-    if (!is_dyn &&
-        simt_get_int64(call, obj, "", "dynamic_shared_bytes", 0, 0, MAX_BYTES, 0, &req->dynamic_shared_bytes) != 0)
+    if (!is_dyn && simt_get_int64(call, obj, "", "dynamic_shared_bytes", 0, 0, MAX_BYTES, 0,
+                                  &req->dynamic_shared_bytes) != 0)
         return -1;
     if (simt_get_int64(call, obj, "", "max_dynamic_shared_bytes", 0, -1, MAX_BYTES, -1,
                        &req->max_dynamic_shared_bytes) != 0)
@@ -56,8 +66,9 @@ static json_t *limiter_list(unsigned limiters)
         unsigned bit;
         const char *name;
     } names[] = {
-        {SIMT_LIMIT_WARPS, "warps"},     {SIMT_LIMIT_REGISTERS, "registers"}, {SIMT_LIMIT_SHARED, "shared_memory"},
-        {SIMT_LIMIT_BLOCKS, "blocks"},   {SIMT_LIMIT_BARRIERS, "barriers"},
+        {SIMT_LIMIT_WARPS, "warps"},          {SIMT_LIMIT_REGISTERS, "registers"},
+        {SIMT_LIMIT_SHARED, "shared_memory"}, {SIMT_LIMIT_BLOCKS, "blocks"},
+        {SIMT_LIMIT_BARRIERS, "barriers"},
     };
     json_t *list = json_array();
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -116,11 +127,13 @@ static void occupancy_assumptions(struct simt_call *call, const struct simt_gpu_
                          "allows (%lld bytes = per-block opt-in limit minus static shared memory)",
                          (long long)(gpu->shared_bytes_per_block_optin - req->static_shared_bytes));
     if (r->assumed & SIMT_OCC_ASSUMED_CARVEOUT)
-        simt_call_assume(call, "carveout_percent: the driver's default preference, giving a %lld-byte carveout",
+        simt_call_assume(call,
+                         "carveout_percent: the driver's default preference, giving a %lld-byte carveout",
                          (long long)r->shared_carveout_bytes);
     if (gpu->vendor == SIMT_VENDOR_AMD) {
-        simt_call_assume(call, "AMD: registers_per_thread counts VGPRs per lane; workgroups per CU are reported as "
-                               "active_blocks_per_sm");
+        simt_call_assume(call,
+                         "AMD: registers_per_thread counts VGPRs per lane; workgroups per CU are reported as "
+                         "active_blocks_per_sm");
         if (r->assumed & SIMT_OCC_ASSUMED_SGPRS)
             simt_call_assume(call, "sgprs_per_wave not given: scalar registers taken as not limiting");
     }
@@ -155,9 +168,21 @@ json_t *h_occupancy(struct simt_call *call)
 /* --- sweep --- */
 
 static const char *const sweep_keys[] = {
-    "gpu", "block_size", "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
-    "max_dynamic_shared_bytes", "carveout_percent", "block_barriers", "grid_size", "sgprs_per_wave", "vary", "from",
-    "to", "step", NULL,
+    "gpu",
+    "block_size",
+    "registers_per_thread",
+    "static_shared_bytes",
+    "dynamic_shared_bytes",
+    "max_dynamic_shared_bytes",
+    "carveout_percent",
+    "block_barriers",
+    "grid_size",
+    "sgprs_per_wave",
+    "vary",
+    "from",
+    "to",
+    "step",
+    NULL,
 };
 
 json_t *h_occupancy_sweep(struct simt_call *call)
@@ -259,8 +284,15 @@ json_t *h_occupancy_sweep(struct simt_call *call)
 json_t *h_launch_suggest(struct simt_call *call)
 {
     static const char *const keys[] = {
-        "gpu", "registers_per_thread", "static_shared_bytes", "dynamic_shared_bytes",
-        "dynamic_shared_bytes_per_thread", "max_block_size", "carveout_percent", "block_barriers", NULL,
+        "gpu",
+        "registers_per_thread",
+        "static_shared_bytes",
+        "dynamic_shared_bytes",
+        "dynamic_shared_bytes_per_thread",
+        "max_block_size",
+        "carveout_percent",
+        "block_barriers",
+        NULL,
     };
     if (simt_check_keys(call, call->body, "", keys) != 0)
         return NULL;
@@ -275,8 +307,10 @@ json_t *h_launch_suggest(struct simt_call *call)
         return NULL;
     struct simt_suggest_request req;
     simt_suggest_request_init(&req);
-    if (simt_get_int(call, call->body, "", "registers_per_thread", 1, 0, 1 << 16, 0, &req.registers_per_thread) ||
-        simt_get_int64(call, call->body, "", "static_shared_bytes", 0, 0, MAX_BYTES, 0, &req.static_shared_bytes) ||
+    if (simt_get_int(call, call->body, "", "registers_per_thread", 1, 0, 1 << 16, 0,
+                     &req.registers_per_thread) ||
+        simt_get_int64(call, call->body, "", "static_shared_bytes", 0, 0, MAX_BYTES, 0,
+                       &req.static_shared_bytes) ||
         simt_get_int64(call, call->body, "", "dynamic_shared_bytes", 0, 0, MAX_BYTES, 0,
                        &req.dynamic_shared_bytes) ||
         simt_get_int64(call, call->body, "", "dynamic_shared_bytes_per_thread", 0, 0, (int64_t)1 << 30, 0,

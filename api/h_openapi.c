@@ -10,9 +10,10 @@ extern const size_t simt_openapi_json_len;
 json_t *h_openapi(struct simt_call *call)
 {
     json_error_t error;
-    json_t *doc = json_loadb((const char *)simt_openapi_json, simt_openapi_json_len, JSON_REJECT_DUPLICATES, &error);
+    json_t *doc =
+        json_loadb((const char *)simt_openapi_json, simt_openapi_json_len, JSON_REJECT_DUPLICATES, &error);
     if (doc == NULL)
-        simt_call_fail(call, 500, "internal", NULL, "the embedded OpenAPI document is malformed: %s (line %d)",
-                       error.text, error.line);
+        simt_call_fail(call, 500, "internal", NULL,
+                       "the embedded OpenAPI document is malformed: %s (line %d)", error.text, error.line);
     return doc;
 }

@@ -23,11 +23,13 @@ static int read_bytes(struct simt_call *call, struct simt_roofline_request *req)
                               "bytes is required: a number (DRAM bytes) or {\"dram\", \"l2\", \"shared\"}");
     if (json_is_number(bytes)) {
         req->level_given[SIMT_LEVEL_DRAM] = 1;
-        return simt_get_double(call, call->body, "", "bytes", 1, 0.0, MAX_AMOUNT, 0.0, &req->bytes[SIMT_LEVEL_DRAM]);
+        return simt_get_double(call, call->body, "", "bytes", 1, 0.0, MAX_AMOUNT, 0.0,
+                               &req->bytes[SIMT_LEVEL_DRAM]);
     }
     if (!json_is_object(bytes))
-        return simt_call_fail(call, 400, "invalid_argument", "bytes",
-                              "bytes must be a number (DRAM bytes) or an object {\"dram\", \"l2\", \"shared\"}");
+        return simt_call_fail(
+            call, 400, "invalid_argument", "bytes",
+            "bytes must be a number (DRAM bytes) or an object {\"dram\", \"l2\", \"shared\"}");
     if (simt_check_keys(call, bytes, "bytes", level_keys) != 0)
         return -1;
     int any = 0;
@@ -36,7 +38,8 @@ static int read_bytes(struct simt_call *call, struct simt_roofline_request *req)
             continue;
         any = 1;
         req->level_given[l] = 1;
-        if (simt_get_double(call, bytes, "bytes", level_keys[l], 1, 0.0, MAX_AMOUNT, 0.0, &req->bytes[l]) != 0)
+        if (simt_get_double(call, bytes, "bytes", level_keys[l], 1, 0.0, MAX_AMOUNT, 0.0, &req->bytes[l]) !=
+            0)
             return -1;
     }
     if (!any)
@@ -58,7 +61,8 @@ json_t *h_roofline(struct simt_call *call)
     int tensor_given = json_object_get(call->body, "tensor_cores") != NULL;
     if (simt_get_double(call, call->body, "", "flops", 1, 0.0, MAX_AMOUNT, 0.0, &req.flops) != 0 ||
         simt_get_enum(call, call->body, "", "precision", 0, precisions, 1, &precision) != 0 ||
-        simt_get_bool(call, call->body, "", "tensor_cores", 0, 0, &req.tensor_cores) != 0 || read_bytes(call, &req) != 0) {
+        simt_get_bool(call, call->body, "", "tensor_cores", 0, 0, &req.tensor_cores) != 0 ||
+        read_bytes(call, &req) != 0) {
         json_decref(gpu.overridden);
         return NULL;
     }
@@ -81,8 +85,9 @@ json_t *h_roofline(struct simt_call *call)
     simt_set_real(answer, "attainable_flops_per_s", r.attainable_flops_per_s);
     simt_set_real(answer, "time_s", r.time_s);
     json_object_set_new(answer, "bound",
-                        json_string(r.bound == SIMT_ROOF_COMPUTE ? "compute"
-                                                                 : simt_mem_level_name((enum simt_mem_level)r.bound)));
+                        json_string(r.bound == SIMT_ROOF_COMPUTE
+                                        ? "compute"
+                                        : simt_mem_level_name((enum simt_mem_level)r.bound)));
     simt_set_real(answer, "peak_flops_per_s", r.peak_flops_per_s);
     simt_set_real(answer, "compute_time_s", r.compute_time_s);
     json_t *levels = json_array();
@@ -115,7 +120,8 @@ json_t *h_roofline(struct simt_call *call)
         simt_call_assume(call, "peak: %s on CUDA cores (an FMA counts 2 flops)", name);
     simt_call_assume(call, "time: the longest of compute and each level's transfer (they overlap fully)");
     if (r.headline_level >= 0 && r.headline_level != SIMT_LEVEL_DRAM)
-        simt_call_assume(call, "arithmetic_intensity and ridge_point are for the %s level (no DRAM bytes given)",
+        simt_call_assume(call,
+                         "arithmetic_intensity and ridge_point are for the %s level (no DRAM bytes given)",
                          simt_mem_level_name((enum simt_mem_level)r.headline_level));
     simt_assume_figures(call, &figures, r.figures_used);
     return answer;

@@ -11,8 +11,8 @@
 
 json_t *h_healthz(struct simt_call *call)
 {
-    return json_pack("{s:s, s:I, s:s}", "status", "ok", "gpus", (json_int_t)simt_hwdb_count(call->db), "version",
-                     SIMT_VERSION);
+    return json_pack("{s:s, s:I, s:s}", "status", "ok", "gpus", (json_int_t)simt_hwdb_count(call->db),
+                     "version", SIMT_VERSION);
 }
 
 json_t *h_gpus_list(struct simt_call *call)
@@ -82,13 +82,14 @@ json_t *h_gpus_get(struct simt_call *call)
 {
     const struct simt_hwdb_gpu *gpu = simt_hwdb_find(call->db, call->path_param);
     if (gpu == NULL) {
-        simt_call_fail(call, 404, "unknown_gpu", NULL, "unknown GPU '%.80s'; GET /v1/gpus lists the known ids",
-                       call->path_param);
+        simt_call_fail(call, 404, "unknown_gpu", NULL,
+                       "unknown GPU '%.80s'; GET /v1/gpus lists the known ids", call->path_param);
         return NULL;
     }
-    json_t *record = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "id", gpu->id, "name", gpu->name, "vendor",
-                               gpu->vendor, "architecture", gpu->architecture, "arch", gpu->arch_id,
-                               "compute_capability", gpu->compute_capability, "form_factor", gpu->form_factor);
+    json_t *record =
+        json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "id", gpu->id, "name", gpu->name, "vendor",
+                  gpu->vendor, "architecture", gpu->architecture, "arch", gpu->arch_id, "compute_capability",
+                  gpu->compute_capability, "form_factor", gpu->form_factor);
     if (record == NULL)
         return NULL;
     size_t count = 0;

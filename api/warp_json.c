@@ -33,8 +33,8 @@ static json_t *lane_array(struct simt_call *call, json_t *obj, const char *path,
     if (array == NULL)
         return NULL;
     if (!json_is_array(array) || (int)json_array_size(array) != lanes) {
-        simt_call_fail(call, 400, "invalid_argument", field, "%s must be an array of %d values, one per lane", field,
-                       lanes);
+        simt_call_fail(call, 400, "invalid_argument", field, "%s must be an array of %d values, one per lane",
+                       field, lanes);
         return NULL;
     }
     return array;
@@ -55,7 +55,8 @@ static int read_active(struct simt_call *call, json_t *obj, const char *path, in
         if (!json_is_boolean(v)) {
             char field[192];
             snprintf(field, sizeof field, "%s%sactive_lanes[%d]", path, path[0] ? "." : "", lane);
-            return simt_call_fail(call, 400, "invalid_argument", field, "active_lanes holds true or false per lane");
+            return simt_call_fail(call, 400, "invalid_argument", field,
+                                  "active_lanes holds true or false per lane");
         }
         if (json_is_true(v))
             *mask |= (uint64_t)1 << (unsigned)lane;
@@ -63,13 +64,14 @@ static int read_active(struct simt_call *call, json_t *obj, const char *path, in
     return 0;
 }
 
-int simt_read_warp_access(struct simt_call *call, json_t *obj, const char *path, int lanes, int element_required,
-                          struct simt_warp_access *out)
+int simt_read_warp_access(struct simt_call *call, json_t *obj, const char *path, int lanes,
+                          int element_required, struct simt_warp_access *out)
 {
     int element_bytes = 4;
     if (simt_get_int(call, obj, path, "element_bytes", element_required, 1, 16, 4, &element_bytes) != 0)
         return -1;
-    if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4 && element_bytes != 8 && element_bytes != 16) {
+    if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4 && element_bytes != 8 &&
+        element_bytes != 16) {
         char field[160];
         simt_field_path(field, sizeof field, path, "element_bytes");
         return simt_call_fail(call, 400, "invalid_argument", field, "%s must be 1, 2, 4, 8 or 16", field);
@@ -80,8 +82,8 @@ int simt_read_warp_access(struct simt_call *call, json_t *obj, const char *path,
     if (json_object_get(obj, "lane_addresses") != NULL) {
         char field[160];
         const char *conflict = json_object_get(obj, "lane_stride_elements") != NULL ? "lane_stride_elements"
-                               : json_object_get(obj, "offset_elements") != NULL ? "offset_elements"
-                                                                                  : NULL;
+                               : json_object_get(obj, "offset_elements") != NULL    ? "offset_elements"
+                                                                                    : NULL;
         if (conflict != NULL) {
             simt_field_path(field, sizeof field, path, conflict);
             return simt_call_fail(call, 400, "invalid_argument", field,
@@ -95,7 +97,8 @@ int simt_read_warp_access(struct simt_call *call, json_t *obj, const char *path,
             json_t *v = json_array_get(array, (size_t)lane);
             char item[192];
             snprintf(item, sizeof item, "%s%slane_addresses[%d]", path, path[0] ? "." : "", lane);
-            if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > SIMT_MAX_ADDRESS_BYTES)
+            if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+                json_integer_value(v) > SIMT_MAX_ADDRESS_BYTES)
                 return simt_call_fail(call, 400, "invalid_argument", item,
                                       "lane addresses are byte offsets, integers 0..2^48");
             out->lane_address_bytes[lane] = (int64_t)json_integer_value(v);
@@ -108,13 +111,14 @@ int simt_read_warp_access(struct simt_call *call, json_t *obj, const char *path,
     }
     if (simt_get_int64(call, obj, path, "lane_stride_elements", 0, -SIMT_MAX_STRIDE_ELEMENTS,
                        SIMT_MAX_STRIDE_ELEMENTS, 1, &out->lane_stride_elements) != 0 ||
-        simt_get_int64(call, obj, path, "offset_elements", 0, 0, SIMT_MAX_STRIDE_ELEMENTS, 0, &out->offset_elements) !=
-            0)
+        simt_get_int64(call, obj, path, "offset_elements", 0, 0, SIMT_MAX_STRIDE_ELEMENTS, 0,
+                       &out->offset_elements) != 0)
         return -1;
     return 0;
 }
 
-int simt_read_branch(struct simt_call *call, json_t *obj, const char *path, int lanes, struct simt_branch *out)
+int simt_read_branch(struct simt_call *call, json_t *obj, const char *path, int lanes,
+                     struct simt_branch *out)
 {
     simt_branch_init(out, lanes);
     if (read_active(call, obj, path, lanes, &out->active_mask) != 0)
@@ -135,7 +139,8 @@ int simt_read_branch(struct simt_call *call, json_t *obj, const char *path, int 
     if (given < 0) {
         char field[160];
         simt_field_path(field, sizeof field, path, "paths");
-        return simt_call_fail(call, 400, "missing_field", field, "give one of paths, lane_paths and random_paths");
+        return simt_call_fail(call, 400, "missing_field", field,
+                              "give one of paths, lane_paths and random_paths");
     }
     if (given == 0 || given == 2) {
         out->form = given == 0 ? SIMT_BRANCH_PATHS : SIMT_BRANCH_RANDOM;

@@ -15,25 +15,27 @@
 #include "figures.h"
 
 /* The keys a warp access may carry (for simt_check_keys lists). */
-#define SIMT_WARP_ACCESS_KEYS "element_bytes", "lane_stride_elements", "offset_elements", "lane_addresses", "active_lanes"
+#define SIMT_WARP_ACCESS_KEYS                                                                                \
+    "element_bytes", "lane_stride_elements", "offset_elements", "lane_addresses", "active_lanes"
 
 /* Reads obj's warp access into *out for a warp of `lanes` lanes.
  * element_bytes: required when element_required, else default 4;
  * lane_addresses (exactly `lanes` byte offsets) or lane_stride_elements
  * (default 1) with offset_elements (default 0), not both; active_lanes:
  * `lanes` booleans, default all true. path is obj's JSON path. */
-int simt_read_warp_access(struct simt_call *call, json_t *obj, const char *path, int lanes, int element_required,
-                          struct simt_warp_access *out);
+int simt_read_warp_access(struct simt_call *call, json_t *obj, const char *path, int lanes,
+                          int element_required, struct simt_warp_access *out);
 
 /* Reads a branch: exactly one of paths, lane_paths (`lanes` integers),
  * random_paths; an optional active_lanes mask. */
-int simt_read_branch(struct simt_call *call, json_t *obj, const char *path, int lanes, struct simt_branch *out);
+int simt_read_branch(struct simt_call *call, json_t *obj, const char *path, int lanes,
+                     struct simt_branch *out);
 
 /* One assumption line per figure in `used`. */
-void simt_assume_figures(struct simt_call *call, const struct simt_figure_set *figures, simt_figure_mask used);
+void simt_assume_figures(struct simt_call *call, const struct simt_figure_set *figures,
+                         simt_figure_mask used);
 
 /* The figure policy the call asks for. */
 enum simt_figure_policy simt_call_policy(const struct simt_call *call);
-
 
 #endif

@@ -63,22 +63,22 @@ const char *simt_hwdb_dir(const struct simt_hwdb *db);
  * drives the loader, the JSON output and the overrides. ---- */
 
 enum simt_field_type {
-    SIMT_FIELD_INT,     /* int */
-    SIMT_FIELD_INT64,   /* int64_t */
-    SIMT_FIELD_DOUBLE,  /* double */
-    SIMT_FIELD_DTYPES,  /* double[SIMT_DTYPE_COUNT], keyed by dtype name */
+    SIMT_FIELD_INT,      /* int */
+    SIMT_FIELD_INT64,    /* int64_t */
+    SIMT_FIELD_DOUBLE,   /* double */
+    SIMT_FIELD_DTYPES,   /* double[SIMT_DTYPE_COUNT], keyed by dtype name */
     SIMT_FIELD_CARVEOUTS /* int64_t[SIMT_MAX_CARVEOUTS] + shared_carveout_count */
 };
 
 struct simt_hwdb_field {
-    const char *name;    /* unique: "dram_bandwidth_bytes_per_s", "measured_dram_bandwidth_bytes_per_s" */
-    const char *group;   /* YAML section / JSON object: "limits", "sm", "clocks", "memory", ..., "measured" */
-    const char *key;     /* key inside its group: equals name, except in "measured" (no prefix) */
-    size_t offset;       /* into struct simt_gpu_spec */
+    const char *name;  /* unique: "dram_bandwidth_bytes_per_s", "measured_dram_bandwidth_bytes_per_s" */
+    const char *group; /* YAML section / JSON object: "limits", "sm", "clocks", "memory", ..., "measured" */
+    const char *key;   /* key inside its group: equals name, except in "measured" (no prefix) */
+    size_t offset;     /* into struct simt_gpu_spec */
     enum simt_field_type type;
-    double min;          /* inclusive range a value must lie in */
+    double min; /* inclusive range a value must lie in */
     double max;
-    unsigned required;   /* bit 0: required for NVIDIA, bit 1: for AMD */
+    unsigned required; /* bit 0: required for NVIDIA, bit 1: for AMD */
 };
 
 /* The whole table; *count receives its length. Static storage. */
@@ -99,14 +99,15 @@ int simt_hwdb_field_set(struct simt_gpu_spec *spec, const struct simt_hwdb_field
 void simt_hwdb_field_describe(const struct simt_hwdb_field *field, char *buf, size_t size);
 /* Checks a value against the field's range (and integrality for integer
  * fields) without storing it; SIMT_EINVAL with diag as simt_hwdb_field_set. */
-int simt_hwdb_field_check(const struct simt_hwdb_field *field, double value, struct simt_diag *diag) SIMT_WARN_UNUSED;
+int simt_hwdb_field_check(const struct simt_hwdb_field *field, double value,
+                          struct simt_diag *diag) SIMT_WARN_UNUSED;
 /* SIMT_FIELD_DTYPES fields: one data type's value (0 for another field type). */
 double simt_hwdb_field_get_dtype(const struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
                                  enum simt_dtype dtype);
 /* Sets one data type's value; SIMT_EINVAL (diag says why, field
  * "tensor_dense_flops_per_s.fp16") when out of range. spec unchanged on failure. */
-int simt_hwdb_field_set_dtype(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field, enum simt_dtype dtype,
-                              double value, struct simt_diag *diag) SIMT_WARN_UNUSED;
+int simt_hwdb_field_set_dtype(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                              enum simt_dtype dtype, double value, struct simt_diag *diag) SIMT_WARN_UNUSED;
 /* SIMT_FIELD_CARVEOUTS: sets the list (1..SIMT_MAX_CARVEOUTS sizes, each in
  * range, strictly ascending) and shared_carveout_count. spec unchanged on failure. */
 int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,

@@ -45,7 +45,8 @@ enum group {
 };
 
 static const char *const group_names[G_COUNT] = {
-    "identity", "limits", "amd", "sm", "clocks", "memory", "throughput", "latency", "interconnect", "measured",
+    "identity", "limits",     "amd",     "sm",           "clocks",
+    "memory",   "throughput", "latency", "interconnect", "measured",
 };
 
 /* groups of figures: a file that has one must say where its figures came from */
@@ -85,7 +86,7 @@ enum text_slot {
 static const struct {
     int group;
     const char *key;
-    size_t max; /* characters, without the NUL */
+    size_t max;  /* characters, without the NUL */
     int allowed; /* IN_ARCH | IN_GPU */
 } text_slots[T_COUNT] = {
     {G_IDENTITY, "id", sizeof(((struct simt_hwdb_gpu *)0)->id) - 1, IN_GPU},
@@ -201,7 +202,6 @@ static void copy_text(char *dst, size_t size, const char *src)
     memcpy(dst, src, n);
     dst[n] = '\0';
 }
-
 
 static char *dup_string(const char *s)
 {
@@ -473,7 +473,8 @@ static int read_text(struct parse *p, const yaml_node_t *node, const char *path,
     if (n == 0)
         return fail_at(p, mark_pos(node->start_mark), path, "expected a non-empty string");
     if (n > max)
-        return fail_at(p, mark_pos(node->start_mark), path, "expected at most %zu characters, got %zu", max, n);
+        return fail_at(p, mark_pos(node->start_mark), path, "expected at most %zu characters, got %zu", max,
+                       n);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c < 0x20 && c != '\n' && c != '\t')
@@ -486,7 +487,8 @@ static int read_text(struct parse *p, const yaml_node_t *node, const char *path,
 
 /* Every key of a mapping is a plain or quoted scalar and appears once.
  * Calls back with each (key, value) pair. */
-typedef int (*pair_fn)(struct parse *p, void *ctx, const yaml_node_t *key, const char *key_text, int value_id);
+typedef int (*pair_fn)(struct parse *p, void *ctx, const yaml_node_t *key, const char *key_text,
+                       int value_id);
 
 static int each_pair(struct parse *p, const yaml_node_t *map, const char *path, void *ctx, pair_fn fn)
 {
@@ -539,7 +541,8 @@ static int unknown_key(struct parse *p, int group, const yaml_node_t *key, const
     for (size_t i = 0; i < p->field_count; i++) {
         const struct simt_hwdb_field *f = &p->fields[i];
         if (strcmp(f->key, text) == 0 && strcmp(f->group, group_names[group]) != 0)
-            return fail_at(p, mark_pos(key->start_mark), path, "unknown key (%s belongs in %s)", text, f->group);
+            return fail_at(p, mark_pos(key->start_mark), path, "unknown key (%s belongs in %s)", text,
+                           f->group);
         if (strcmp(f->group, group_names[group]) == 0) {
             size_t d = edit_distance(text, f->key);
             if (d < best_distance) {
@@ -575,7 +578,8 @@ static int read_dtypes(struct parse *p, size_t fi, const yaml_node_t *value, con
         return rc;
     if (value->data.mapping.pairs.start == value->data.mapping.pairs.top)
         return fail_at(p, mark_pos(value->start_mark), path, "expected at least one data type");
-    for (yaml_node_pair_t *pair = value->data.mapping.pairs.start; pair < value->data.mapping.pairs.top; pair++) {
+    for (yaml_node_pair_t *pair = value->data.mapping.pairs.start; pair < value->data.mapping.pairs.top;
+         pair++) {
         yaml_node_t *key, *num;
         rc = node_get(p, pair->key, &key, path, (struct pos){0, 0});
         if (rc != SIMT_OK)
@@ -620,8 +624,8 @@ static int read_carveouts(struct parse *p, size_t fi, const yaml_node_t *value, 
     if (value->type != YAML_SEQUENCE_NODE) {
         char got[128];
         describe_got(value, got, sizeof got);
-        return fail_at(p, mark_pos(value->start_mark), path, "expected a list of byte sizes in ascending order, got %s",
-                       got);
+        return fail_at(p, mark_pos(value->start_mark), path,
+                       "expected a list of byte sizes in ascending order, got %s", got);
     }
     int64_t sizes[SIMT_MAX_CARVEOUTS];
     int count = 0;
@@ -630,7 +634,8 @@ static int read_carveouts(struct parse *p, size_t fi, const yaml_node_t *value, 
         char sub[200];
         bprintf(sub, sizeof sub, "%s[%d]", path, count);
         if (count == SIMT_MAX_CARVEOUTS)
-            return fail_at(p, mark_pos(value->start_mark), path, "expected at most %d sizes", SIMT_MAX_CARVEOUTS);
+            return fail_at(p, mark_pos(value->start_mark), path, "expected at most %d sizes",
+                           SIMT_MAX_CARVEOUTS);
         yaml_node_t *num;
         int rc = node_get(p, *item, &num, sub, mark_pos(value->start_mark));
         if (rc != SIMT_OK)
@@ -667,8 +672,9 @@ static int group_pair(struct parse *p, void *ctx, const yaml_node_t *key, const 
         if (text_slots[t].group != group || strcmp(text_slots[t].key, text) != 0)
             continue;
         if (!(text_slots[t].allowed & (l->is_gpu ? IN_GPU : IN_ARCH)))
-            return fail_at(p, mark_pos(key->start_mark), path, "belongs in a GPU file (gpus/<id>.yaml), not in "
-                                                               "an architecture file");
+            return fail_at(p, mark_pos(key->start_mark), path,
+                           "belongs in a GPU file (gpus/<id>.yaml), not in "
+                           "an architecture file");
         yaml_node_t *value;
         int rc = node_get(p, value_id, &value, path, mark_pos(key->start_mark));
         if (rc != SIMT_OK)
@@ -715,9 +721,10 @@ static int source_pair(struct parse *p, void *ctx, const yaml_node_t *key, const
     bprintf(path, sizeof path, "sources.%s", text);
     int g = group_find(text);
     if (g < 0)
-        return fail_at(p, mark_pos(key->start_mark), path,
-                       "unknown group (expected identity, limits, amd, sm, clocks, memory, throughput, latency, "
-                       "interconnect or measured)");
+        return fail_at(
+            p, mark_pos(key->start_mark), path,
+            "unknown group (expected identity, limits, amd, sm, clocks, memory, throughput, latency, "
+            "interconnect or measured)");
     yaml_node_t *value;
     int rc = node_get(p, value_id, &value, path, mark_pos(key->start_mark));
     if (rc != SIMT_OK)
@@ -743,9 +750,10 @@ static int top_pair(struct parse *p, void *ctx, const yaml_node_t *key, const ch
         if (rc != SIMT_OK)
             return rc;
         if (!valid_id(l->arch))
-            return fail_at(p, mark_pos(value->start_mark), "arch",
-                           "expected an architecture id (lowercase letters, digits, '_', '-', '.'), got \"%s\"",
-                           l->arch);
+            return fail_at(
+                p, mark_pos(value->start_mark), "arch",
+                "expected an architecture id (lowercase letters, digits, '_', '-', '.'), got \"%s\"",
+                l->arch);
         l->has_arch = 1;
         l->arch_at = mark_pos(value->start_mark);
         return SIMT_OK;
@@ -779,13 +787,15 @@ static int top_pair(struct parse *p, void *ctx, const yaml_node_t *key, const ch
         }
         if (best)
             return fail_at(p, mark_pos(key->start_mark), text, "unknown key (did you mean %s?)", best);
-        return fail_at(p, mark_pos(key->start_mark), text,
-                       "unknown key (expected arch, sources or a group: identity, limits, amd, sm, clocks, memory, "
-                       "throughput, latency, interconnect, measured)");
+        return fail_at(
+            p, mark_pos(key->start_mark), text,
+            "unknown key (expected arch, sources or a group: identity, limits, amd, sm, clocks, memory, "
+            "throughput, latency, interconnect, measured)");
     }
     if (g == G_MEASURED && !l->is_gpu)
-        return fail_at(p, mark_pos(key->start_mark), text,
-                       "measured figures belong to one card: put them in its GPU file, not in an architecture file");
+        return fail_at(
+            p, mark_pos(key->start_mark), text,
+            "measured figures belong to one card: put them in its GPU file, not in an architecture file");
     rc = expect_mapping(p, value, text, "a mapping of keys to values");
     if (rc != SIMT_OK)
         return rc;
@@ -821,13 +831,14 @@ static int check_layer(struct parse *p)
     struct layer *l = p->layer;
     if (l->is_gpu) {
         if (!l->has_arch)
-            return fail_at(p, l->top, "arch", "required: the architecture file this GPU builds on (arch: sm_90)");
+            return fail_at(p, l->top, "arch",
+                           "required: the architecture file this GPU builds on (arch: sm_90)");
         if (!l->has_text[T_ID])
             return fail_at(p, l->has_group[G_IDENTITY] ? l->group_at[G_IDENTITY] : l->top, "identity.id",
                            "required, and equal to the file name (%s)", l->name);
         if (strcmp(l->text[T_ID], l->name) != 0)
-            return fail_at(p, l->text_at[T_ID], "identity.id",
-                           "\"%s\" does not match the file name %s.yaml", l->text[T_ID], l->name);
+            return fail_at(p, l->text_at[T_ID], "identity.id", "\"%s\" does not match the file name %s.yaml",
+                           l->text[T_ID], l->name);
     } else {
         if (!l->has_arch)
             return fail_at(p, l->top, "arch", "required: this architecture's id, equal to the file name (%s)",
@@ -840,8 +851,8 @@ static int check_layer(struct parse *p)
         if (l->has_group[g] && group_needs_source(g) && !l->has_source[g]) {
             char path[64];
             bprintf(path, sizeof path, "sources.%s", group_names[g]);
-            return fail_at(p, l->group_at[g], path, "required: this file gives %s figures, say where they came from",
-                           group_names[g]);
+            return fail_at(p, l->group_at[g], path,
+                           "required: this file gives %s figures, say where they came from", group_names[g]);
         }
     }
     if (l->has_group[G_MEASURED]) {
@@ -855,8 +866,8 @@ static int check_layer(struct parse *p)
             }
         }
         if (!valid_date(l->text[T_DATE]))
-            return fail_at(p, l->text_at[T_DATE], "measured.date", "expected an ISO 8601 date (2025-01-31), got \"%s\"",
-                           l->text[T_DATE]);
+            return fail_at(p, l->text_at[T_DATE], "measured.date",
+                           "expected an ISO 8601 date (2025-01-31), got \"%s\"", l->text[T_DATE]);
         int figures = 0;
         for (size_t fi = 0; fi < p->field_count; fi++) {
             if (strcmp(p->fields[fi].group, "measured") == 0 && l->present[fi])
@@ -899,12 +910,12 @@ static int yaml_problem(struct simt_diag *diag, struct layer *l, const yaml_pars
     if (parser->error == YAML_READER_ERROR) {
         /* the reader gives a byte offset only: count lines up to it */
         at = offset_pos(l->path, parser->problem_offset);
-        return report(diag, SIMT_EPARSE, l->path, l->rel, at, "", "YAML syntax error: %s (at byte %zu)", problem,
-                      parser->problem_offset);
+        return report(diag, SIMT_EPARSE, l->path, l->rel, at, "", "YAML syntax error: %s (at byte %zu)",
+                      problem, parser->problem_offset);
     }
     if (parser->context)
-        return report(diag, SIMT_EPARSE, l->path, l->rel, at, "", "YAML syntax error: %s %s (line %d)", problem,
-                      parser->context, (int)parser->context_mark.line + 1);
+        return report(diag, SIMT_EPARSE, l->path, l->rel, at, "", "YAML syntax error: %s %s (line %d)",
+                      problem, parser->context, (int)parser->context_mark.line + 1);
     return report(diag, SIMT_EPARSE, l->path, l->rel, at, "", "YAML syntax error: %s", problem);
 }
 
@@ -919,7 +930,8 @@ static int parse_file(struct layer *l, struct simt_diag *diag)
 
     FILE *f = fopen(l->path, "rb");
     if (!f)
-        return report(diag, SIMT_EIO, l->path, l->rel, (struct pos){0, 0}, "", "cannot open: %s", strerror(errno));
+        return report(diag, SIMT_EIO, l->path, l->rel, (struct pos){0, 0}, "", "cannot open: %s",
+                      strerror(errno));
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
         fclose(f);
@@ -927,8 +939,8 @@ static int parse_file(struct layer *l, struct simt_diag *diag)
     }
     if (st.st_size > MAX_FILE_BYTES) {
         fclose(f);
-        return report(diag, SIMT_ETOOBIG, l->path, l->rel, (struct pos){0, 0}, "",
-                      "larger than %d bytes", MAX_FILE_BYTES);
+        return report(diag, SIMT_ETOOBIG, l->path, l->rel, (struct pos){0, 0}, "", "larger than %d bytes",
+                      MAX_FILE_BYTES);
     }
 
     yaml_parser_t parser;
@@ -947,7 +959,8 @@ static int parse_file(struct layer *l, struct simt_diag *diag)
     }
     yaml_node_t *root = yaml_document_get_root_node(&doc);
     if (!root) {
-        rc = report(diag, SIMT_EPARSE, l->path, l->rel, l->top, "", "empty file: expected a mapping of groups");
+        rc = report(diag, SIMT_EPARSE, l->path, l->rel, l->top, "",
+                    "empty file: expected a mapping of groups");
     } else {
         /* a second document is an error, and so is junk after the first */
         yaml_document_t extra;
@@ -1150,7 +1163,8 @@ static int merge(const struct layer *arch, const struct layer *gpu, struct simt_
 
     /* identity */
     struct merged_pos gpu_top = {gpu, gpu->has_group[G_IDENTITY] ? gpu->group_at[G_IDENTITY] : gpu->top};
-    static const int required_text[] = {T_NAME, T_VENDOR, T_ARCHITECTURE, T_COMPUTE_CAPABILITY, T_FORM_FACTOR};
+    static const int required_text[] = {T_NAME, T_VENDOR, T_ARCHITECTURE, T_COMPUTE_CAPABILITY,
+                                        T_FORM_FACTOR};
     for (size_t i = 0; i < sizeof required_text / sizeof required_text[0]; i++) {
         int t = required_text[i];
         if (!merged_text(arch, gpu, t)) {
@@ -1161,17 +1175,19 @@ static int merge(const struct layer *arch, const struct layer *gpu, struct simt_
     }
     const char *vendor = merged_text(arch, gpu, T_VENDOR);
     enum simt_vendor v;
-    struct merged_pos vendor_at = {gpu->has_text[T_VENDOR] ? gpu : arch,
-                                   gpu->has_text[T_VENDOR] ? gpu->text_at[T_VENDOR] : arch->text_at[T_VENDOR]};
+    struct merged_pos vendor_at = {gpu->has_text[T_VENDOR] ? gpu : arch, gpu->has_text[T_VENDOR]
+                                                                             ? gpu->text_at[T_VENDOR]
+                                                                             : arch->text_at[T_VENDOR]};
     if (strcmp(vendor, "nvidia") == 0)
         v = SIMT_VENDOR_NVIDIA;
     else if (strcmp(vendor, "amd") == 0)
         v = SIMT_VENDOR_AMD;
     else
         return fail_merged(diag, vendor_at, "identity.vendor", "expected nvidia or amd, got \"%s\"", vendor);
-    if (gpu->has_text[T_VENDOR] && arch->has_text[T_VENDOR] && strcmp(gpu->text[T_VENDOR], arch->text[T_VENDOR]) != 0)
-        return fail_merged(diag, vendor_at, "identity.vendor", "\"%s\" differs from %s's \"%s\"", gpu->text[T_VENDOR],
-                           arch->rel, arch->text[T_VENDOR]);
+    if (gpu->has_text[T_VENDOR] && arch->has_text[T_VENDOR] &&
+        strcmp(gpu->text[T_VENDOR], arch->text[T_VENDOR]) != 0)
+        return fail_merged(diag, vendor_at, "identity.vendor", "\"%s\" differs from %s's \"%s\"",
+                           gpu->text[T_VENDOR], arch->rel, arch->text[T_VENDOR]);
     const char *cc = merged_text(arch, gpu, T_COMPUTE_CAPABILITY);
     struct merged_pos cc_at = {gpu->has_text[T_COMPUTE_CAPABILITY] ? gpu : arch,
                                gpu->has_text[T_COMPUTE_CAPABILITY] ? gpu->text_at[T_COMPUTE_CAPABILITY]
@@ -1179,9 +1195,10 @@ static int merge(const struct layer *arch, const struct layer *gpu, struct simt_
     int major = 0, minor = 0;
     if (!parse_compute_capability(cc, v, &major, &minor))
         return fail_merged(diag, cc_at, "identity.compute_capability",
-                           v == SIMT_VENDOR_NVIDIA ? "expected a compute capability 7.0..12.9 (\"9.0\"), got \"%s\""
-                                                   : "expected an AMD target gfx<major><minor><stepping> (\"gfx942\"), "
-                                                     "got \"%s\"",
+                           v == SIMT_VENDOR_NVIDIA
+                               ? "expected a compute capability 7.0..12.9 (\"9.0\"), got \"%s\""
+                               : "expected an AMD target gfx<major><minor><stepping> (\"gfx942\"), "
+                                 "got \"%s\"",
                            cc);
     for (int g = 0; g < G_COUNT; g++) {
         if (g == G_AMD && v != SIMT_VENDOR_AMD && (gpu->has_group[g] || arch->has_group[g])) {
@@ -1212,8 +1229,9 @@ static int merge(const struct layer *arch, const struct layer *gpu, struct simt_
                        sizeof(int64_t) * SIMT_MAX_CARVEOUTS);
                 s->shared_carveout_count = l->spec.shared_carveout_count;
             } else {
-                size_t size = f->type == SIMT_FIELD_INT ? sizeof(int) : f->type == SIMT_FIELD_INT64 ? sizeof(int64_t)
-                                                                                                    : sizeof(double);
+                size_t size = f->type == SIMT_FIELD_INT     ? sizeof(int)
+                              : f->type == SIMT_FIELD_INT64 ? sizeof(int64_t)
+                                                            : sizeof(double);
                 memcpy((char *)s + f->offset, (const char *)&l->spec + f->offset, size);
             }
         }
@@ -1257,8 +1275,8 @@ static int merge(const struct layer *arch, const struct layer *gpu, struct simt_
                 char path[64];
                 bprintf(path, sizeof path, "sources.%s", group_names[g]);
                 return fail_merged(diag, (struct merged_pos){gpu, gpu->source_at[g]}, path,
-                                   "together with %s's text (%zu characters) longer than %zu characters", arch->rel,
-                                   la, sizeof src->text - 1);
+                                   "together with %s's text (%zu characters) longer than %zu characters",
+                                   arch->rel, la, sizeof src->text - 1);
             }
             memcpy(src->text, arch->source[g], la);
             memcpy(src->text + la, "; ", 2);
@@ -1349,8 +1367,9 @@ static int list_yaml(const char *dir, const char *sub, struct name_list *out, st
         memcpy(id, name, stem);
         id[stem] = '\0';
         if (!valid_id(id)) {
-            rc = report(diag, SIMT_EPARSE, full, rel, (struct pos){0, 0}, "",
-                        "a file name must be <id>.yaml with an id of lowercase letters, digits, '-', '_', '.'");
+            rc = report(
+                diag, SIMT_EPARSE, full, rel, (struct pos){0, 0}, "",
+                "a file name must be <id>.yaml with an id of lowercase letters, digits, '-', '_', '.'");
             break;
         }
         if (out->count == capacity) {

@@ -39,7 +39,8 @@ int simt_warp_access_check(const struct simt_warp_access *access, struct simt_di
             if (diag != NULL) {
                 snprintf(diag->field, sizeof diag->field, "lane_addresses[%d]", lane);
                 snprintf(diag->message, sizeof diag->message,
-                         "lane_addresses[%d] must be a byte offset 0..2^48 aligned to element_bytes (%d)", lane, e);
+                         "lane_addresses[%d] must be a byte offset 0..2^48 aligned to element_bytes (%d)",
+                         lane, e);
             }
             return SIMT_EINVAL;
         }

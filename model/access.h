@@ -19,10 +19,12 @@ struct simt_warp_access {
     int lanes;                    /* lanes in the warp, 1..SIMT_MAX_LANES */
     int element_bytes;            /* 1, 2, 4, 8 or 16 */
     int explicit_addresses;       /* 1: lane_address_bytes is used; 0: stride form */
-    int64_t lane_stride_elements; /* stride form: elements between consecutive lanes (0 = one address; may be < 0) */
+    int64_t lane_stride_elements; /* stride form: elements between consecutive lanes (0 = one address; may be
+                                     < 0) */
     int64_t offset_elements;      /* stride form: lane 0's element */
-    int64_t lane_address_bytes[SIMT_MAX_LANES]; /* explicit form: byte offsets, each a multiple of element_bytes */
-    uint64_t active_mask;         /* bit i set: lane i takes part */
+    int64_t lane_address_bytes[SIMT_MAX_LANES]; /* explicit form: byte offsets, each a multiple of
+                                                   element_bytes */
+    uint64_t active_mask;                       /* bit i set: lane i takes part */
 };
 
 /* Stride 1, offset 0, every lane active. */

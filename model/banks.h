@@ -36,18 +36,18 @@
 
 struct simt_banks_result {
     int active_lanes;
-    int ways;              /* wavefronts / min_wavefronts, rounded up; 0 when no lane is active */
-    int wavefronts;        /* cycles the access takes */
-    int min_wavefronts;    /* cycles the distinct data needs with no conflict */
-    int worst_bank_words;  /* largest number of distinct words in one bank */
+    int ways;             /* wavefronts / min_wavefronts, rounded up; 0 when no lane is active */
+    int wavefronts;       /* cycles the access takes */
+    int min_wavefronts;   /* cycles the distinct data needs with no conflict */
+    int worst_bank_words; /* largest number of distinct words in one bank */
     int64_t distinct_bytes;
-    double efficiency;     /* min_wavefronts / wavefronts; 1 when no lane is active */
-    int broadcast;         /* 1 when some word served two or more lanes of a phase */
+    double efficiency; /* min_wavefronts / wavefronts; 1 when no lane is active */
+    int broadcast;     /* 1 when some word served two or more lanes of a phase */
     /* Stride form only: the smallest p >= 0 such that lane stride
      * (stride + p) elements is conflict-free (wavefronts == min_wavefronts);
      * -1 for explicit addresses or when none up to SIMT_BANKS_MAX_PADDING. */
     int64_t suggested_padding_elements;
-    unsigned assumed;      /* SIMT_BANKS_ASSUMED_* */
+    unsigned assumed; /* SIMT_BANKS_ASSUMED_* */
 };
 
 /* Returns SIMT_OK and fills *out; SIMT_EINVAL for an invalid access

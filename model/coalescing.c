@@ -65,15 +65,16 @@ int simt_coalescing_compute(const struct simt_gpu_spec *gpu, const struct simt_w
     r.cache_line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
     if (gpu->cache_line_bytes <= 0)
         r.assumed |= SIMT_COAL_ASSUMED_LINE;
-    r.dram_granularity_bytes = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
-                                                                       : r.sector_bytes;
+    r.dram_granularity_bytes =
+        gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes : r.sector_bytes;
     if (gpu->dram_access_granularity_bytes <= 0)
         r.assumed |= SIMT_COAL_ASSUMED_GRANULARITY;
     if (r.cache_line_bytes < r.sector_bytes) {
         /* a line holds whole sectors; the transaction rule divides by their count */
         snprintf(diag->field, sizeof diag->field, "cache_line_bytes");
-        snprintf(diag->message, sizeof diag->message, "cache_line_bytes (%d) is smaller than sector_bytes (%d)",
-                 r.cache_line_bytes, r.sector_bytes);
+        snprintf(diag->message, sizeof diag->message,
+                 "cache_line_bytes (%d) is smaller than sector_bytes (%d)", r.cache_line_bytes,
+                 r.sector_bytes);
         return SIMT_EINVAL;
     }
 

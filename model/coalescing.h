@@ -32,7 +32,7 @@ struct simt_coalescing_result {
     int sector_bytes;           /* sizes used */
     int cache_line_bytes;
     int dram_granularity_bytes;
-    unsigned assumed;           /* SIMT_COAL_ASSUMED_* */
+    unsigned assumed; /* SIMT_COAL_ASSUMED_* */
 };
 
 /* Returns SIMT_OK and fills *out; SIMT_EINVAL for an invalid access

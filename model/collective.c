@@ -70,9 +70,12 @@ const char *simt_link_name(enum simt_link link)
 const char *simt_coll_algorithm_name(enum simt_coll_algorithm algorithm)
 {
     switch (algorithm) {
-    case SIMT_COLL_RING: return "ring";
-    case SIMT_COLL_TREE: return "tree";
-    case SIMT_COLL_PAIRWISE: return "pairwise";
+    case SIMT_COLL_RING:
+        return "ring";
+    case SIMT_COLL_TREE:
+        return "tree";
+    case SIMT_COLL_PAIRWISE:
+        return "pairwise";
     }
     return NULL;
 }
@@ -80,8 +83,10 @@ const char *simt_coll_algorithm_name(enum simt_coll_algorithm algorithm)
 const char *simt_coll_protocol_name(enum simt_coll_protocol protocol)
 {
     switch (protocol) {
-    case SIMT_COLL_PROTO_LL: return "ll";
-    case SIMT_COLL_PROTO_SIMPLE: return "simple";
+    case SIMT_COLL_PROTO_LL:
+        return "ll";
+    case SIMT_COLL_PROTO_SIMPLE:
+        return "simple";
     }
     return NULL;
 }
@@ -114,12 +119,16 @@ double simt_coll_bus_factor(enum simt_coll_op op, int ranks)
         return 0.0;
     double n = (double)ranks;
     switch (op) {
-    case SIMT_COLL_ALL_REDUCE: return 2.0 * (n - 1.0) / n;
+    case SIMT_COLL_ALL_REDUCE:
+        return 2.0 * (n - 1.0) / n;
     case SIMT_COLL_ALL_GATHER:
     case SIMT_COLL_REDUCE_SCATTER:
-    case SIMT_COLL_ALL_TO_ALL: return (n - 1.0) / n;
-    case SIMT_COLL_BROADCAST: return 1.0;
-    case SIMT_COLL_OP_COUNT: break;
+    case SIMT_COLL_ALL_TO_ALL:
+        return (n - 1.0) / n;
+    case SIMT_COLL_BROADCAST:
+        return 1.0;
+    case SIMT_COLL_OP_COUNT:
+        break;
     }
     return 0.0;
 }
@@ -139,7 +148,7 @@ static void assume(struct simt_coll_result *out, const char *fmt, ...)
 
 /* The topology the request describes, reduced to what the model needs. */
 struct fabric {
-    int gpus;                 /* per node */
+    int gpus; /* per node */
     int nodes;
     int ranks;
     double intra_bytes_per_s; /* achievable per GPU within a node; HUGE_VAL when one GPU a node */
@@ -252,7 +261,7 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
 {
     if ((int)req->op < 0 || req->op >= SIMT_COLL_OP_COUNT)
         return simt_diag_fail(diag, SIMT_EINVAL, "op",
-                         "op must be all_reduce, all_gather, reduce_scatter, all_to_all or broadcast");
+                              "op must be all_reduce, all_gather, reduce_scatter, all_to_all or broadcast");
     if ((int)req->link < 0 || req->link >= SIMT_LINK_COUNT)
         return simt_diag_fail(diag, SIMT_EINVAL, "link", "link must be nvlink or pcie");
     if (!(req->bytes > 0.0) || !isfinite(req->bytes))
@@ -262,7 +271,8 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
     if (req->nodes < 1)
         return simt_diag_fail(diag, SIMT_EINVAL, "nodes", "nodes must be a positive integer");
     if (req->network_bytes_per_s < 0.0 || !isfinite(req->network_bytes_per_s))
-        return simt_diag_fail(diag, SIMT_EINVAL, "network_bytes_per_s", "network_bytes_per_s must be a positive number");
+        return simt_diag_fail(diag, SIMT_EINVAL, "network_bytes_per_s",
+                              "network_bytes_per_s must be a positive number");
     if ((int64_t)req->gpus * req->nodes > 1000000)
         return simt_diag_fail(diag, SIMT_EINVAL, "nodes", "gpus * nodes must be at most 1000000");
 
@@ -271,7 +281,8 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
     f.nodes = req->nodes;
     f.ranks = req->gpus * req->nodes;
     if (f.ranks < 2)
-        return simt_diag_fail(diag, SIMT_EUNSAT, "gpus", "a collective needs at least two GPUs (gpus * nodes >= 2)");
+        return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
+                              "a collective needs at least two GPUs (gpus * nodes >= 2)");
 
     memset(out, 0, sizeof *out);
     double link_raw = 0.0;
@@ -283,8 +294,8 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
         out->nvswitch = gpu->nvswitch != 0;
         if (!out->nvswitch && gpu->nvlink_links > 0 && req->gpus > gpu->nvlink_links + 1)
             return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
-                             "without NVSwitch, direct NVLink joins at most %d GPUs (%d links each)",
-                             gpu->nvlink_links + 1, gpu->nvlink_links);
+                                  "without NVSwitch, direct NVLink joins at most %d GPUs (%d links each)",
+                                  gpu->nvlink_links + 1, gpu->nvlink_links);
         link_raw = gpu->nvlink_bandwidth_bytes_per_s;
         if (req->gpus > 1)
             f.intra_bytes_per_s = link_raw * NVLINK_FRACTION;
@@ -296,8 +307,8 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
         if (req->gpus > 1)
             f.intra_bytes_per_s = link_raw * PCIE_FRACTION;
     }
-    double network_raw = req->network_bytes_per_s > 0.0 ? req->network_bytes_per_s
-                                                        : SIMT_COLL_DEFAULT_NETWORK_BYTES_PER_S;
+    double network_raw =
+        req->network_bytes_per_s > 0.0 ? req->network_bytes_per_s : SIMT_COLL_DEFAULT_NETWORK_BYTES_PER_S;
     f.net_bytes_per_s = req->nodes > 1 ? network_raw * NETWORK_FRACTION : HUGE_VAL;
 
     struct choice best;
@@ -330,38 +341,50 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
 
     if (req->gpus > 1) {
         if (req->link == SIMT_LINK_NVLINK)
-            assume(out, "link: NVLink %s, %.4g bytes/s per direction per GPU x %.2f achievable (NCCL broadcasts of 1-4 GiB between two H200s) = "
+            assume(out,
+                   "link: NVLink %s, %.4g bytes/s per direction per GPU x %.2f achievable (NCCL broadcasts "
+                   "of 1-4 GiB between two H200s) = "
                    "%.4g bytes/s",
-                   out->nvswitch ? "through NVSwitch" : "directly between the GPUs", link_raw, NVLINK_FRACTION,
-                   f.intra_bytes_per_s);
+                   out->nvswitch ? "through NVSwitch" : "directly between the GPUs", link_raw,
+                   NVLINK_FRACTION, f.intra_bytes_per_s);
         else
-            assume(out, "link: PCIe, %.4g bytes/s per direction per GPU x %.2f achievable (nccl-tests on PCIe reach "
-                   "about three quarters of the link) = %.4g bytes/s",
-                   link_raw, PCIE_FRACTION, f.intra_bytes_per_s);
+            assume(
+                out,
+                "link: PCIe, %.4g bytes/s per direction per GPU x %.2f achievable (nccl-tests on PCIe reach "
+                "about three quarters of the link) = %.4g bytes/s",
+                link_raw, PCIE_FRACTION, f.intra_bytes_per_s);
     }
     if (req->nodes > 1)
-        assume(out, "network: %.4g bytes/s per GPU per direction%s x %.2f achievable = %.4g bytes/s; a node's rings "
-               "leave through its %d NICs",
-               network_raw, req->network_bytes_per_s > 0.0 ? "" : " (default: one 400 Gb/s NDR NIC per GPU)",
-               NETWORK_FRACTION, f.net_bytes_per_s, req->gpus);
-    assume(out, "latency: %.3g s a collective (measured floor on two H200s) plus %.3g s a %s hop (NCCL's tuner)%s",
+        assume(
+            out,
+            "network: %.4g bytes/s per GPU per direction%s x %.2f achievable = %.4g bytes/s; a node's rings "
+            "leave through its %d NICs",
+            network_raw, req->network_bytes_per_s > 0.0 ? "" : " (default: one 400 Gb/s NDR NIC per GPU)",
+            NETWORK_FRACTION, f.net_bytes_per_s, req->gpus);
+    assume(out,
+           "latency: %.3g s a collective (measured floor on two H200s) plus %.3g s a %s hop (NCCL's tuner)%s",
            BASE_LATENCY_S, ring_hop_s[f.intra_hop], req->link == SIMT_LINK_NVLINK ? "NVLink" : "PCIe",
            req->nodes > 1 ? ", network hops 2.7e-06 s (ring) and 5e-06 s (tree)" : "");
     if (best.protocol == SIMT_COLL_PROTO_SIMPLE)
-        assume(out, "protocol: Simple, pipelined in chunks: (sqrt(%.3g s) + sqrt(bytes / bandwidth))^2 after the "
+        assume(out,
+               "protocol: Simple, pipelined in chunks: (sqrt(%.3g s) + sqrt(bytes / bandwidth))^2 after the "
                "latency (per-chunk cost fitted to the H200 pair's all-reduces of 16-256 MiB)",
                PIPELINE_LATENCY_S);
     else
         assume(out, "protocol: LL (4 bytes of data and a 4-byte flag a word: half the bandwidth, no pipeline "
-               "handshake), faster than Simple at this size");
+                    "handshake), faster than Simple at this size");
     if (req->op == SIMT_COLL_ALL_REDUCE && req->nodes > 1)
-        assume(out, "algorithm: %s, the faster of ring and tree here; NVLink SHARP (NVLS) and CollNet are not "
+        assume(out,
+               "algorithm: %s, the faster of ring and tree here; NVLink SHARP (NVLS) and CollNet are not "
                "modelled",
                simt_coll_algorithm_name(best.algorithm));
     else if (req->op == SIMT_COLL_ALL_TO_ALL)
-        assume(out, "algorithm: pairwise, every rank sending to every other at once (NCCL's grouped send/receive)");
+        assume(
+            out,
+            "algorithm: pairwise, every rank sending to every other at once (NCCL's grouped send/receive)");
     else
-        assume(out, "algorithm: ring (a chain for broadcast), what NCCL runs here without NVLink SHARP (NVLS, not "
+        assume(out,
+               "algorithm: ring (a chain for broadcast), what NCCL runs here without NVLink SHARP (NVLS, not "
                "modelled)");
     return SIMT_OK;
 }

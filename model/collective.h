@@ -33,9 +33,9 @@ enum simt_link {
 };
 
 enum simt_coll_algorithm {
-    SIMT_COLL_RING = 0,   /* ring (a pipelined chain for broadcast) */
-    SIMT_COLL_TREE,       /* chain within a node, double binary tree across nodes (all-reduce) */
-    SIMT_COLL_PAIRWISE    /* every rank sends to every other at once (all-to-all) */
+    SIMT_COLL_RING = 0, /* ring (a pipelined chain for broadcast) */
+    SIMT_COLL_TREE,     /* chain within a node, double binary tree across nodes (all-reduce) */
+    SIMT_COLL_PAIRWISE  /* every rank sends to every other at once (all-to-all) */
 };
 
 enum simt_coll_protocol {
@@ -78,13 +78,13 @@ struct simt_coll_result {
     double busbw_bytes_per_s;
     enum simt_coll_algorithm algorithm;
     enum simt_coll_protocol protocol;
-    int ranks;                     /* gpus * nodes */
+    int ranks; /* gpus * nodes */
     double bus_factor;
-    double latency_s;              /* the fixed and per-step part of time_s */
-    double transfer_s;             /* the bytes-over-bandwidth part */
-    double link_bytes_per_s;       /* achievable per-GPU bandwidth within a node (0 for one GPU a node) */
-    double network_bytes_per_s;    /* achievable per-GPU network bandwidth (0 for one node) */
-    int nvswitch;                  /* 1 when NVLink goes through NVSwitch */
+    double latency_s;           /* the fixed and per-step part of time_s */
+    double transfer_s;          /* the bytes-over-bandwidth part */
+    double link_bytes_per_s;    /* achievable per-GPU bandwidth within a node (0 for one GPU a node) */
+    double network_bytes_per_s; /* achievable per-GPU network bandwidth (0 for one node) */
+    int nvswitch;               /* 1 when NVLink goes through NVSwitch */
 
     int assumption_count;
     char assumptions[SIMT_COLL_MAX_ASSUMPTIONS][SIMT_COLL_ASSUMPTION_BYTES];

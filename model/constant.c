@@ -28,8 +28,8 @@ int simt_constant_from_count(int distinct_addresses, int lanes, struct simt_cons
     if (lanes < 1 || lanes > SIMT_MAX_LANES || distinct_addresses < 1 || distinct_addresses > lanes) {
         if (diag != NULL) {
             snprintf(diag->field, sizeof diag->field, "distinct_addresses");
-            snprintf(diag->message, sizeof diag->message, "distinct_addresses must be 1..%d (the warp's lanes)",
-                     lanes);
+            snprintf(diag->message, sizeof diag->message,
+                     "distinct_addresses must be 1..%d (the warp's lanes)", lanes);
         }
         return SIMT_EINVAL;
     }

@@ -11,8 +11,8 @@
 
 struct simt_constant_result {
     int active_lanes;
-    int serialization;  /* distinct addresses among the active lanes (requests); 0 when none is active */
-    double efficiency;  /* 1 / serialization; 1 when no lane is active */
+    int serialization; /* distinct addresses among the active lanes (requests); 0 when none is active */
+    double efficiency; /* 1 / serialization; 1 when no lane is active */
 };
 
 /* Distinct addresses of a warp access: two lanes share an address when

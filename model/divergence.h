@@ -20,9 +20,9 @@
 #define SIMT_MAX_PATHS 1000000
 
 enum simt_branch_form {
-    SIMT_BRANCH_PATHS = 0,   /* paths: lanes spread over k equal paths */
-    SIMT_BRANCH_LANE_PATHS,  /* lane_paths: explicit path id per lane */
-    SIMT_BRANCH_RANDOM       /* random_paths: each lane picks one of k uniformly */
+    SIMT_BRANCH_PATHS = 0,  /* paths: lanes spread over k equal paths */
+    SIMT_BRANCH_LANE_PATHS, /* lane_paths: explicit path id per lane */
+    SIMT_BRANCH_RANDOM      /* random_paths: each lane picks one of k uniformly */
 };
 
 struct simt_branch {
@@ -37,9 +37,9 @@ struct simt_branch {
 void simt_branch_init(struct simt_branch *branch, int lanes);
 
 struct simt_divergence_result {
-    double expected_paths;   /* distinct paths the warp runs (expected value for RANDOM) */
-    double serialization;    /* issue cost relative to one path: = expected_paths, at least 1 */
-    double simt_efficiency;  /* active lanes / (lanes * serialization): share of issued lanes doing work */
+    double expected_paths;  /* distinct paths the warp runs (expected value for RANDOM) */
+    double serialization;   /* issue cost relative to one path: = expected_paths, at least 1 */
+    double simt_efficiency; /* active lanes / (lanes * serialization): share of issued lanes doing work */
 };
 
 /* Returns SIMT_OK and fills *out; SIMT_EINVAL with diag->field "paths",

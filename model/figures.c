@@ -118,8 +118,8 @@ static void pick(struct simt_figure_set *set, enum simt_figure_id id, double mea
 }
 
 /* A chip-wide rate from a per-SM per-clock datasheet rate, at the clock in use. */
-static void per_clock(struct simt_figure_set *set, enum simt_figure_id id, double measured, double per_clock_per_sm,
-                      int sm_count)
+static void per_clock(struct simt_figure_set *set, enum simt_figure_id id, double measured,
+                      double per_clock_per_sm, int sm_count)
 {
     double clock = set->value[SIMT_FIG_CLOCK];
     double rate = per_clock_per_sm * (double)sm_count * clock;
@@ -134,7 +134,8 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
     memset(out, 0, sizeof *out);
     out->policy = policy;
     pick(out, SIMT_FIG_CLOCK, gpu->measured_clock_hz, gpu->boost_clock_hz);
-    pick(out, SIMT_FIG_DRAM_BANDWIDTH, gpu->measured_dram_bandwidth_bytes_per_s, gpu->dram_bandwidth_bytes_per_s);
+    pick(out, SIMT_FIG_DRAM_BANDWIDTH, gpu->measured_dram_bandwidth_bytes_per_s,
+         gpu->dram_bandwidth_bytes_per_s);
     pick(out, SIMT_FIG_L2_BANDWIDTH, gpu->measured_l2_bandwidth_bytes_per_s, gpu->l2_bandwidth_bytes_per_s);
     per_clock(out, SIMT_FIG_SHARED_BANDWIDTH, 0.0, (double)gpu->shared_banks * (double)gpu->shared_bank_bytes,
               gpu->sm_count);
@@ -143,8 +144,10 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
     pick(out, SIMT_FIG_L1_LATENCY, gpu->measured_l1_latency_cycles, gpu->l1_latency_cycles);
     pick(out, SIMT_FIG_SHARED_LATENCY, gpu->measured_shared_latency_cycles, gpu->shared_latency_cycles);
     pick(out, SIMT_FIG_FMA_LATENCY, gpu->measured_fma_latency_cycles, gpu->fma_latency_cycles);
-    per_clock(out, SIMT_FIG_FP32, gpu->measured_fp32_flops_per_s, gpu->fp32_flops_per_clock_per_sm, gpu->sm_count);
-    per_clock(out, SIMT_FIG_FP64, gpu->measured_fp64_flops_per_s, gpu->fp64_flops_per_clock_per_sm, gpu->sm_count);
+    per_clock(out, SIMT_FIG_FP32, gpu->measured_fp32_flops_per_s, gpu->fp32_flops_per_clock_per_sm,
+              gpu->sm_count);
+    per_clock(out, SIMT_FIG_FP64, gpu->measured_fp64_flops_per_s, gpu->fp64_flops_per_clock_per_sm,
+              gpu->sm_count);
     per_clock(out, SIMT_FIG_FP16, 0.0, gpu->fp16_flops_per_clock_per_sm, gpu->sm_count);
     per_clock(out, SIMT_FIG_SFU, gpu->measured_sfu_ops_per_s, gpu->sfu_ops_per_clock_per_sm, gpu->sm_count);
     per_clock(out, SIMT_FIG_INT32, 0.0, gpu->int32_ops_per_clock_per_sm, gpu->sm_count);
@@ -154,8 +157,8 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
     out->source[SIMT_FIG_DRAM_ROW_CYCLE] = SIMT_FIGURE_DOCUMENTED;
     out->value[SIMT_FIG_CONSTANT_RATE] =
         SIMT_CONSTANT_REQUESTS_PER_CLOCK_PER_SM * (double)gpu->sm_count * out->value[SIMT_FIG_CLOCK];
-    out->source[SIMT_FIG_CONSTANT_RATE] = out->value[SIMT_FIG_CONSTANT_RATE] > 0.0 ? SIMT_FIGURE_DOCUMENTED
-                                                                                     : SIMT_FIGURE_ABSENT;
+    out->source[SIMT_FIG_CONSTANT_RATE] =
+        out->value[SIMT_FIG_CONSTANT_RATE] > 0.0 ? SIMT_FIGURE_DOCUMENTED : SIMT_FIGURE_ABSENT;
     /* DRAM by direction. Datasheets quote one DRAM figure; a measured card
      * gives write and copy beside the read. Without them the DRAM figure in
      * use stands in for writes, and a copy costs the read and the write with
@@ -250,11 +253,12 @@ int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id 
         how = "datasheet per-clock rate at the measured clock";
         break;
     case SIMT_FIGURE_DOCUMENTED:
-        how = id == SIMT_FIG_CONSTANT_RATE
-                  ? "0.5 addresses per clock per SM, as measured on an H200; no database figure yet"
-                  : id == SIMT_FIG_DRAM_INTERLEAVE
-                        ? "documented: NVIDIA's 256-byte memory partitions; reads this far apart each open a DRAM row"
-                        : "documented constant of the technology: JEDEC DRAM row cycle";
+        how =
+            id == SIMT_FIG_CONSTANT_RATE
+                ? "0.5 addresses per clock per SM, as measured on an H200; no database figure yet"
+            : id == SIMT_FIG_DRAM_INTERLEAVE
+                ? "documented: NVIDIA's 256-byte memory partitions; reads this far apart each open a DRAM row"
+                : "documented constant of the technology: JEDEC DRAM row cycle";
         break;
     case SIMT_FIGURE_STAND_IN:
         how = id == SIMT_FIG_DRAM_COPY_BANDWIDTH

@@ -38,37 +38,37 @@ enum simt_figure_source {
     SIMT_FIGURE_ABSENT = 0,
     SIMT_FIGURE_DATASHEET,
     SIMT_FIGURE_MEASURED,
-    SIMT_FIGURE_DERIVED,   /* a datasheet per-clock rate times a measured clock */
+    SIMT_FIGURE_DERIVED,    /* a datasheet per-clock rate times a measured clock */
     SIMT_FIGURE_DOCUMENTED, /* a physical constant of the technology, the same for every GPU (see its id) */
     SIMT_FIGURE_STAND_IN    /* not known for this GPU; another figure stands in (see its id) */
 };
 
 /* One id per figure; the name (simt_figure_name) is the API's field name. */
 enum simt_figure_id {
-    SIMT_FIG_CLOCK = 0,          /* clock_hz: SM clock the rates are taken at */
-    SIMT_FIG_DRAM_BANDWIDTH,     /* dram_bandwidth_bytes_per_s, chip */
-    SIMT_FIG_L2_BANDWIDTH,       /* l2_bandwidth_bytes_per_s, chip */
-    SIMT_FIG_SHARED_BANDWIDTH,   /* shared_bandwidth_bytes_per_s, chip: banks*bank_bytes*SMs*clock */
-    SIMT_FIG_DRAM_LATENCY,       /* dram_latency_cycles */
-    SIMT_FIG_L2_LATENCY,         /* l2_latency_cycles */
-    SIMT_FIG_L1_LATENCY,         /* l1_latency_cycles */
-    SIMT_FIG_SHARED_LATENCY,     /* shared_latency_cycles */
-    SIMT_FIG_FMA_LATENCY,        /* fma_latency_cycles */
-    SIMT_FIG_FP32,               /* fp32_flops_per_s, chip, non-tensor */
-    SIMT_FIG_FP64,               /* fp64_flops_per_s, chip, non-tensor */
-    SIMT_FIG_FP16,               /* fp16_flops_per_s, chip, non-tensor (half2) */
-    SIMT_FIG_SFU,                /* sfu_ops_per_s, chip */
-    SIMT_FIG_INT32,              /* int32_ops_per_s, chip */
-    SIMT_FIG_ISSUE,              /* issue_warp_instructions_per_s, chip */
-    SIMT_FIG_LAUNCH_OVERHEAD,    /* launch_overhead_s */
-    SIMT_FIG_DRAM_ROW_CYCLE,     /* dram_row_cycle_s: DRAM tRC, the time a bank is busy with one
-                                  * row activation; DOCUMENTED: 48 ns, within the 45-52 ns of JEDEC
-                                  * speed bins from DDR3 (tRC 50-52.5 ns) to DDR5 and HBM */
-    SIMT_FIG_CONSTANT_RATE,      /* constant_requests_per_s, chip: distinct constant-cache addresses
-                                  * served per second; DOCUMENTED as 0.5 per clock per SM, measured
-                                  * on an H200 (tests/gpu/micro/constant.cu: 2.09 cycles per warp
-                                  * load per distinct address per SM) and taken for every NVIDIA GPU
-                                  * until the database measures it per card */
+    SIMT_FIG_CLOCK = 0,            /* clock_hz: SM clock the rates are taken at */
+    SIMT_FIG_DRAM_BANDWIDTH,       /* dram_bandwidth_bytes_per_s, chip */
+    SIMT_FIG_L2_BANDWIDTH,         /* l2_bandwidth_bytes_per_s, chip */
+    SIMT_FIG_SHARED_BANDWIDTH,     /* shared_bandwidth_bytes_per_s, chip: banks*bank_bytes*SMs*clock */
+    SIMT_FIG_DRAM_LATENCY,         /* dram_latency_cycles */
+    SIMT_FIG_L2_LATENCY,           /* l2_latency_cycles */
+    SIMT_FIG_L1_LATENCY,           /* l1_latency_cycles */
+    SIMT_FIG_SHARED_LATENCY,       /* shared_latency_cycles */
+    SIMT_FIG_FMA_LATENCY,          /* fma_latency_cycles */
+    SIMT_FIG_FP32,                 /* fp32_flops_per_s, chip, non-tensor */
+    SIMT_FIG_FP64,                 /* fp64_flops_per_s, chip, non-tensor */
+    SIMT_FIG_FP16,                 /* fp16_flops_per_s, chip, non-tensor (half2) */
+    SIMT_FIG_SFU,                  /* sfu_ops_per_s, chip */
+    SIMT_FIG_INT32,                /* int32_ops_per_s, chip */
+    SIMT_FIG_ISSUE,                /* issue_warp_instructions_per_s, chip */
+    SIMT_FIG_LAUNCH_OVERHEAD,      /* launch_overhead_s */
+    SIMT_FIG_DRAM_ROW_CYCLE,       /* dram_row_cycle_s: DRAM tRC, the time a bank is busy with one
+                                    * row activation; DOCUMENTED: 48 ns, within the 45-52 ns of JEDEC
+                                    * speed bins from DDR3 (tRC 50-52.5 ns) to DDR5 and HBM */
+    SIMT_FIG_CONSTANT_RATE,        /* constant_requests_per_s, chip: distinct constant-cache addresses
+                                    * served per second; DOCUMENTED as 0.5 per clock per SM, measured
+                                    * on an H200 (tests/gpu/micro/constant.cu: 2.09 cycles per warp
+                                    * load per distinct address per SM) and taken for every NVIDIA GPU
+                                    * until the database measures it per card */
     SIMT_FIG_DRAM_WRITE_BANDWIDTH, /* dram_write_bandwidth_bytes_per_s, chip, a kernel that only stores;
                                     * without a measured one the DRAM bandwidth figure stands in */
     SIMT_FIG_DRAM_COPY_BANDWIDTH,  /* dram_copy_bandwidth_bytes_per_s, chip, a copy: bytes read plus
@@ -82,7 +82,7 @@ enum simt_figure_id {
                                     * DRAM row holds before the address map moves to another channel;
                                     * DOCUMENTED: 256 B, NVIDIA's memory-partition width, and on an H200
                                     * reads 256 B apart already open a row each (see figures.c) */
-    SIMT_FIG_TENSOR_FIRST,       /* tensor_flops_per_s.<dtype>, dense, chip: */
+    SIMT_FIG_TENSOR_FIRST,         /* tensor_flops_per_s.<dtype>, dense, chip: */
     SIMT_FIG_TENSOR_LAST = SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_COUNT - 1, /* id = FIRST + dtype */
     SIMT_FIG_COUNT
 };
@@ -93,7 +93,7 @@ typedef uint64_t simt_figure_mask;
 
 struct simt_figure_set {
     enum simt_figure_policy policy;
-    double value[SIMT_FIG_COUNT];                 /* unit: the figure's name */
+    double value[SIMT_FIG_COUNT]; /* unit: the figure's name */
     enum simt_figure_source source[SIMT_FIG_COUNT];
 };
 

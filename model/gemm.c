@@ -118,10 +118,14 @@ static const struct tile_shape gemv_column = {256, 1};
 const char *simt_gemm_bound_name(enum simt_gemm_bound bound)
 {
     switch (bound) {
-    case SIMT_GEMM_BOUND_COMPUTE: return "compute";
-    case SIMT_GEMM_BOUND_L2: return "l2";
-    case SIMT_GEMM_BOUND_DRAM: return "dram";
-    case SIMT_GEMM_BOUND_LAUNCH: return "launch";
+    case SIMT_GEMM_BOUND_COMPUTE:
+        return "compute";
+    case SIMT_GEMM_BOUND_L2:
+        return "l2";
+    case SIMT_GEMM_BOUND_DRAM:
+        return "dram";
+    case SIMT_GEMM_BOUND_LAUNCH:
+        return "launch";
     }
     return NULL;
 }
@@ -129,15 +133,20 @@ const char *simt_gemm_bound_name(enum simt_gemm_bound bound)
 int simt_gemm_element_bytes(enum simt_dtype dtype)
 {
     switch (dtype) {
-    case SIMT_DTYPE_FP64: return 8;
+    case SIMT_DTYPE_FP64:
+        return 8;
     case SIMT_DTYPE_FP32:
-    case SIMT_DTYPE_TF32: return 4;
+    case SIMT_DTYPE_TF32:
+        return 4;
     case SIMT_DTYPE_FP16:
-    case SIMT_DTYPE_BF16: return 2;
+    case SIMT_DTYPE_BF16:
+        return 2;
     case SIMT_DTYPE_FP8:
-    case SIMT_DTYPE_INT8: return 1;
+    case SIMT_DTYPE_INT8:
+        return 1;
     case SIMT_DTYPE_INT4:
-    case SIMT_DTYPE_COUNT: break;
+    case SIMT_DTYPE_COUNT:
+        break;
     }
     return 0;
 }
@@ -188,10 +197,14 @@ static const char *arch_family(const struct simt_gpu_spec *gpu)
     if (gpu->vendor == SIMT_VENDOR_AMD)
         return "CDNA";
     switch (gpu->compute_major) {
-    case 7: return "Volta/Turing";
-    case 8: return "Ampere/Ada";
-    case 9: return "Hopper";
-    default: return gpu->compute_major >= 10 ? "Blackwell" : "pre-Volta";
+    case 7:
+        return "Volta/Turing";
+    case 8:
+        return "Ampere/Ada";
+    case 9:
+        return "Hopper";
+    default:
+        return gpu->compute_major >= 10 ? "Blackwell" : "pre-Volta";
     }
 }
 
@@ -202,8 +215,8 @@ struct gemm_path {
     enum simt_figure_id figure;
     double hardware_flops_per_s; /* the figure: measured, or the datasheet's */
     int measured;
-    double library_fraction;     /* of hardware_flops_per_s a library GEMM reaches */
-    double peak_flops_per_s;     /* hardware_flops_per_s * library_fraction */
+    double library_fraction; /* of hardware_flops_per_s a library GEMM reaches */
+    double peak_flops_per_s; /* hardware_flops_per_s * library_fraction */
     const struct tile_shape *tiles;
     size_t tile_count;
     int tile_k_bytes;
@@ -220,8 +233,8 @@ static void finish_path(const struct simt_figure_set *figures, struct gemm_path 
     path->peak_flops_per_s = path->hardware_flops_per_s * path->library_fraction;
 }
 
-static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures, enum simt_dtype dtype,
-                       struct gemm_path *path, struct simt_diag *diag)
+static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                       enum simt_dtype dtype, struct gemm_path *path, struct simt_diag *diag)
 {
     memset(path, 0, sizeof *path);
     int newer = gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
@@ -238,13 +251,14 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
         path->tile_count = sizeof simt_tiles / sizeof simt_tiles[0];
         path->tile_k_bytes = 32;
     } else {
-        return simt_diag_fail(diag, SIMT_EUNSAT, "dtype", "%s GEMMs need %s tensor cores, which this GPU does not have",
-                         simt_dtype_name(dtype), simt_dtype_name(dtype));
+        return simt_diag_fail(diag, SIMT_EUNSAT, "dtype",
+                              "%s GEMMs need %s tensor cores, which this GPU does not have",
+                              simt_dtype_name(dtype), simt_dtype_name(dtype));
     }
     finish_path(figures, path);
     if (!(path->hardware_flops_per_s > 0.0))
         return simt_diag_fail(diag, SIMT_EUNSAT, "dtype", "this GPU's record gives no %s throughput",
-                         simt_dtype_name(dtype));
+                              simt_dtype_name(dtype));
     return SIMT_OK;
 }
 
@@ -254,7 +268,7 @@ struct shape_context {
     int element_bytes;
     int out_bytes;
     int sm_count;
-    double dram_bytes_per_s;      /* reads */
+    double dram_bytes_per_s; /* reads */
     double dram_write_bytes_per_s;
     double dram_copy_bytes_per_s; /* bytes read plus written per second when both flow */
     double l2_bytes_per_s;        /* 0: no figure (partials then go through DRAM) */
@@ -266,14 +280,15 @@ struct shape_context {
 
 /* How fast an SM runs one kind of kernel. */
 struct kernel_rate {
-    double sm_flops_per_s;        /* math, aligned kernels */
-    int unaligned;                /* the fallback kernels (no TMA, narrow loads) */
-    double loads_per_s_per_sm;    /* their operand loads an SM issues per second */
-    double staged_per_s_per_sm;   /* FMA kernels: elements an SM moves through load/store per second (0: no limit) */
+    double sm_flops_per_s;          /* math, aligned kernels */
+    int unaligned;                  /* the fallback kernels (no TMA, narrow loads) */
+    double loads_per_s_per_sm;      /* their operand loads an SM issues per second */
+    double staged_per_s_per_sm;     /* FMA kernels: elements an SM moves through load/store per second (0: no
+                                       limit) */
     double register_b_per_s_per_sm; /* tf32 on wgmma: B elements an SM feeds through registers (0: none) */
-    double l2_bytes_per_s;        /* shared by the SMs that are busy; 0: no limit */
-    double l2_floor_per_sm;       /* an SM is never fed less than its largest tile needs */
-    double column_share;          /* of a tile's B columns one block fetches from L2 (multicast) */
+    double l2_bytes_per_s;          /* shared by the SMs that are busy; 0: no limit */
+    double l2_floor_per_sm;         /* an SM is never fed less than its largest tile needs */
+    double column_share;            /* of a tile's B columns one block fetches from L2 (multicast) */
 };
 
 struct candidate {
@@ -289,7 +304,7 @@ struct candidate {
     double dram_s;
     double dram_bytes;
     double overhead_s;
-    double reduce_s;              /* split-K: partial sums through L2 after the main loop */
+    double reduce_s; /* split-K: partial sums through L2 after the main loop */
     double time_s;
 };
 
@@ -350,8 +365,8 @@ static void finish(const struct shape_context *ctx, double busy, double full_wav
 /* Data-parallel: one block per output tile (per K split), dealt to the SMs
  * in waves; each wave takes as long as its slower side, math or the L2 feed
  * shared by the wave's blocks. */
-static void evaluate(const struct shape_context *ctx, const struct kernel_rate *rate, const struct tile_shape *tile,
-                     int tile_k, int split, struct candidate *c)
+static void evaluate(const struct shape_context *ctx, const struct kernel_rate *rate,
+                     const struct tile_shape *tile, int tile_k, int split, struct candidate *c)
 {
     const struct simt_gemm_request *req = ctx->req;
     int64_t k_per_split = ceil_div(ceil_div(req->k, split), tile_k) * tile_k;
@@ -476,7 +491,8 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
 /* The least L2 feed an SM gets. The peak was reached by the library's
  * largest tile, so the feed is never taken below what that tile needs: only
  * smaller tiles (fewer flops per operand byte) are slowed by it. */
-static double l2_floor(double sm_flops_per_s, const struct gemm_path *path, int element_bytes, double column_share)
+static double l2_floor(double sm_flops_per_s, const struct gemm_path *path, int element_bytes,
+                       double column_share)
 {
     double best_intensity = 0.0;
     for (size_t i = 0; i < path->tile_count; i++) {
@@ -515,13 +531,15 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
         int64_t value;
         memcpy(&value, (const char *)req + dims[i].offset, sizeof value);
         if (value < 1)
-            return simt_diag_fail(diag, SIMT_EINVAL, dims[i].field, "%s must be a positive integer", dims[i].field);
+            return simt_diag_fail(diag, SIMT_EINVAL, dims[i].field, "%s must be a positive integer",
+                                  dims[i].field);
         if (value > ((int64_t)1 << 40))
             return simt_diag_fail(diag, SIMT_EINVAL, dims[i].field, "%s must be at most 2^40", dims[i].field);
     }
     int element_bytes = simt_gemm_element_bytes(req->dtype);
     if (element_bytes == 0)
-        return simt_diag_fail(diag, SIMT_EINVAL, "dtype", "dtype must be fp64, fp32, tf32, fp16, bf16, fp8 or int8");
+        return simt_diag_fail(diag, SIMT_EINVAL, "dtype",
+                              "dtype must be fp64, fp32, tf32, fp16, bf16, fp8 or int8");
     if (gpu->sm_count < 1)
         return simt_diag_fail(diag, SIMT_EUNSAT, "gpu", "the GPU record has no SM count");
     memset(out, 0, sizeof *out);
@@ -582,7 +600,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     rate.l2_bytes_per_s = l2_bw;
     /* Hopper on: blocks run in clusters of two along M that share each B
      * tile, fetched from L2 once and multicast by TMA to both */
-    rate.column_share = path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9 ? 0.5 : 1.0;
+    rate.column_share =
+        path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9 ? 0.5 : 1.0;
     rate.l2_floor_per_sm = l2_floor(rate.sm_flops_per_s, &path, element_bytes, rate.column_share);
     /* cuBLAS's Hopper and later kernels can schedule stream-K */
     int stream_k = path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
@@ -624,7 +643,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
         stream_k = 0;
         ctx.reduce_in_kernel = 0;
         /* with no clock figure only the non-TMA fraction applies */
-        rate.loads_per_s_per_sm = clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM * (double)load_width * clock : HUGE_VAL;
+        rate.loads_per_s_per_sm =
+            clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM * (double)load_width * clock : HUGE_VAL;
         used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
 
@@ -696,63 +716,90 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     /* what the answer rests on, besides the figures in figures_used */
     const char *dtype_name = simt_dtype_name(req->dtype);
     if (best.gemv)
-        assume(out, "kernel: a matrix-vector product (GEMV) on the FMA units at %.4g flop/s, one output %s per "
+        assume(out,
+               "kernel: a matrix-vector product (GEMV) on the FMA units at %.4g flop/s, one output %s per "
                "block of 256, chosen as the least predicted time",
                fma_path.peak_flops_per_s, req->m == 1 ? "row" : "column");
     else
-        assume(out, "tile: %dx%dx%d thread-block tile from the %s %s list, one tile per SM at a time, chosen (with "
-               "the split-K factor) as the least predicted time",
-               out->tile_m, out->tile_n, out->tile_k, arch_family(gpu), path.tensor ? "tensor-core" : "FMA (SIMT)");
+        assume(
+            out,
+            "tile: %dx%dx%d thread-block tile from the %s %s list, one tile per SM at a time, chosen (with "
+            "the split-K factor) as the least predicted time",
+            out->tile_m, out->tile_n, out->tile_k, arch_family(gpu),
+            path.tensor ? "tensor-core" : "FMA (SIMT)");
     if (best.stream_k)
-        assume(out, "stream-K: the K iterations of the %lld tiles shared out evenly over the %d SMs, so the "
-               "part-empty last wave (wave efficiency %.2f) does not cost; partial tiles handed over through L2%s",
+        assume(out,
+               "stream-K: the K iterations of the %lld tiles shared out evenly over the %d SMs, so the "
+               "part-empty last wave (wave efficiency %.2f) does not cost; partial tiles handed over through "
+               "L2%s",
                (long long)best.tiles, gpu->sm_count, out->wave_efficiency,
-               best.reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200)" : "");
+               best.reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200)"
+                                   : "");
     if (best.split > 1)
         assume(out, "split-K %d: K cut across %d blocks per output tile; fp32 partial sums reduced %s",
                best.split, best.split,
-               ctx.reduce_in_kernel
-                   ? "in the same kernel through L2, after a memset of their semaphores (0.85 us, measured on an H200)"
-                   : "by a second kernel that reads every split's partial through DRAM and writes C (a kernel with "
-                     "its own fixed cost and first and last latencies)");
+               ctx.reduce_in_kernel ? "in the same kernel through L2, after a memset of their semaphores "
+                                      "(0.85 us, measured on an H200)"
+                                    : "by a second kernel that reads every split's partial through DRAM and "
+                                      "writes C (a kernel with "
+                                      "its own fixed cost and first and last latencies)");
     if (register_fed_b && !best.gemv)
-        assume(out, "tf32 B: row-major B reaches wgmma through registers (Hopper's tf32 is K-major only in shared "
-               "memory), %.2f elements per clock per SM (the fallback kernels' measured rate for one-element loads), "
+        assume(out,
+               "tf32 B: row-major B reaches wgmma through registers (Hopper's tf32 is K-major only in shared "
+               "memory), %.2f elements per clock per SM (the fallback kernels' measured rate for one-element "
+               "loads), "
                "each serving 2x%d flops of this tile",
                SCALAR_LOADS_PER_CLOCK_PER_SM, out->tile_m);
     if (rate.staged_per_s_per_sm > 0.0 && !best.gemv)
-        assume(out, "FMA kernel: every operand and output element passes through the SM's load/store path on its "
+        assume(out,
+               "FMA kernel: every operand and output element passes through the SM's load/store path on its "
                "own, %.1f per clock per SM (fitted to cuBLAS's small-M SGEMM, m = 2..8, on an H200)",
                SIMT_STAGED_PER_CLOCK_PER_SM);
     if (path.measured && path.tensor)
-        assume(out, "peak: %s tensor cores, %.4g flop/s measured as a cuBLASLt %d^3 GEMM; the SMs' own rate is that "
-               "over its wave efficiency %.3f",
-               dtype_name, path.hardware_flops_per_s, CALIBRATION_DIMENSION, calibration_wave_efficiency);
+        assume(
+            out,
+            "peak: %s tensor cores, %.4g flop/s measured as a cuBLASLt %d^3 GEMM; the SMs' own rate is that "
+            "over its wave efficiency %.3f",
+            dtype_name, path.hardware_flops_per_s, CALIBRATION_DIMENSION, calibration_wave_efficiency);
     else if (path.measured)
-        assume(out, "peak: %s FMA units, %.4g flop/s measured x %.2f (SGEMM against the FMA microbenchmark on an "
+        assume(out,
+               "peak: %s FMA units, %.4g flop/s measured x %.2f (SGEMM against the FMA microbenchmark on an "
                "H200) = %.4g flop/s",
                dtype_name, path.hardware_flops_per_s, path.library_fraction, path.peak_flops_per_s);
     else
-        assume(out, "peak: %s %s, datasheet %.4g flop/s x %.2f (what cuBLAS reached of the datasheet on an H200; no "
-               "measured figure) = %.4g flop/s",
-               dtype_name, path.tensor ? "dense tensor cores" : "FMA units at boost clock", path.hardware_flops_per_s,
-               path.library_fraction, path.peak_flops_per_s);
+        assume(
+            out,
+            "peak: %s %s, datasheet %.4g flop/s x %.2f (what cuBLAS reached of the datasheet on an H200; no "
+            "measured figure) = %.4g flop/s",
+            dtype_name, path.tensor ? "dense tensor cores" : "FMA units at boost clock",
+            path.hardware_flops_per_s, path.library_fraction, path.peak_flops_per_s);
     if (!out->alignment_ok && path.tensor)
-        assume(out, "alignment: k or n is not a multiple of %d elements (16 bytes): no TMA; the fallback kernels run "
-               "at %.2f of the aligned rate at best and issue %.1f operand loads of %d element%s per clock per SM "
-               "(both measured on an H200)",
-               out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, load_width,
-               load_width == 1 ? "" : "s");
+        assume(
+            out,
+            "alignment: k or n is not a multiple of %d elements (16 bytes): no TMA; the fallback kernels run "
+            "at %.2f of the aligned rate at best and issue %.1f operand loads of %d element%s per clock per "
+            "SM "
+            "(both measured on an H200)",
+            out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, load_width,
+            load_width == 1 ? "" : "s");
     else if (!out->alignment_ok)
-        assume(out, "alignment: k or n is not a multiple of %d elements (16 bytes); the FMA path takes no slowdown "
-               "for it",
-               out->alignment_elements);
-    assume(out, "memory: A and B read and C written (%d-byte elements) once through DRAM, as many bytes as are both "
-           "read and written at the copy rate, the rest at the read or the write rate; operand tiles fed to each SM "
-           "from L2%s",
-           ctx.out_bytes, l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)");
-    assume(out, "overhead: %.3g s per GEMM kernel in a stream of them (measured floor of back-to-back cuBLAS GEMMs on "
-           "an H200; a lone launch adds the launch overhead) plus two DRAM latencies (%.3g s) per wave for the first "
+        assume(
+            out,
+            "alignment: k or n is not a multiple of %d elements (16 bytes); the FMA path takes no slowdown "
+            "for it",
+            out->alignment_elements);
+    assume(
+        out,
+        "memory: A and B read and C written (%d-byte elements) once through DRAM, as many bytes as are both "
+        "read and written at the copy rate, the rest at the read or the write rate; operand tiles fed to "
+        "each SM "
+        "from L2%s",
+        ctx.out_bytes, l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)");
+    assume(out,
+           "overhead: %.3g s per GEMM kernel in a stream of them (measured floor of back-to-back cuBLAS "
+           "GEMMs on "
+           "an H200; a lone launch adds the launch overhead) plus two DRAM latencies (%.3g s) per wave for "
+           "the first "
            "loads and the last stores",
            KERNEL_FLOOR_S, 2.0 * latency_s);
     return SIMT_OK;

@@ -39,8 +39,8 @@ struct simt_gemm_request {
     int64_t m;
     int64_t n;
     int64_t k;
-    int64_t batch;           /* independent GEMMs of the same shape, >= 1 */
-    enum simt_dtype dtype;   /* fp64, fp32, tf32, fp16, bf16, fp8, int8 */
+    int64_t batch;                  /* independent GEMMs of the same shape, >= 1 */
+    enum simt_dtype dtype;          /* fp64, fp32, tf32, fp16, bf16, fp8, int8 */
     enum simt_figure_policy policy; /* 0: prefer measured figures */
 };
 
@@ -49,34 +49,34 @@ struct simt_gemm_request {
 
 struct simt_gemm_result {
     double time_s;
-    double flops;                 /* 2*m*n*k*batch */
-    double achieved_flops_per_s;  /* flops / time_s */
+    double flops;                /* 2*m*n*k*batch */
+    double achieved_flops_per_s; /* flops / time_s */
     enum simt_gemm_bound bound;
 
     /* the kernel the model picked */
     int tile_m;
     int tile_n;
     int tile_k;
-    int split_k;                  /* K split across this many blocks (1 = none) */
-    int stream_k;                 /* 1: stream-K schedule (K iterations shared evenly over the SMs) */
-    int tensor_cores;             /* 1: tensor-core path; 0: FMA (SIMT) path */
-    int64_t tiles;                /* output tiles * split_k * batch */
-    double waves;                 /* tiles / sm_count: the waves of a data-parallel schedule */
-    double tile_efficiency;       /* m*n / (m, n rounded up to the tile) */
-    double wave_efficiency;       /* waves / ceil(waves); stream-K does not pay it */
-    int alignment_ok;             /* k and n multiples of alignment_elements */
-    int alignment_elements;       /* 16 bytes in elements of the dtype */
+    int split_k;            /* K split across this many blocks (1 = none) */
+    int stream_k;           /* 1: stream-K schedule (K iterations shared evenly over the SMs) */
+    int tensor_cores;       /* 1: tensor-core path; 0: FMA (SIMT) path */
+    int64_t tiles;          /* output tiles * split_k * batch */
+    double waves;           /* tiles / sm_count: the waves of a data-parallel schedule */
+    double tile_efficiency; /* m*n / (m, n rounded up to the tile) */
+    double wave_efficiency; /* waves / ceil(waves); stream-K does not pay it */
+    int alignment_ok;       /* k and n multiples of alignment_elements */
+    int alignment_elements; /* 16 bytes in elements of the dtype */
 
     /* the figures behind it */
-    double peak_flops_per_s;      /* attainable peak of the chosen path, before quantization */
-    int peak_measured;            /* 1: from the GPU's measured figures */
+    double peak_flops_per_s; /* attainable peak of the chosen path, before quantization */
+    int peak_measured;       /* 1: from the GPU's measured figures */
     double dram_bandwidth_bytes_per_s;
-    double dram_bytes;            /* A + B + C (+ split-K partials) */
-    double compute_s;             /* waves * per-tile math time */
-    double l2_s;                  /* waves * per-tile operand feed time */
-    double dram_s;                /* dram_bytes / DRAM bandwidth */
-    double overhead_s;            /* launch + one DRAM latency per wave */
-    double reduce_s;              /* split-K / stream-K partial sums through L2 (0 without) */
+    double dram_bytes; /* A + B + C (+ split-K partials) */
+    double compute_s;  /* waves * per-tile math time */
+    double l2_s;       /* waves * per-tile operand feed time */
+    double dram_s;     /* dram_bytes / DRAM bandwidth */
+    double overhead_s; /* launch + one DRAM latency per wave */
+    double reduce_s;   /* split-K / stream-K partial sums through L2 (0 without) */
 
     /* the figures the model read (simt_figure_describe names each), and
      * what else it assumed, one sentence each */

@@ -48,24 +48,24 @@ struct simt_gpu_spec {
     int max_warps_per_sm;
     int max_blocks_per_sm;
     int max_threads_per_block;
-    int registers_per_sm;            /* 32-bit registers */
+    int registers_per_sm; /* 32-bit registers */
     int max_registers_per_block;
     int max_registers_per_thread;
-    int register_allocation_unit;    /* registers, allocated per warp */
-    int register_file_partitions;    /* warps' registers come from one of these */
-    int64_t shared_bytes_per_sm;     /* largest carveout */
-    int64_t shared_bytes_per_block;  /* without opt-in */
+    int register_allocation_unit;   /* registers, allocated per warp */
+    int register_file_partitions;   /* warps' registers come from one of these */
+    int64_t shared_bytes_per_sm;    /* largest carveout */
+    int64_t shared_bytes_per_block; /* without opt-in */
     int64_t shared_bytes_per_block_optin;
     int64_t reserved_shared_bytes_per_block; /* taken by the driver per block */
     int64_t shared_allocation_unit_bytes;
     int shared_carveout_count;
     int64_t shared_carveout_bytes[SIMT_MAX_CARVEOUTS]; /* ascending */
-    int max_barriers_per_sm;         /* named block barriers per SM; 0 = not a limit */
+    int max_barriers_per_sm;                           /* named block barriers per SM; 0 = not a limit */
 
     /* --- AMD only (0 on NVIDIA) --- */
     int simds_per_cu;
     int max_waves_per_simd;
-    int vgprs_per_simd_lane;         /* VGPR file per lane of one SIMD */
+    int vgprs_per_simd_lane; /* VGPR file per lane of one SIMD */
     int vgpr_allocation_unit;
     int max_vgprs_per_wave;
     int sgprs_per_simd;
@@ -76,7 +76,7 @@ struct simt_gpu_spec {
     int64_t max_lds_bytes_per_workgroup;
 
     /* --- the SM's make-up --- */
-    int sub_partitions;              /* warp schedulers per SM */
+    int sub_partitions; /* warp schedulers per SM */
     int fp32_lanes_per_sm;
     int fp64_lanes_per_sm;
     int int32_lanes_per_sm;
@@ -96,8 +96,8 @@ struct simt_gpu_spec {
     double dram_bandwidth_bytes_per_s;
     int dram_bus_width_bits;
     double l2_bytes;
-    double l2_bandwidth_bytes_per_s;  /* whole chip */
-    double l1_bytes_per_sm;           /* combined L1/shared array */
+    double l2_bandwidth_bytes_per_s; /* whole chip */
+    double l1_bytes_per_sm;          /* combined L1/shared array */
     int sector_bytes;
     int cache_line_bytes;
     int dram_access_granularity_bytes;
@@ -109,8 +109,8 @@ struct simt_gpu_spec {
     double fp16_flops_per_clock_per_sm; /* non-tensor half2 */
     double int32_ops_per_clock_per_sm;
     double sfu_ops_per_clock_per_sm;
-    double issue_slots_per_clock_per_sm; /* warp instructions per clock */
-    double tensor_dense_flops_per_s[SIMT_DTYPE_COUNT];  /* 0 = no tensor path */
+    double issue_slots_per_clock_per_sm;               /* warp instructions per clock */
+    double tensor_dense_flops_per_s[SIMT_DTYPE_COUNT]; /* 0 = no tensor path */
     double tensor_sparse_flops_per_s[SIMT_DTYPE_COUNT];
 
     /* --- latencies, cycles --- */
@@ -122,13 +122,13 @@ struct simt_gpu_spec {
     double launch_overhead_s;
 
     /* --- interconnect --- */
-    int nvlink_generation;            /* 0 = none */
+    int nvlink_generation; /* 0 = none */
     int nvlink_links;
     double nvlink_bandwidth_bytes_per_s; /* per direction, all links together */
-    int nvswitch;                     /* 1 when the platform joins GPUs through NVSwitch */
+    int nvswitch;                        /* 1 when the platform joins GPUs through NVSwitch */
     int pcie_generation;
     int pcie_lanes;
-    double pcie_bandwidth_bytes_per_s;   /* per direction */
+    double pcie_bandwidth_bytes_per_s; /* per direction */
 
     /* --- measured on a real card (issue: calibration); 0 = not measured --- */
     double measured_dram_bandwidth_bytes_per_s;
@@ -143,12 +143,12 @@ struct simt_gpu_spec {
     double measured_sfu_ops_per_s;
     double measured_tensor_flops_per_s[SIMT_DTYPE_COUNT];
     double measured_launch_overhead_s;
-    double measured_clock_hz;         /* SM clock the card ran at while measured */
+    double measured_clock_hz; /* SM clock the card ran at while measured */
     /* DRAM by direction: measured_dram_bandwidth_bytes_per_s is the best of
      * read, write and copy (in practice the read); these two give the rest */
     double measured_dram_write_bandwidth_bytes_per_s; /* stores only */
     double measured_dram_copy_bandwidth_bytes_per_s;  /* a copy, bytes read plus bytes written per second */
-    double measured_dram_row_activations_per_s;      /* DRAM rows opened per second: reads that share no
+    double measured_dram_row_activations_per_s;       /* DRAM rows opened per second: reads that share no
                                                        * row with another (simt-calibrate: 8-byte reads
                                                        * 1 KiB apart), reads per second */
 };

@@ -12,7 +12,7 @@
 #include "constant.h"
 #include "latency.h"
 
-static const char *const bound_names[SIMT_BOUND_COUNT] = {"dram", "l2", "shared", "compute",
+static const char *const bound_names[SIMT_BOUND_COUNT] = {"dram", "l2",      "shared", "compute",
                                                           "sfu",  "latency", "launch"};
 
 const char *simt_kernel_bound_name(enum simt_kernel_bound bound)
@@ -52,9 +52,9 @@ enum center {
 struct warp_cost {
     double dram_bytes, l2_bytes, useful_bytes;
     double dram_read_bytes, dram_write_bytes; /* dram_bytes by direction (atomics count as reads) */
-    double dram_rows;           /* DRAM rows it opens: interleave chunks its DRAM accesses touch */
-    int sparse;                 /* some access opens more rows than its bytes fill */
-    double l2_lines;            /* line requests between the SM and L2 */
+    double dram_rows; /* DRAM rows it opens: interleave chunks its DRAM accesses touch */
+    int sparse;       /* some access opens more rows than its bytes fill */
+    double l2_lines;  /* line requests between the SM and L2 */
     double data_wavefronts, shared_wavefronts, l1_wavefronts;
     double constant_requests;
     double instructions;
@@ -72,8 +72,8 @@ struct rates {
     int lanes;
     double dram_bytes_per_s, l2_bytes_per_s;
     double dram_write_bytes_per_s, dram_copy_bytes_per_s; /* copy: read + written bytes per second */
-    double dram_rows_per_s;    /* row activations per second, chip; 0 = not limited (figure absent) */
-    double dram_interleave;    /* bytes of one row chunk */
+    double dram_rows_per_s; /* row activations per second, chip; 0 = not limited (figure absent) */
+    double dram_interleave; /* bytes of one row chunk */
     double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
     double dram_latency, l2_latency, l1_latency, shared_latency, fma_latency;
     double dram_row_cycle;     /* cycles: tRC, the spread of DRAM latency and a bank's service time */
@@ -110,12 +110,14 @@ static int need(const struct simt_figure_set *figures, enum simt_figure_id id, s
     return SIMT_OK;
 }
 
-static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req, struct simt_diag *diag)
+static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
+                    struct simt_diag *diag)
 {
     static const int64_t grid_max[3] = {2147483647, 65535, 65535};
     for (int d = 0; d < 3; d++) {
         if (req->grid[d] < 1 || req->grid[d] > grid_max[d])
-            return fail(diag, SIMT_EINVAL, "launch.grid", "grid dimensions must be 1..2^31-1 (x) and 1..65535 (y, z)");
+            return fail(diag, SIMT_EINVAL, "launch.grid",
+                        "grid dimensions must be 1..2^31-1 (x) and 1..65535 (y, z)");
         if (req->block[d] < 1 || req->block[d] > 1024)
             return fail(diag, SIMT_EINVAL, "launch.block", "block dimensions must be 1..1024");
     }
@@ -156,8 +158,8 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
 }
 
 /* Prices one warp's lifetime with the access models. */
-static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req, const struct rates *r,
-                     struct warp_cost *w, unsigned *assumed, struct simt_diag *diag)
+static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
+                     const struct rates *r, struct warp_cost *w, unsigned *assumed, struct simt_diag *diag)
 {
     memset(w, 0, sizeof *w);
     int rows = req->block[1] * req->block[2];
@@ -288,7 +290,8 @@ static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_r
     w->fp64_flops = req->flops_fp64;
     w->fp16_flops = req->flops_fp16;
     w->sfu_ops = req->sfu_ops;
-    double alu_instructions = req->flops_fp32 / 2.0 + req->flops_fp64 / 2.0 + req->flops_fp16 / 4.0 + req->sfu_ops;
+    double alu_instructions =
+        req->flops_fp32 / 2.0 + req->flops_fp64 / 2.0 + req->flops_fp16 / 4.0 + req->sfu_ops;
     if (req->flops_fp32 + req->flops_fp64 + req->flops_fp16 > 0.0)
         *assumed |= SIMT_KERNEL_ASSUMED_FMA;
     if (alu_instructions > 0.0)
@@ -330,7 +333,8 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
     if (dram_share > port)
         dram_share = port; /* one SM cannot take more than its port into L2 */
     d[C_DRAM] = dram_read_equivalent_bytes(w, r) / (dram_share / r->clock_hz);
-    d[C_ROWS] = r->dram_rows_per_s > 0.0 ? w->dram_rows / (r->dram_rows_per_s / active_sms / r->clock_hz) : 0.0;
+    d[C_ROWS] =
+        r->dram_rows_per_s > 0.0 ? w->dram_rows / (r->dram_rows_per_s / active_sms / r->clock_hz) : 0.0;
     /* The SM's path to L2 moves one line request per line_bytes / port
      * seconds however few of the line's sectors it carries: the measured L2
      * bandwidth is lines of four sectors, and a request for one sector of a
@@ -342,15 +346,16 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
     d[C_FP64] = r->fp64_per_cycle > 0.0 ? serialization * r->lanes * w->fp64_flops / r->fp64_per_cycle : 0.0;
     d[C_FP16] = r->fp16_per_cycle > 0.0 ? serialization * r->lanes * w->fp16_flops / r->fp16_per_cycle : 0.0;
     d[C_SFU] = r->sfu_per_cycle > 0.0 ? serialization * r->lanes * w->sfu_ops / r->sfu_per_cycle : 0.0;
-    d[C_CONSTANT] = r->constant_per_cycle > 0.0 ? serialization * w->constant_requests / r->constant_per_cycle : 0.0;
+    d[C_CONSTANT] =
+        r->constant_per_cycle > 0.0 ? serialization * w->constant_requests / r->constant_per_cycle : 0.0;
 }
 
 struct phase {
-    double cycles;         /* time for the resident warps to finish */
-    double delay;          /* one stream's latency per lifetime, loaded */
+    double cycles; /* time for the resident warps to finish */
+    double delay;  /* one stream's latency per lifetime, loaded */
     double dram_utilisation;
-    double alone;          /* time one warp would take with the SM to itself */
-    double cycle_time;     /* one stream's mean round, queueing included */
+    double alone;      /* time one warp would take with the SM to itself */
+    double cycle_time; /* one stream's mean round, queueing included */
     double memory_residence;
 };
 
@@ -362,7 +367,8 @@ static int solve_at(const struct warp_cost *w, const struct rates *r, double ser
 {
     /* each bank an M/M/1 server busy one row cycle per access: W = tRC u / (1 - u) */
     double wait = r->dram_row_cycle * u / (1.0 - u);
-    double delay = serialization * (w->memory_delay_cycles + w->dram_queue_rounds * wait + w->alu_delay_cycles);
+    double delay =
+        serialization * (w->memory_delay_cycles + w->dram_queue_rounds * wait + w->alu_delay_cycles);
     struct simt_mva_center centers[C_COUNT];
     for (int k = 0; k < C_COUNT; k++) {
         centers[k].demand = d[k] / streams;
@@ -431,7 +437,8 @@ static const char *occupancy_field(const char *model_field)
 {
     if (strcmp(model_field, "block_size") == 0)
         return "launch.block";
-    if (strcmp(model_field, "dynamic_shared_bytes") == 0 || strcmp(model_field, "max_dynamic_shared_bytes") == 0)
+    if (strcmp(model_field, "dynamic_shared_bytes") == 0 ||
+        strcmp(model_field, "max_dynamic_shared_bytes") == 0)
         return "launch.dynamic_shared_bytes";
     if (strcmp(model_field, "registers_per_thread") == 0)
         return "resources.registers_per_thread";
@@ -485,7 +492,8 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
             if (write > 0.0 && copy > 0.0) {
                 r->dram_write_bytes_per_s = write;
                 r->dram_copy_bytes_per_s = copy;
-                *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
+                *used |=
+                    SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
             }
         }
         /* row activations: measured only; without the figure they are not limited */
@@ -499,8 +507,8 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
         *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
         r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
         r->dram_granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
-                              : gpu->sector_bytes > 0              ? gpu->sector_bytes
-                                                                   : 32;
+                              : gpu->sector_bytes > 0                ? gpu->sector_bytes
+                                                                     : 32;
         /* the L2 latency only matters for hits; without it a hit costs a miss */
         r->l2_latency = simt_figure_get(figures, SIMT_FIG_L2_LATENCY);
         if (r->l2_latency > 0.0) {
@@ -576,7 +584,8 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
 
 /* The prediction without advice. */
 static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
-                        const struct simt_kernel_request *req, struct simt_kernel_result *out, struct simt_diag *diag)
+                        const struct simt_kernel_request *req, struct simt_kernel_result *out,
+                        struct simt_diag *diag)
 {
     int rc = validate(gpu, req, diag);
     if (rc != SIMT_OK)
@@ -655,7 +664,8 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
         int64_t tail_blocks = (rest + r.sms - 1) / r.sms;
         int active = rest < r.sms ? (int)rest : r.sms;
         struct phase tail;
-        if ((rc = run_phase(&w, &r, s, active, (double)(tail_blocks * res.warps_per_block), &tail)) != SIMT_OK)
+        if ((rc = run_phase(&w, &r, s, active, (double)(tail_blocks * res.warps_per_block), &tail)) !=
+            SIMT_OK)
             return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
         cycles += tail.cycles;
         alone += tail.alone;
@@ -676,7 +686,8 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     /* DRAM: its bus (bytes by direction) or its row activations, whichever is busier */
     res.breakdown_s[SIMT_BOUND_DRAM] = warps_total * dram_read_equivalent_bytes(&w, &r) / r.dram_bytes_per_s;
     if (r.dram_rows_per_s > 0.0)
-        res.breakdown_s[SIMT_BOUND_DRAM] = fmax(res.breakdown_s[SIMT_BOUND_DRAM], warps_total * w.dram_rows / r.dram_rows_per_s);
+        res.breakdown_s[SIMT_BOUND_DRAM] =
+            fmax(res.breakdown_s[SIMT_BOUND_DRAM], warps_total * w.dram_rows / r.dram_rows_per_s);
     else if (w.sparse)
         res.assumed |= SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT;
     res.breakdown_s[SIMT_BOUND_L2] = warps_total * w.l2_lines * r.line_bytes / r.l2_bytes_per_s;
@@ -690,7 +701,8 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     res.fp64_s = busiest_warps * d[C_FP64] / r.clock_hz;
     res.fp16_s = busiest_warps * d[C_FP16] / r.clock_hz;
     res.constant_s = busiest_warps * d[C_CONSTANT] / r.clock_hz;
-    res.breakdown_s[SIMT_BOUND_COMPUTE] = fmax(fmax(res.issue_s, res.fp32_s), fmax(fmax(res.fp64_s, res.fp16_s), res.constant_s));
+    res.breakdown_s[SIMT_BOUND_COMPUTE] =
+        fmax(fmax(res.issue_s, res.fp32_s), fmax(fmax(res.fp64_s, res.fp16_s), res.constant_s));
     res.breakdown_s[SIMT_BOUND_SFU] = busiest_warps * d[C_SFU] / r.clock_hz;
     res.breakdown_s[SIMT_BOUND_LATENCY] = alone / r.clock_hz;
     res.breakdown_s[SIMT_BOUND_LAUNCH] = r.launch_s;
@@ -772,8 +784,9 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
             }
         }
         /* widen unit-stride accesses to 16-byte vectors */
-        if ((a->space == SIMT_SPACE_GLOBAL || a->space == SIMT_SPACE_SHARED) && !a->pattern.explicit_addresses &&
-            a->pattern.lane_stride_elements == 1 && a->pattern.element_bytes < 16 && a->count >= 2.0) {
+        if ((a->space == SIMT_SPACE_GLOBAL || a->space == SIMT_SPACE_SHARED) &&
+            !a->pattern.explicit_addresses && a->pattern.lane_stride_elements == 1 &&
+            a->pattern.element_bytes < 16 && a->count >= 2.0) {
             double factor = 16.0 / a->pattern.element_bytes;
             if (factor > a->count)
                 factor = pow(2.0, floor(log2(a->count)));
@@ -792,8 +805,8 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
             v = *req;
             v.accesses[i].independent = fmin(a->count, fmax(4.0, 4.0 * a->independent));
             add_advice(res, base, variant_time(gpu, figures, &v),
-                       (struct simt_kernel_advice){SIMT_ADVICE_ILP, i, a->independent, v.accesses[i].independent,
-                                                   0, 0, 0});
+                       (struct simt_kernel_advice){SIMT_ADVICE_ILP, i, a->independent,
+                                                   v.accesses[i].independent, 0, 0, 0});
         }
     }
     /* raise occupancy when registers or shared memory limit it */
@@ -817,7 +830,8 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
         } else {
             int64_t total = req->static_shared_bytes + req->dynamic_shared_bytes;
             for (int64_t cut = 128; cut <= total && !found; cut += 128) {
-                v.dynamic_shared_bytes = req->dynamic_shared_bytes >= cut ? req->dynamic_shared_bytes - cut : 0;
+                v.dynamic_shared_bytes =
+                    req->dynamic_shared_bytes >= cut ? req->dynamic_shared_bytes - cut : 0;
                 v.static_shared_bytes = req->dynamic_shared_bytes >= cut
                                             ? req->static_shared_bytes
                                             : req->static_shared_bytes - (cut - req->dynamic_shared_bytes);
@@ -842,8 +856,9 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
     if (res->divergence_serialization > 1.0) {
         v = *req;
         simt_branch_init(&v.branch, req->branch.lanes);
-        add_advice(res, base, variant_time(gpu, figures, &v),
-                   (struct simt_kernel_advice){SIMT_ADVICE_BRANCH, -1, res->divergence_serialization, 1.0, 0, 0, 0});
+        add_advice(
+            res, base, variant_time(gpu, figures, &v),
+            (struct simt_kernel_advice){SIMT_ADVICE_BRANCH, -1, res->divergence_serialization, 1.0, 0, 0, 0});
     }
 }
 

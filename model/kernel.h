@@ -75,22 +75,22 @@ enum simt_op { SIMT_OP_LOAD = 0, SIMT_OP_STORE, SIMT_OP_ATOMIC };
 struct simt_kernel_access {
     enum simt_space space;
     enum simt_op op;
-    double count;        /* times each thread does it, >= 0 */
-    double independent;  /* how many of count may be in flight at once, >= 1 (clipped to count) */
+    double count;                    /* times each thread does it, >= 0 */
+    double independent;              /* how many of count may be in flight at once, >= 1 (clipped to count) */
     struct simt_warp_access pattern; /* lanes = the GPU's warp size */
 };
 
 struct simt_kernel_request {
-    int64_t grid[3];     /* blocks per dimension, >= 1 */
-    int block[3];        /* threads per dimension, >= 1 */
+    int64_t grid[3]; /* blocks per dimension, >= 1 */
+    int block[3];    /* threads per dimension, >= 1 */
     int64_t dynamic_shared_bytes;
     int registers_per_thread;
     int64_t static_shared_bytes;
     int block_barriers;
-    double flops_fp32;   /* per thread; an FMA counts 2 */
+    double flops_fp32; /* per thread; an FMA counts 2 */
     double flops_fp64;
     double flops_fp16;
-    double sfu_ops;      /* per thread */
+    double sfu_ops; /* per thread */
     int access_count;
     struct simt_kernel_access accesses[SIMT_KERNEL_MAX_ACCESSES];
     struct simt_branch branch; /* per warp; lanes = warp size */
@@ -114,64 +114,72 @@ enum simt_kernel_bound {
 const char *simt_kernel_bound_name(enum simt_kernel_bound bound);
 
 enum simt_advice_kind {
-    SIMT_ADVICE_PAD = 0,      /* access: pad the shared tile by `to` elements (from = ways) */
-    SIMT_ADVICE_COALESCE,     /* access: lanes on consecutive elements (from = efficiency) */
-    SIMT_ADVICE_WIDEN,        /* access: element bytes from -> to */
-    SIMT_ADVICE_ILP,          /* access: independent from -> to */
-    SIMT_ADVICE_OCCUPANCY,    /* occupancy from -> to; limit_value: registers per thread or shared bytes per block */
-    SIMT_ADVICE_BRANCH        /* paths per warp from -> 1 */
+    SIMT_ADVICE_PAD = 0,   /* access: pad the shared tile by `to` elements (from = ways) */
+    SIMT_ADVICE_COALESCE,  /* access: lanes on consecutive elements (from = efficiency) */
+    SIMT_ADVICE_WIDEN,     /* access: element bytes from -> to */
+    SIMT_ADVICE_ILP,       /* access: independent from -> to */
+    SIMT_ADVICE_OCCUPANCY, /* occupancy from -> to; limit_value: registers per thread or shared bytes per
+                              block */
+    SIMT_ADVICE_BRANCH     /* paths per warp from -> 1 */
 };
 
 struct simt_kernel_advice {
     enum simt_advice_kind kind;
-    int access_index;         /* -1 when not about one access */
-    double from, to;          /* kind-specific, see above */
-    unsigned limiter;         /* OCCUPANCY: SIMT_LIMIT_REGISTERS or SIMT_LIMIT_SHARED */
-    double limit_value;       /* OCCUPANCY: registers per thread, or shared bytes per block, that reach `to` */
+    int access_index;   /* -1 when not about one access */
+    double from, to;    /* kind-specific, see above */
+    unsigned limiter;   /* OCCUPANCY: SIMT_LIMIT_REGISTERS or SIMT_LIMIT_SHARED */
+    double limit_value; /* OCCUPANCY: registers per thread, or shared bytes per block, that reach `to` */
     double estimated_speedup; /* time now / time with the change, > 1 */
 };
 
 /* assumption bits */
-#define SIMT_KERNEL_ASSUMED_NO_REUSE (1u << 0)      /* a strided global access in a one-row block: its sectors serve no other warp */
-#define SIMT_KERNEL_ASSUMED_ROW_REUSE (1u << 1)     /* a strided global access in a multi-row block: the block's other rows use the rest of each sector, merged in L2 */
-#define SIMT_KERNEL_ASSUMED_FMA (1u << 2)           /* flops are FMAs: 2 flops per instruction (4 for fp16 half2) */
+#define SIMT_KERNEL_ASSUMED_NO_REUSE                                                                         \
+    (1u << 0) /* a strided global access in a one-row block: its sectors serve no other warp */
+#define SIMT_KERNEL_ASSUMED_ROW_REUSE                                                                        \
+    (1u << 1) /* a strided global access in a multi-row block: the block's other rows use the rest of each   \
+                 sector, merged in L2 */
+#define SIMT_KERNEL_ASSUMED_FMA (1u << 2) /* flops are FMAs: 2 flops per instruction (4 for fp16 half2) */
 #define SIMT_KERNEL_ASSUMED_DEPENDENT_ALU (1u << 3) /* arithmetic forms one dependent chain per thread */
-#define SIMT_KERNEL_ASSUMED_PARTIAL_WARP (1u << 4)  /* the block's last warp is partial; priced as a full warp */
-#define SIMT_KERNEL_ASSUMED_LOCAL_L1 (1u << 5)      /* local memory hits in L1 */
-#define SIMT_KERNEL_ASSUMED_CONSTANT_L1 (1u << 6)   /* constant cache latency taken as L1 latency */
-#define SIMT_KERNEL_ASSUMED_COLD_DRAM (1u << 7)     /* every global byte comes from DRAM once (nothing left in L2) */
-#define SIMT_KERNEL_ASSUMED_NO_LAUNCH (1u << 8)     /* launch overhead absent from the record: 0 */
-#define SIMT_KERNEL_ASSUMED_L2_LATENCY (1u << 9)    /* L2 latency absent: an L2 hit taken to cost a DRAM access */
+#define SIMT_KERNEL_ASSUMED_PARTIAL_WARP                                                                     \
+    (1u << 4)                                  /* the block's last warp is partial; priced as a full warp */
+#define SIMT_KERNEL_ASSUMED_LOCAL_L1 (1u << 5) /* local memory hits in L1 */
+#define SIMT_KERNEL_ASSUMED_CONSTANT_L1 (1u << 6) /* constant cache latency taken as L1 latency */
+#define SIMT_KERNEL_ASSUMED_COLD_DRAM                                                                        \
+    (1u << 7) /* every global byte comes from DRAM once (nothing left in L2) */
+#define SIMT_KERNEL_ASSUMED_NO_LAUNCH (1u << 8) /* launch overhead absent from the record: 0 */
+#define SIMT_KERNEL_ASSUMED_L2_LATENCY                                                                       \
+    (1u << 9) /* L2 latency absent: an L2 hit taken to cost a DRAM access */
 #define SIMT_KERNEL_ASSUMED_SRAM_LATENCY (1u << 10) /* shared or L1 latency absent: taken as the other's */
-#define SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT (1u << 11) /* sparse accesses, but no measured row-activation rate: not limited */
+#define SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT                                                                     \
+    (1u << 11) /* sparse accesses, but no measured row-activation rate: not limited */
 
 struct simt_kernel_result {
     struct simt_occ_result occupancy;
-    double time_s;                         /* launch + execution */
+    double time_s; /* launch + execution */
     double execution_s;
     enum simt_kernel_bound bound;
-    double breakdown_s[SIMT_BOUND_COUNT];  /* each term alone, busiest SM for per-SM terms */
+    double breakdown_s[SIMT_BOUND_COUNT];               /* each term alone, busiest SM for per-SM terms */
     double issue_s, fp32_s, fp64_s, fp16_s, constant_s; /* parts of compute_s */
     /* traffic, whole launch */
     double dram_bytes;
-    double l2_bytes;                       /* sector traffic between SMs and L2 */
-    double useful_bytes;                   /* distinct bytes the lanes asked for, global */
+    double l2_bytes;     /* sector traffic between SMs and L2 */
+    double useful_bytes; /* distinct bytes the lanes asked for, global */
     double shared_wavefronts;
-    double l1_wavefronts;                  /* global and local data-path wavefronts */
+    double l1_wavefronts; /* global and local data-path wavefronts */
     double warp_instructions;
     /* shape */
     int64_t blocks;
     int threads_per_block;
     int warps_per_block;
-    double waves;                          /* blocks / (resident blocks per SM x SMs) */
+    double waves; /* blocks / (resident blocks per SM x SMs) */
     double divergence_serialization;
-    double latency_rounds_per_warp;        /* dependent rounds of loads per warp */
-    double loaded_latency_cycles;          /* mean warp round trip in the full wave, queueing included */
+    double latency_rounds_per_warp; /* dependent rounds of loads per warp */
+    double loaded_latency_cycles;   /* mean warp round trip in the full wave, queueing included */
     double achieved_dram_bandwidth_bytes_per_s;
     int advice_count;
     struct simt_kernel_advice advice[SIMT_KERNEL_MAX_ADVICE]; /* best first */
     simt_figure_mask figures_used;
-    unsigned assumed;                      /* SIMT_KERNEL_ASSUMED_* */
+    unsigned assumed; /* SIMT_KERNEL_ASSUMED_* */
 };
 
 /* Predicts one launch. Returns SIMT_OK and fills *out. SIMT_EINVAL for a

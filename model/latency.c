@@ -65,7 +65,8 @@ static int mva_valid(const struct simt_mva_center *centers, int count, double de
     return 1;
 }
 
-static void copy_out(const struct mva_state *s, int count, double scale_throughput, struct simt_mva_result *out)
+static void copy_out(const struct mva_state *s, int count, double scale_throughput,
+                     struct simt_mva_result *out)
 {
     memset(out, 0, sizeof *out);
     out->throughput = s->throughput * scale_throughput;
@@ -120,7 +121,8 @@ int simt_mva_solve(const struct simt_mva_center *centers, int count, double dela
 
 /* Smallest (fractional) number of customers at which the first center's
  * utilisation reaches target; INFINITY when not reached by max_customers. */
-static double customers_for(const struct simt_mva_center *center, double delay, double target, double max_customers)
+static double customers_for(const struct simt_mva_center *center, double delay, double target,
+                            double max_customers)
 {
     double cap = center->demand > 0.0 ? 1.0 / center->demand : 0.0;
     struct mva_state s;
@@ -156,11 +158,11 @@ double simt_harmonic(double n)
  * the bank queueing row u / (1 - u) at DRAM utilisation u, and moves through
  * the SM's DRAM share (deterministic) and L2 port (random). */
 struct dram_loop {
-    double base;            /* cycles: a round at no load */
-    double row;             /* cycles: DRAM row cycle */
-    double service_dram;    /* cycles of the SM's DRAM share per round */
-    double service_l2;      /* cycles of the SM's L2 port per round */
-    double u_per_rate;      /* DRAM utilisation per (rounds per cycle per SM) */
+    double base;         /* cycles: a round at no load */
+    double row;          /* cycles: DRAM row cycle */
+    double service_dram; /* cycles of the SM's DRAM share per round */
+    double service_l2;   /* cycles of the SM's L2 port per round */
+    double u_per_rate;   /* DRAM utilisation per (rounds per cycle per SM) */
 };
 
 /* Rounds per cycle per SM with `warps` warps; *u_out the utilisation reached. */
@@ -322,8 +324,8 @@ int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figu
          * maximum of n such accesses adds row x H(n); requests queue in the
          * DRAM banks, W = row u / (1 - u), u solved with the throughput. */
         double granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
-                             : gpu->sector_bytes > 0                 ? gpu->sector_bytes
-                                                                     : 32;
+                             : gpu->sector_bytes > 0                ? gpu->sector_bytes
+                                                                    : 32;
         double line = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
         double granules = ceil(r.request_bytes / granularity - 1e-9);
         double row = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * clock;

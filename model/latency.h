@@ -56,9 +56,9 @@ struct simt_mva_center {
 };
 
 struct simt_mva_result {
-    double throughput;  /* customer cycles per time unit */
-    double cycle_time;  /* delay + every center's residence: the loaded round-trip time */
-    double residence[SIMT_MVA_MAX_CENTERS];   /* time per cycle at each center, queueing included */
+    double throughput;                      /* customer cycles per time unit */
+    double cycle_time;                      /* delay + every center's residence: the loaded round-trip time */
+    double residence[SIMT_MVA_MAX_CENTERS]; /* time per cycle at each center, queueing included */
     double utilisation[SIMT_MVA_MAX_CENTERS]; /* busy fraction of each center */
 };
 
@@ -96,15 +96,16 @@ void simt_latency_request_init(struct simt_latency_request *req);
 
 struct simt_latency_result {
     double unloaded_latency_cycles;
-    double latency_cycles;              /* mean loaded latency at this concurrency */
-    double in_flight_per_sm;            /* bytes (fma: operations) outstanding per SM */
-    double required_in_flight_per_sm;   /* Little's law at peak with unloaded latency */
-    double achieved_per_s;              /* chip, bytes/s (fma: FMA operations/s) */
-    double peak_per_s;                  /* chip */
+    double latency_cycles;            /* mean loaded latency at this concurrency */
+    double in_flight_per_sm;          /* bytes (fma: operations) outstanding per SM */
+    double required_in_flight_per_sm; /* Little's law at peak with unloaded latency */
+    double achieved_per_s;            /* chip, bytes/s (fma: FMA operations/s) */
+    double peak_per_s;                /* chip */
     double fraction_of_peak;
-    double warps_needed;                /* smallest whole warps per SM reaching target at this ilp; INFINITY if none up to 4096 */
+    double warps_needed; /* smallest whole warps per SM reaching target at this ilp; INFINITY if none up to
+                            4096 */
     double target_fraction;
-    double request_bytes;               /* bytes of one warp request (fma: lanes) */
+    double request_bytes; /* bytes of one warp request (fma: lanes) */
     simt_figure_mask figures_used;
 };
 

@@ -25,14 +25,14 @@
 #define SIMT_OCC_NO_LIMIT INT_MAX
 
 /* assumption bits: defaults the model filled in */
-#define SIMT_OCC_ASSUMED_MAX_DYNAMIC (1u << 0)  /* max_dynamic_shared_bytes taken as opt-in limit - static */
-#define SIMT_OCC_ASSUMED_CARVEOUT (1u << 1)     /* driver's default carveout preference */
-#define SIMT_OCC_ASSUMED_SGPRS (1u << 2)        /* AMD: SGPR use not given, not counted as a limit */
+#define SIMT_OCC_ASSUMED_MAX_DYNAMIC (1u << 0) /* max_dynamic_shared_bytes taken as opt-in limit - static */
+#define SIMT_OCC_ASSUMED_CARVEOUT (1u << 1)    /* driver's default carveout preference */
+#define SIMT_OCC_ASSUMED_SGPRS (1u << 2)       /* AMD: SGPR use not given, not counted as a limit */
 
 struct simt_occ_request {
     int block_size;
-    int registers_per_thread;         /* AMD: VGPRs per lane, AccVGPRs included */
-    int64_t static_shared_bytes;      /* AMD: LDS */
+    int registers_per_thread;    /* AMD: VGPRs per lane, AccVGPRs included */
+    int64_t static_shared_bytes; /* AMD: LDS */
     int64_t dynamic_shared_bytes;
     int64_t max_dynamic_shared_bytes; /* -1: the most the GPU allows (opt-in limit - static) */
     int carveout_percent;             /* -1: driver default; 0..100 a preference */
@@ -48,9 +48,9 @@ struct simt_occ_result {
     int active_blocks_per_sm;
     int active_warps_per_sm;
     int max_warps_per_sm;
-    double occupancy;               /* active warps / max warps, 0..1 */
-    unsigned limiters;              /* SIMT_LIMIT_* bits of every limit equal to the result */
-    int limit_warps;                /* blocks per SM each resource alone allows */
+    double occupancy;  /* active warps / max warps, 0..1 */
+    unsigned limiters; /* SIMT_LIMIT_* bits of every limit equal to the result */
+    int limit_warps;   /* blocks per SM each resource alone allows */
     int limit_registers;
     int limit_shared;
     int limit_blocks;
@@ -63,7 +63,7 @@ struct simt_occ_result {
     /* AMD only (0 on NVIDIA) */
     int waves_per_simd;
     int waves_per_cu;
-    int vgprs_per_wave;             /* allocated */
+    int vgprs_per_wave; /* allocated */
     int sgprs_per_wave;
     int64_t lds_bytes_per_workgroup;
 };
@@ -95,7 +95,7 @@ void simt_suggest_request_init(struct simt_suggest_request *req);
 
 struct simt_suggest_result {
     int block_size;
-    int min_grid_size;    /* blocks to fill the GPU at that block size */
+    int min_grid_size; /* blocks to fill the GPU at that block size */
     double occupancy;
     int active_blocks_per_sm;
 };

@@ -96,8 +96,8 @@ int simt_roofline_compute(const struct simt_figure_set *figures, const struct si
         if (!(bandwidth > 0.0)) {
             char field[32], message[160];
             snprintf(field, sizeof field, "bytes.%s", level_names[l]);
-            snprintf(message, sizeof message, "this GPU has no %s bandwidth in its record (%s)", level_names[l],
-                     simt_figure_name(level_figures[l]));
+            snprintf(message, sizeof message, "this GPU has no %s bandwidth in its record (%s)",
+                     level_names[l], simt_figure_name(level_figures[l]));
             return fail(diag, SIMT_EUNSAT, field, message);
         }
         r.figures_used |= SIMT_FIG_BIT(level_figures[l]);
@@ -117,7 +117,8 @@ int simt_roofline_compute(const struct simt_figure_set *figures, const struct si
         r.headline_level = SIMT_LEVEL_DRAM;
     } else {
         for (int l = 0; l < SIMT_LEVEL_COUNT; l++)
-            if (r.levels[l].given && (r.headline_level < 0 || r.levels[l].time_s > r.levels[r.headline_level].time_s))
+            if (r.levels[l].given &&
+                (r.headline_level < 0 || r.levels[l].time_s > r.levels[r.headline_level].time_s))
                 r.headline_level = l;
     }
     if (r.headline_level >= 0) {

@@ -27,7 +27,7 @@ enum simt_mem_level { SIMT_LEVEL_DRAM = 0, SIMT_LEVEL_L2, SIMT_LEVEL_SHARED, SIM
 const char *simt_mem_level_name(enum simt_mem_level level);
 
 struct simt_roofline_request {
-    double flops;                      /* operations, an FMA counts 2; >= 0 */
+    double flops; /* operations, an FMA counts 2; >= 0 */
     enum simt_dtype precision;
     int tensor_cores;                  /* 1: the tensor-core (matrix) peak */
     double bytes[SIMT_LEVEL_COUNT];    /* bytes moved at each level, >= 0 */
@@ -39,8 +39,8 @@ struct simt_roofline_level {
     double bytes;
     double bandwidth_bytes_per_s;
     double time_s;
-    double intensity;        /* flops / bytes; INFINITY when bytes is 0 */
-    double ridge_point;      /* peak / bandwidth, flops per byte */
+    double intensity;              /* flops / bytes; INFINITY when bytes is 0 */
+    double ridge_point;            /* peak / bandwidth, flops per byte */
     double attainable_flops_per_s; /* min(peak, intensity * bandwidth) */
 };
 
@@ -50,9 +50,9 @@ struct simt_roofline_result {
     double peak_flops_per_s;
     enum simt_figure_id peak_figure;
     double compute_time_s;
-    double time_s;                   /* max of compute and every given level */
-    double attainable_flops_per_s;   /* flops / time_s (the peak when time is 0) */
-    int bound;                       /* SIMT_ROOF_COMPUTE or the slowest level */
+    double time_s;                 /* max of compute and every given level */
+    double attainable_flops_per_s; /* flops / time_s (the peak when time is 0) */
+    int bound;                     /* SIMT_ROOF_COMPUTE or the slowest level */
     /* headline: the DRAM level when given, else the slowest given level */
     int headline_level;
     double arithmetic_intensity;
@@ -72,6 +72,7 @@ int simt_roofline_compute(const struct simt_figure_set *figures, const struct si
 /* The figure id of the peak for (precision, tensor_cores); SIMT_EUNSAT when
  * that combination has no peak on any GPU (tf32 without tensor cores, fp32 on
  * tensor cores). Used by other models that need a compute peak. */
-int simt_roofline_peak_figure(enum simt_dtype precision, int tensor_cores, enum simt_figure_id *out) SIMT_WARN_UNUSED;
+int simt_roofline_peak_figure(enum simt_dtype precision, int tensor_cores,
+                              enum simt_figure_id *out) SIMT_WARN_UNUSED;
 
 #endif

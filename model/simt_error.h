@@ -6,13 +6,13 @@
 #define SIMT_ERROR_H
 
 #define SIMT_OK 0
-#define SIMT_EINVAL (-1)      /* an argument is out of its documented range */
-#define SIMT_EUNSAT (-2)      /* well-formed but impossible on this GPU (HTTP 422) */
-#define SIMT_ENOENT (-3)      /* no such GPU, file or key */
-#define SIMT_ENOMEM (-4)      /* allocation failed */
-#define SIMT_EIO (-5)         /* a file could not be read */
-#define SIMT_EPARSE (-6)      /* a file or body is malformed */
-#define SIMT_ETOOBIG (-7)     /* input over a configured limit */
+#define SIMT_EINVAL (-1)  /* an argument is out of its documented range */
+#define SIMT_EUNSAT (-2)  /* well-formed but impossible on this GPU (HTTP 422) */
+#define SIMT_ENOENT (-3)  /* no such GPU, file or key */
+#define SIMT_ENOMEM (-4)  /* allocation failed */
+#define SIMT_EIO (-5)     /* a file could not be read */
+#define SIMT_EPARSE (-6)  /* a file or body is malformed */
+#define SIMT_ETOOBIG (-7) /* input over a configured limit */
 
 #define SIMT_WARN_UNUSED __attribute__((warn_unused_result))
 

@@ -168,8 +168,8 @@ int simt_cache_serve(struct simt_cache *cache, const struct simt_cache_key *key,
     return hit;
 }
 
-void simt_cache_store(struct simt_cache *cache, const struct simt_cache_key *key, struct MHD_Response *response,
-                      int status, const char *route, size_t body_bytes)
+void simt_cache_store(struct simt_cache *cache, const struct simt_cache_key *key,
+                      struct MHD_Response *response, int status, const char *route, size_t body_bytes)
 {
     /* tagged with the generation its request began under, not the current
      * one: an answer built from a database swapped out meanwhile is stale */

@@ -51,8 +51,8 @@ int simt_cache_serve(struct simt_cache *cache, const struct simt_cache_key *key,
 /* Stores an answer, taking over the caller's reference to response (the
  * cache destroys it on eviction). route must be static. When the answer is
  * not kept, the reference is dropped here. */
-void simt_cache_store(struct simt_cache *cache, const struct simt_cache_key *key, struct MHD_Response *response,
-                      int status, const char *route, size_t body_bytes);
+void simt_cache_store(struct simt_cache *cache, const struct simt_cache_key *key,
+                      struct MHD_Response *response, int status, const char *route, size_t body_bytes);
 
 /* Every entry stored before this call is stale from now on. */
 void simt_cache_invalidate(struct simt_cache *cache);

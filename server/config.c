@@ -114,10 +114,20 @@ static int parse_number(const char *text, int sizes, uint64_t min, uint64_t max,
     if (sizes && *end != '\0') {
         unsigned shift = 0;
         switch (*end) {
-        case 'k': case 'K': shift = 10; break;
-        case 'm': case 'M': shift = 20; break;
-        case 'g': case 'G': shift = 30; break;
-        default: return -1;
+        case 'k':
+        case 'K':
+            shift = 10;
+            break;
+        case 'm':
+        case 'M':
+            shift = 20;
+            break;
+        case 'g':
+        case 'G':
+            shift = 30;
+            break;
+        default:
+            return -1;
         }
         end++;
         if (*end == 'i' && end[1] == 'B')
@@ -160,10 +170,10 @@ enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_ser
         memcpy(name, arg, name_len);
         name[name_len] = '\0';
 
-        static const char *const known[] = {"--bind",     "--port",           "--hwdb",    "--threads",
-                                            "--max-body-bytes", "--max-connections", "--timeout-s",
-                                            "--cache-entries", "--log-level", "--access-log",
-                                            "--token-file"};
+        static const char *const known[] = {"--bind",       "--port",           "--hwdb",
+                                            "--threads",    "--max-body-bytes", "--max-connections",
+                                            "--timeout-s",  "--cache-entries",  "--log-level",
+                                            "--access-log", "--token-file"};
         int is_known = 0;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
             if (strcmp(name, known[k]) == 0)
@@ -214,7 +224,8 @@ enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_ser
             cfg->max_body_bytes = (size_t)n;
         } else if (strcmp(name, "--max-connections") == 0) {
             if (parse_number(value, 0, 1, 1000000, &n) != 0) {
-                set_error(error, error_size, "--max-connections must be an integer 1..1000000, not '%s'", value);
+                set_error(error, error_size, "--max-connections must be an integer 1..1000000, not '%s'",
+                          value);
                 return SIMT_CONFIG_ERROR;
             }
             cfg->max_connections = (unsigned)n;
@@ -226,13 +237,15 @@ enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_ser
             cfg->timeout_s = (unsigned)n;
         } else if (strcmp(name, "--cache-entries") == 0) {
             if (parse_number(value, 0, 0, 1000000, &n) != 0) {
-                set_error(error, error_size, "--cache-entries must be an integer 0..1000000, not '%s'", value);
+                set_error(error, error_size, "--cache-entries must be an integer 0..1000000, not '%s'",
+                          value);
                 return SIMT_CONFIG_ERROR;
             }
             cfg->cache_entries = (unsigned)n;
         } else if (strcmp(name, "--log-level") == 0) {
             if (simt_log_level_parse(value, &cfg->log_level) != 0) {
-                set_error(error, error_size, "--log-level must be error, warn, info or debug, not '%s'", value);
+                set_error(error, error_size, "--log-level must be error, warn, info or debug, not '%s'",
+                          value);
                 return SIMT_CONFIG_ERROR;
             }
         } else if (strcmp(name, "--token-file") == 0) {
@@ -259,4 +272,7 @@ enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_ser
     return SIMT_CONFIG_RUN;
 }
 
-const char *simt_config_version(void) { return SIMT_VERSION; }
+const char *simt_config_version(void)
+{
+    return SIMT_VERSION;
+}

@@ -20,18 +20,18 @@
 #define SIMT_MAX_TOKEN_BYTES 256
 
 struct simt_server_config {
-    const char *bind_addr;   /* numeric IPv4 or IPv6 address */
-    unsigned port;           /* 0: the kernel picks one */
-    const char *hwdb_dir;    /* NULL: the bundled database */
-    unsigned threads;        /* event threads: 1, or a pool of N; parsed 0 becomes one per CPU */
-    size_t max_body_bytes;   /* larger request bodies are answered 413 */
+    const char *bind_addr; /* numeric IPv4 or IPv6 address */
+    unsigned port;         /* 0: the kernel picks one */
+    const char *hwdb_dir;  /* NULL: the bundled database */
+    unsigned threads;      /* event threads: 1, or a pool of N; parsed 0 becomes one per CPU */
+    size_t max_body_bytes; /* larger request bodies are answered 413 */
     unsigned max_connections;
-    unsigned timeout_s;      /* idle limit, and the time a request may take to arrive */
-    unsigned cache_entries;  /* answers memoized (0: none); see cache.h */
+    unsigned timeout_s;     /* idle limit, and the time a request may take to arrive */
+    unsigned cache_entries; /* answers memoized (0: none); see cache.h */
     enum simt_log_level log_level;
-    int access_log;          /* 1: one JSON line per request on stderr */
-    const char *token_file;  /* NULL: no authentication; else a file holding the bearer token */
-    const char *token;       /* the token read from token_file by main(), or NULL */
+    int access_log;         /* 1: one JSON line per request on stderr */
+    const char *token_file; /* NULL: no authentication; else a file holding the bearer token */
+    const char *token;      /* the token read from token_file by main(), or NULL */
 };
 
 enum simt_config_result {

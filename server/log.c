@@ -45,9 +45,15 @@ void simt_log_configure(enum simt_log_level level, int access_log_on)
     access_on = access_log_on;
 }
 
-int simt_log_enabled(enum simt_log_level level) { return level <= current_level; }
+int simt_log_enabled(enum simt_log_level level)
+{
+    return level <= current_level;
+}
 
-int simt_log_access_enabled(void) { return access_on; }
+int simt_log_access_enabled(void)
+{
+    return access_on;
+}
 
 /* A line under construction; `len` never exceeds LINE_MAX_BYTES - 2 so that
  * the closing "}\n" always fits. */
@@ -65,7 +71,10 @@ static void put_raw(struct line *l, const char *s, size_t n)
     l->len += n;
 }
 
-static void put_str(struct line *l, const char *s) { put_raw(l, s, strlen(s)); }
+static void put_str(struct line *l, const char *s)
+{
+    put_raw(l, s, strlen(s));
+}
 
 /* Appends s as JSON string contents. Bytes outside printable ASCII are
  * written as \u00XX, so the line is valid JSON whatever the client sent. */
@@ -167,8 +176,8 @@ void simt_log_access(const char *method, const char *path, int status, double du
     put_escaped(&l, method ? method : "", 32);
     put_str(&l, "\",\"path\":\"");
     put_escaped(&l, path ? path : "", 512);
-    int n = snprintf(nums, sizeof nums, "\",\"status\":%d,\"duration_s\":%.6f,\"bytes\":%zu", status, duration_s,
-                     bytes);
+    int n = snprintf(nums, sizeof nums, "\",\"status\":%d,\"duration_s\":%.6f,\"bytes\":%zu", status,
+                     duration_s, bytes);
     if (n > 0)
         put_raw(&l, nums, (size_t)n < sizeof nums ? (size_t)n : sizeof nums - 1);
     emit(&l);

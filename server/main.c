@@ -150,7 +150,8 @@ static int run(struct simt_server *srv, int sfd, const char *dir, unsigned timeo
     }
     long left = simt_server_inflight(srv);
     if (left > 0)
-        simt_log(SIMT_LOG_WARN, "stopping with %ld request(s) unfinished%s", left, forced ? " (second signal)" : "");
+        simt_log(SIMT_LOG_WARN, "stopping with %ld request(s) unfinished%s", left,
+                 forced ? " (second signal)" : "");
     simt_server_stop(srv);
     simt_log(SIMT_LOG_INFO, "stopped");
     return 0;
@@ -168,7 +169,8 @@ static int read_token(const char *path, char *token, size_t size, char *error, s
     char *line = fgets(token, (int)size, f);
     fclose(f);
     size_t n = line != NULL ? strlen(token) : 0;
-    while (n > 0 && (token[n - 1] == '\n' || token[n - 1] == '\r' || token[n - 1] == ' ' || token[n - 1] == '\t'))
+    while (n > 0 &&
+           (token[n - 1] == '\n' || token[n - 1] == '\r' || token[n - 1] == ' ' || token[n - 1] == '\t'))
         token[--n] = '\0';
     for (size_t i = 0; i < n; i++) {
         if (token[i] <= ' ' || token[i] > '~') {
@@ -262,7 +264,8 @@ int main(int argc, char **argv)
     printf("simtd: listening on http://%s%s%s:%u\n", v6 ? "[" : "", cfg.bind_addr, v6 ? "]" : "",
            simt_server_port(srv));
     fflush(stdout);
-    simt_log(SIMT_LOG_INFO, "simtd %s listening on %s port %u: %zu GPUs from %s, %u thread(s), body limit %zu bytes",
+    simt_log(SIMT_LOG_INFO,
+             "simtd %s listening on %s port %u: %zu GPUs from %s, %u thread(s), body limit %zu bytes",
              simt_config_version(), cfg.bind_addr, simt_server_port(srv), gpu_count, dir, cfg.threads,
              cfg.max_body_bytes);
 

@@ -15,17 +15,17 @@
 #define ROUTE_NAME_MAX 96
 
 /* Statuses with their own counter; anything else counts under "other". */
-static const int known_statuses[] = {200, 201, 204, 400, 401, 403, 404, 405, 408,
-                                     413, 415, 422, 429, 500, 501, 503};
+static const int known_statuses[] = {200, 201, 204, 400, 401, 403, 404, 405,
+                                     408, 413, 415, 422, 429, 500, 501, 503};
 #define STATUS_SLOTS (sizeof known_statuses / sizeof known_statuses[0] + 1)
 
 /* Bucket upper bounds in nanoseconds and as Prometheus writes them. */
-static const int64_t bucket_bounds_ns[] = {50000,    100000,   250000,    500000,    1000000,
-                                           2500000,  5000000,  10000000,  25000000,  50000000,
+static const int64_t bucket_bounds_ns[] = {50000,     100000,    250000,    500000,   1000000,
+                                           2500000,   5000000,   10000000,  25000000, 50000000,
                                            100000000, 250000000, 1000000000};
-static const char *const bucket_labels[] = {"5e-05", "0.0001", "0.00025", "0.0005", "0.001",
-                                            "0.0025", "0.005", "0.01",    "0.025",  "0.05",
-                                            "0.1",    "0.25",  "1"};
+static const char *const bucket_labels[] = {"5e-05",  "0.0001", "0.00025", "0.0005", "0.001",
+                                            "0.0025", "0.005",  "0.01",    "0.025",  "0.05",
+                                            "0.1",    "0.25",   "1"};
 #define BUCKETS (sizeof bucket_bounds_ns / sizeof bucket_bounds_ns[0])
 
 struct route_slot {
@@ -50,7 +50,10 @@ static atomic_size_t gpus;
 static atomic_long inflight;
 
 /* "other": the one slot past the table, for routes that do not fit */
-static struct route_slot *other_slot(void) { return &routes[MAX_ROUTES]; }
+static struct route_slot *other_slot(void)
+{
+    return &routes[MAX_ROUTES];
+}
 
 static struct route_slot *find_or_add(const char *route)
 {
@@ -87,7 +90,10 @@ static struct route_slot *find_or_add(const char *route)
     return slot;
 }
 
-void simt_metrics_add_route(const char *pattern) { (void)find_or_add(pattern); }
+void simt_metrics_add_route(const char *pattern)
+{
+    (void)find_or_add(pattern);
+}
 
 static size_t status_slot(int status)
 {
@@ -125,13 +131,25 @@ void simt_metrics_connections_add(int delta)
     atomic_fetch_add_explicit(&connections, delta, memory_order_relaxed);
 }
 
-int64_t simt_metrics_connections(void) { return atomic_load_explicit(&connections, memory_order_relaxed); }
+int64_t simt_metrics_connections(void)
+{
+    return atomic_load_explicit(&connections, memory_order_relaxed);
+}
 
-void simt_metrics_set_gpus(size_t count) { atomic_store_explicit(&gpus, count, memory_order_relaxed); }
+void simt_metrics_set_gpus(size_t count)
+{
+    atomic_store_explicit(&gpus, count, memory_order_relaxed);
+}
 
-void simt_metrics_inflight_add(int delta) { atomic_fetch_add_explicit(&inflight, delta, memory_order_relaxed); }
+void simt_metrics_inflight_add(int delta)
+{
+    atomic_fetch_add_explicit(&inflight, delta, memory_order_relaxed);
+}
 
-long simt_metrics_inflight(void) { return atomic_load_explicit(&inflight, memory_order_relaxed); }
+long simt_metrics_inflight(void)
+{
+    return atomic_load_explicit(&inflight, memory_order_relaxed);
+}
 
 /* ---- rendering ---- */
 
@@ -217,7 +235,8 @@ static void render_route(struct text *t, const struct route_slot *slot, int part
                     bucket_labels[b], cumulative);
     }
     cumulative += atomic_load_explicit(&slot->buckets[BUCKETS], memory_order_relaxed);
-    text_printf(t, "simtd_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n", name, cumulative);
+    text_printf(t, "simtd_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n", name,
+                cumulative);
     unsigned long long sum_ns = atomic_load_explicit(&slot->sum_ns, memory_order_relaxed);
     text_printf(t, "simtd_request_duration_seconds_sum{route=\"%s\"} %.9f\n", name, (double)sum_ns / 1e9);
     /* the count is the +Inf bucket, so the two always agree */
@@ -262,8 +281,8 @@ int simt_metrics_render(char **out, size_t *out_len)
                 "# TYPE simtd_requests_in_flight gauge\n"
                 "simtd_requests_in_flight %ld\n",
                 atomic_load(&reloads_ok), atomic_load(&reloads_failed), atomic_load(&cache_hits),
-                atomic_load(&cache_misses), atomic_load(&gpus),
-                (long long)atomic_load(&connections), atomic_load(&inflight));
+                atomic_load(&cache_misses), atomic_load(&gpus), (long long)atomic_load(&connections),
+                atomic_load(&inflight));
     if (t.failed) {
         free(t.buf);
         return -1;

@@ -39,7 +39,7 @@
 struct conn {
     struct conn *prev, *next; /* in srv->conns, under srv->conns_lock */
     int fd;
-    int cut;                  /* the reaper has shut its socket down */
+    int cut; /* the reaper has shut its socket down */
     /* monotonic ns by which the current request must have fully arrived;
      * 0 while an answer is being produced or sent */
     atomic_llong deadline_ns;
@@ -47,9 +47,9 @@ struct conn {
     int64_t start_ns;
     char *body;
     size_t body_len, body_cap;
-    size_t body_seen;         /* bytes received, kept or not */
+    size_t body_seen; /* bytes received, kept or not */
     int too_large;
-    int answered;             /* a response is queued (maybe early: 413, 503) */
+    int answered; /* a response is queued (maybe early: 413, 503) */
 };
 
 struct simt_server {
@@ -108,8 +108,9 @@ static void account(struct conn *c, const char *method, const char *url, int sta
 
 /* Queues resp (taking its body) with its headers, and accounts for it.
  * With a cache key, the finished response is handed to the cache. */
-static enum MHD_Result answer(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc, const char *method,
-                              const char *url, struct simt_api_response *resp, const struct simt_cache_key *key)
+static enum MHD_Result answer(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc,
+                              const char *method, const char *url, struct simt_api_response *resp,
+                              const struct simt_cache_key *key)
 {
     struct MHD_Response *r;
     if (resp->body != NULL || resp->body_len == 0)
@@ -131,13 +132,14 @@ static enum MHD_Result answer(struct simt_server *srv, struct conn *c, struct MH
             return MHD_NO; /* closes the connection: nothing else is possible */
     }
     resp->body = NULL; /* owned by the MHD response now */
-    int headers_ok = MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-                                             resp->content_type ? resp->content_type : "application/json") == MHD_YES;
+    int headers_ok =
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+                                resp->content_type ? resp->content_type : "application/json") == MHD_YES;
     if (resp->allow != NULL)
         headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp->allow) == MHD_YES;
     if (resp->status == MHD_HTTP_UNAUTHORIZED)
-        headers_ok = headers_ok &&
-                     MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer realm=\"simtd\"") == MHD_YES;
+        headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+                                                           "Bearer realm=\"simtd\"") == MHD_YES;
     if (atomic_load_explicit(&srv->shutting_down, memory_order_relaxed)) {
         headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
         key = NULL;
@@ -201,13 +203,15 @@ static int serve_local(struct simt_server *srv, const char *method, const char *
         if (strcmp(url, lr->path) != 0)
             continue;
         memset(resp, 0, sizeof *resp);
-        if (strcmp(method, lr->method) == 0 || (strcmp(method, "HEAD") == 0 && strcmp(lr->method, "GET") == 0)) {
+        if (strcmp(method, lr->method) == 0 ||
+            (strcmp(method, "HEAD") == 0 && strcmp(lr->method, "GET") == 0)) {
             if (lr->serve(srv, resp) != 0)
                 make_oom(resp);
         } else {
             char msg[96];
             snprintf(msg, sizeof msg, "%s allows %s only", lr->path, lr->method);
-            if (simt_api_error_response(MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed", msg, NULL, resp) != 0)
+            if (simt_api_error_response(MHD_HTTP_METHOD_NOT_ALLOWED, "method_not_allowed", msg, NULL, resp) !=
+                0)
                 make_oom(resp);
             resp->status = MHD_HTTP_METHOD_NOT_ALLOWED;
             resp->allow = lr->method;
@@ -254,7 +258,8 @@ static enum MHD_Result dispatch(struct simt_server *srv, struct conn *c, struct 
     struct simt_api_response resp;
     if (!authorized(srv, mc, url))
         return answer_error(srv, c, mc, method, url, MHD_HTTP_UNAUTHORIZED, "unauthenticated",
-                            "this server requires 'Authorization: Bearer TOKEN' (simtd --token-file)", "unmatched");
+                            "this server requires 'Authorization: Bearer TOKEN' (simtd --token-file)",
+                            "unmatched");
     if (serve_local(srv, method, url, &resp) || simt_static_serve(method, url, &resp))
         return answer(srv, c, mc, method, url, &resp, NULL);
 
@@ -266,8 +271,11 @@ static enum MHD_Result dispatch(struct simt_server *srv, struct conn *c, struct 
         .body_len = c->body_len,
     };
     /* hashed before the database is taken: see cache.h */
-    struct simt_cache_key key = {
-        .method = method, .path = url, .content_type = req.content_type, .body = c->body, .body_len = c->body_len};
+    struct simt_cache_key key = {.method = method,
+                                 .path = url,
+                                 .content_type = req.content_type,
+                                 .body = c->body,
+                                 .body_len = c->body_len};
     int cacheable = simt_cache_key_hash(srv->cache, &key);
     if (cacheable) {
         enum MHD_Result queued = MHD_NO;
@@ -394,7 +402,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     return dispatch(srv, c, mc, method, url);
 }
 
-static void on_completed(void *cls, struct MHD_Connection *mc, void **req_cls, enum MHD_RequestTerminationCode toe)
+static void on_completed(void *cls, struct MHD_Connection *mc, void **req_cls,
+                         enum MHD_RequestTerminationCode toe)
 {
     struct simt_server *srv = cls;
     struct conn *c = *req_cls;
@@ -463,7 +472,8 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen
     long long now_s = (long long)(mono_ns() / 1000000000LL);
     long long last = atomic_load_explicit(&srv->last_refusal_log_s, memory_order_relaxed);
     if (now_s != last && atomic_compare_exchange_strong(&srv->last_refusal_log_s, &last, now_s))
-        simt_log(SIMT_LOG_WARN, "connection refused: %u connections open (--max-connections)", srv->max_connections);
+        simt_log(SIMT_LOG_WARN, "connection refused: %u connections open (--max-connections)",
+                 srv->max_connections);
     return MHD_NO;
 }
 
@@ -474,8 +484,10 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
     /* a client that goes away is its own business, not the operator's: at
      * warn, a flood of aborted connections would flood the log */
     static const char *const client_noise[] = {
-        "Connection was closed by remote side", "The connection was forcibly closed by remote peer",
-        "Socket has been disconnected", "Connection socket is closed when reading request",
+        "Connection was closed by remote side",
+        "The connection was forcibly closed by remote peer",
+        "Socket has been disconnected",
+        "Connection socket is closed when reading request",
     };
     enum simt_log_level level = SIMT_LOG_WARN;
     for (size_t i = 0; i < sizeof client_noise / sizeof client_noise[0]; i++)
@@ -584,19 +596,18 @@ int simt_server_start(const struct simt_server_config *cfg, struct simt_hwdb *db
     unsigned mhd_limit = (cfg->max_connections + 1) * cfg->threads;
     /* the pool size goes last: MHD_OPTION_END in its place ends the list */
     enum MHD_OPTION pool_option = cfg->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END;
-    srv->daemon = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, &on_accept, srv, &on_request, srv,
-        /* the logger first, so that option errors reach it too */
-        MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)&on_mhd_log, (void *)srv,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)mhd_limit,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
-        MHD_OPTION_NOTIFY_COMPLETED, (MHD_RequestCompletedCallback)&on_completed, (void *)srv,
-        MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)&on_connection, (void *)srv,
-        pool_option, (unsigned int)cfg->threads,
-        MHD_OPTION_END);
+    srv->daemon = MHD_start_daemon(flags, (uint16_t)cfg->port, &on_accept, srv, &on_request, srv,
+                                   /* the logger first, so that option errors reach it too */
+                                   MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)&on_mhd_log, (void *)srv,
+                                   MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
+                                   (unsigned int)mhd_limit, MHD_OPTION_CONNECTION_TIMEOUT,
+                                   (unsigned int)cfg->timeout_s, MHD_OPTION_NOTIFY_COMPLETED,
+                                   (MHD_RequestCompletedCallback)&on_completed, (void *)srv,
+                                   MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)&on_connection,
+                                   (void *)srv, pool_option, (unsigned int)cfg->threads, MHD_OPTION_END);
     if (srv->daemon == NULL) {
-        snprintf(error, error_size, "cannot listen on %s port %u (see the log above)", cfg->bind_addr, cfg->port);
+        snprintf(error, error_size, "cannot listen on %s port %u (see the log above)", cfg->bind_addr,
+                 cfg->port);
         simt_server_stop(srv);
         return -1;
     }
@@ -606,7 +617,10 @@ int simt_server_start(const struct simt_server_config *cfg, struct simt_hwdb *db
     return 0;
 }
 
-unsigned simt_server_port(const struct simt_server *srv) { return srv->port; }
+unsigned simt_server_port(const struct simt_server *srv)
+{
+    return srv->port;
+}
 
 void simt_server_swap_db(struct simt_server *srv, struct simt_hwdb *db)
 {

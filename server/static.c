@@ -87,8 +87,8 @@ static int plain_name(const char *name)
         return 0;
     for (const char *p = name; *p; p++) {
         char ch = *p;
-        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
-                 ch == '_' || ch == '.';
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                 ch == '-' || ch == '_' || ch == '.';
         if (!ok)
             return 0;
     }
@@ -170,8 +170,8 @@ int simt_static_serve(const char *method, const char *path, struct simt_api_resp
     }
     int rc = read_file(file, &resp->body, &resp->body_len);
     if (rc != 0) {
-        fail(resp, rc == -2 ? 500 : 404, rc == -2 ? "internal" : "not_found", rc == -2 ? "out of memory" : missing,
-             route);
+        fail(resp, rc == -2 ? 500 : 404, rc == -2 ? "internal" : "not_found",
+             rc == -2 ? "out of memory" : missing, route);
         return 1;
     }
     resp->status = 200;

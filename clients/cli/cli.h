@@ -19,17 +19,12 @@
 
 #define SIMT_CLI_DEFAULT_SERVER "http://127.0.0.1:8080"
 
-enum simt_cli_exit {
-    SIMT_EXIT_OK = 0,
-    SIMT_EXIT_API = 1,
-    SIMT_EXIT_USAGE = 2,
-    SIMT_EXIT_UNREACHABLE = 3
-};
+enum simt_cli_exit { SIMT_EXIT_OK = 0, SIMT_EXIT_API = 1, SIMT_EXIT_USAGE = 2, SIMT_EXIT_UNREACHABLE = 3 };
 
 struct simt_cli {
-    int offline;              /* 1: answer in-process from the database */
-    const char *server;       /* base URL when not offline */
-    const char *hwdb_dir;     /* --hwdb, or NULL for the default */
+    int offline;          /* 1: answer in-process from the database */
+    const char *server;   /* base URL when not offline */
+    const char *hwdb_dir; /* --hwdb, or NULL for the default */
     int timeout_s;
     int json;                 /* --json: print the answer as JSON */
     struct simt_http_url url; /* parsed server */

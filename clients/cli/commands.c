@@ -38,19 +38,29 @@ struct command {
     const char *example;
 };
 
-#define GPU_FIELD {"gpu", T_GPU, "GPU id (simt gpus) or a what-if object {\"base\":\"h100-sxm\",\"sm_count\":114}"}
-#define FIGURES_FIELD {"figures", T_STR, "measured (default) or datasheet"}
-#define OCCUPANCY_FIELDS                                                                                          \
-    {"block_size", T_INT, "threads per block (required)"},                                                       \
-        {"registers_per_thread", T_INT, "registers per thread, as ptxas reports (required)"},                   \
-        {"static_shared_bytes", T_INT, "static shared memory per block [0]"},                                    \
-        {"dynamic_shared_bytes", T_INT, "dynamic shared memory per block [0]"},                                  \
-        {"max_dynamic_shared_bytes", T_INT, "cudaFuncAttributeMaxDynamicSharedMemorySize [the most allowed]"},   \
-        {"carveout_percent", T_INT, "preferred shared-memory carveout 0..100, -1 driver default [-1]"},          \
-        {"block_barriers", T_INT, "named barriers the kernel uses [1]"},                                         \
-        {"grid_size", T_INT, "blocks in the grid: adds waves"}
+#define GPU_FIELD                                                                                            \
+    {                                                                                                        \
+        "gpu", T_GPU, "GPU id (simt gpus) or a what-if object {\"base\":\"h100-sxm\",\"sm_count\":114}"      \
+    }
+#define FIGURES_FIELD                                                                                        \
+    {                                                                                                        \
+        "figures", T_STR, "measured (default) or datasheet"                                                  \
+    }
+#define OCCUPANCY_FIELDS                                                                                     \
+    {"block_size", T_INT, "threads per block (required)"},                                                   \
+        {"registers_per_thread", T_INT, "registers per thread, as ptxas reports (required)"},                \
+        {"static_shared_bytes", T_INT, "static shared memory per block [0]"},                                \
+        {"dynamic_shared_bytes", T_INT, "dynamic shared memory per block [0]"},                              \
+        {"max_dynamic_shared_bytes", T_INT,                                                                  \
+         "cudaFuncAttributeMaxDynamicSharedMemorySize [the most allowed]"},                                  \
+        {"carveout_percent", T_INT, "preferred shared-memory carveout 0..100, -1 driver default [-1]"},      \
+        {"block_barriers", T_INT, "named barriers the kernel uses [1]"},                                     \
+    {                                                                                                        \
+        "grid_size", T_INT, "blocks in the grid: adds waves"                                                 \
+    }
 
-static const struct field occupancy_fields[] = {GPU_FIELD, OCCUPANCY_FIELDS, FIGURES_FIELD, {NULL, T_INT, NULL}};
+static const struct field occupancy_fields[] = {
+    GPU_FIELD, OCCUPANCY_FIELDS, FIGURES_FIELD, {NULL, T_INT, NULL}};
 static const struct field sweep_fields[] = {
     GPU_FIELD,
     OCCUPANCY_FIELDS,
@@ -117,15 +127,14 @@ static const struct field kernel_fields[] = {
     {"per_thread", T_JSON, "{\"flops\":{..},\"sfu_ops\":..,\"accesses\":[..],\"branch\":{..}}"},
     FIGURES_FIELD,
     {NULL, T_INT, NULL}};
-static const struct field gemm_fields[] = {
-    GPU_FIELD,
-    {"m", T_INT, "rows of A and C"},
-    {"n", T_INT, "columns of B and C"},
-    {"k", T_INT, "the reduction dimension"},
-    {"dtype", T_STR, "fp64 fp32 tf32 fp16 bf16 fp8 int8"},
-    {"batch", T_INT, "independent GEMMs [1]"},
-    FIGURES_FIELD,
-    {NULL, T_INT, NULL}};
+static const struct field gemm_fields[] = {GPU_FIELD,
+                                           {"m", T_INT, "rows of A and C"},
+                                           {"n", T_INT, "columns of B and C"},
+                                           {"k", T_INT, "the reduction dimension"},
+                                           {"dtype", T_STR, "fp64 fp32 tf32 fp16 bf16 fp8 int8"},
+                                           {"batch", T_INT, "independent GEMMs [1]"},
+                                           FIGURES_FIELD,
+                                           {NULL, T_INT, NULL}};
 static const struct field collective_fields[] = {
     GPU_FIELD,
     {"op", T_STR, "all_reduce all_gather reduce_scatter all_to_all broadcast"},
@@ -157,8 +166,8 @@ static const struct command commands[] = {
      "simt roofline --gpu h200-sxm --flops 1e12 --precision fp16 --tensor-cores --bytes 4e9"},
     {"coalescing", "POST", "/v1/memory/coalescing", "sectors and efficiency of one warp-wide global access",
      access_fields, "simt coalescing --gpu h200-sxm --element-bytes 4 --lane-stride-elements 2"},
-    {"banks", "POST", "/v1/memory/banks", "shared-memory bank conflicts of one warp-wide access", access_fields,
-     "simt banks --gpu h200-sxm --element-bytes 4 --lane-stride-elements 32"},
+    {"banks", "POST", "/v1/memory/banks", "shared-memory bank conflicts of one warp-wide access",
+     access_fields, "simt banks --gpu h200-sxm --element-bytes 4 --lane-stride-elements 32"},
     {"constant", "POST", "/v1/memory/constant", "constant-cache serialization", constant_fields,
      "simt constant --gpu h200-sxm --distinct-addresses 4"},
     {"latency", "POST", "/v1/latency-hiding", "is there enough in flight to hide latency", latency_fields,
@@ -199,11 +208,10 @@ static void usage(FILE *out)
     fprintf(out, "  %-12s %s\n", "ptxas", "occupancy of every kernel in nvcc -Xptxas -v / cuobjdump output");
     fprintf(out, "  %-12s %s\n", "get PATH", "GET any path");
     fprintf(out, "  %-12s %s\n", "post PATH", "POST --body JSON to any path");
-    fprintf(out,
-            "\n`simt COMMAND --help` lists a command's flags: one per request field, named as the\n"
-            "field with - for _ (--registers-per-thread sets registers_per_thread).\n"
-            "Exit status: 0 ok, 1 the API answered an error or a gate failed, 2 bad usage,\n"
-            "3 the daemon or the database could not be reached.\n");
+    fprintf(out, "\n`simt COMMAND --help` lists a command's flags: one per request field, named as the\n"
+                 "field with - for _ (--registers-per-thread sets registers_per_thread).\n"
+                 "Exit status: 0 ok, 1 the API answered an error or a gate failed, 2 bad usage,\n"
+                 "3 the daemon or the database could not be reached.\n");
 }
 
 static const char *type_name(enum field_type type)
@@ -241,8 +249,9 @@ static void flag_name(const struct field *f, char *buf, size_t size)
 
 static void command_usage(FILE *out, const struct command *cmd)
 {
-    fprintf(out, "Usage: simt %s%s [FLAGS]\n%s: %s %s%s\n", cmd->name, strcmp(cmd->name, "gpu") == 0 ? " ID" : "",
-            cmd->summary, cmd->method, cmd->path, strcmp(cmd->name, "gpu") == 0 ? "{id}" : "");
+    fprintf(out, "Usage: simt %s%s [FLAGS]\n%s: %s %s%s\n", cmd->name,
+            strcmp(cmd->name, "gpu") == 0 ? " ID" : "", cmd->summary, cmd->method, cmd->path,
+            strcmp(cmd->name, "gpu") == 0 ? "{id}" : "");
     if (cmd->fields[0].key != NULL)
         fprintf(out, "\nFlags (each sets the request field of the same name):\n");
     for (const struct field *f = cmd->fields; f->key != NULL; f++) {
@@ -469,7 +478,8 @@ static int run_command(struct simt_cli *cli, const struct command *cmd, int argc
                 have_positional = 1;
                 continue;
             }
-            fprintf(stderr, "simt %s: unexpected argument '%s' (see simt %s --help)\n", cmd->name, a, cmd->name);
+            fprintf(stderr, "simt %s: unexpected argument '%s' (see simt %s --help)\n", cmd->name, a,
+                    cmd->name);
             return SIMT_EXIT_USAGE;
         }
         char flag[96];
@@ -590,8 +600,8 @@ int simt_cli_main(int argc, char **argv)
     } else {
         body = json_object();
     }
-    int rc = passthrough ? run_passthrough(&cli, strcmp(argv[0], "get") == 0 ? "GET" : "POST", argc, argv, body,
-                                           body_arg != NULL)
+    int rc = passthrough ? run_passthrough(&cli, strcmp(argv[0], "get") == 0 ? "GET" : "POST", argc, argv,
+                                           body, body_arg != NULL)
                          : run_command(&cli, cmd, argc, argv, body);
     json_decref(body);
     simt_cli_close(&cli);

@@ -144,8 +144,8 @@ static int connect_to(const struct simt_http_url *url, double deadline, char *er
     freeaddrinfo(list);
     (void)deadline;
     if (fd < 0)
-        set_error(error, error_size, "cannot connect to %s:%s: %s (is simtd running? or use --offline)", url->host,
-                  url->port, strerror(last_errno));
+        set_error(error, error_size, "cannot connect to %s:%s: %s (is simtd running? or use --offline)",
+                  url->host, url->port, strerror(last_errno));
     return fd;
 }
 
@@ -178,7 +178,8 @@ static int find_header(const char *head, size_t head_len, const char *name, char
         const char *eol = memchr(line, '\n', (size_t)(end - line));
         if (eol == NULL)
             eol = end;
-        if ((size_t)(eol - line) > name_len && strncasecmp(line, name, name_len) == 0 && line[name_len] == ':') {
+        if ((size_t)(eol - line) > name_len && strncasecmp(line, name, name_len) == 0 &&
+            line[name_len] == ':') {
             const char *v = line + name_len + 1;
             while (v < eol && (*v == ' ' || *v == '\t'))
                 v++;
@@ -238,11 +239,11 @@ int simt_http_request(const struct simt_http_url *url, const char *method, const
 
     int host_is_v6 = strchr(url->host, ':') != NULL;
     char head[1024];
-    int head_len = snprintf(head, sizeof head,
-                            "%s %s%s HTTP/1.1\r\nHost: %s%s%s:%s\r\nUser-Agent: simt\r\nAccept: application/json\r\n"
-                            "Connection: close\r\n",
-                            method, url->prefix, path, host_is_v6 ? "[" : "", url->host, host_is_v6 ? "]" : "",
-                            url->port);
+    int head_len = snprintf(
+        head, sizeof head,
+        "%s %s%s HTTP/1.1\r\nHost: %s%s%s:%s\r\nUser-Agent: simt\r\nAccept: application/json\r\n"
+        "Connection: close\r\n",
+        method, url->prefix, path, host_is_v6 ? "[" : "", url->host, host_is_v6 ? "]" : "", url->port);
     if (head_len < 0 || (size_t)head_len >= sizeof head - 128) {
         close(fd);
         set_error(error, error_size, "request path too long");
@@ -330,7 +331,8 @@ int simt_http_request(const struct simt_http_url *url, const char *method, const
     }
     char value[64];
     size_t body_size = len - header_end;
-    if (find_header(buf, header_end, "Transfer-Encoding", value, sizeof value) && strcasecmp(value, "chunked") == 0) {
+    if (find_header(buf, header_end, "Transfer-Encoding", value, sizeof value) &&
+        strcasecmp(value, "chunked") == 0) {
         long decoded = dechunk(buf + header_end, body_size);
         if (decoded < 0) {
             free(buf);
@@ -341,7 +343,8 @@ int simt_http_request(const struct simt_http_url *url, const char *method, const
     } else if (content_length >= 0) {
         if ((size_t)content_length > body_size) {
             free(buf);
-            set_error(error, error_size, "the answer was cut short (%zu of %ld bytes)", body_size, content_length);
+            set_error(error, error_size, "the answer was cut short (%zu of %ld bytes)", body_size,
+                      content_length);
             return SIMT_EIO;
         }
         body_size = (size_t)content_length;

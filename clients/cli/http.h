@@ -20,7 +20,8 @@ struct simt_http_url {
 };
 
 /* Parses "http://host[:port][/prefix]". SIMT_EINVAL for anything else. */
-int simt_http_parse_url(const char *url, struct simt_http_url *out, char *error, size_t error_size) SIMT_WARN_UNUSED;
+int simt_http_parse_url(const char *url, struct simt_http_url *out, char *error,
+                        size_t error_size) SIMT_WARN_UNUSED;
 
 /* Sends METHOD prefix+path with the body (NULL for none; sent as
  * application/json) and waits at most timeout_s for the whole answer. */

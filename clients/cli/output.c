@@ -109,7 +109,8 @@ static const char *format(const char *key, json_t *value, char *buf, size_t size
         json_array_foreach(value, i, item)
         {
             char one[CELL];
-            const char *text = json_is_object(item) || json_is_array(item) ? "{..}" : format(NULL, item, one, sizeof one, 0);
+            const char *text =
+                json_is_object(item) || json_is_array(item) ? "{..}" : format(NULL, item, one, sizeof one, 0);
             int n = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", text);
             if (n < 0 || (size_t)n >= size - used)
                 break;

@@ -13,9 +13,9 @@
 
 struct parser {
     struct simt_ptxas_report *report;
-    long current;              /* index of the kernel lines apply to, or -1 */
-    char properties_for[512];  /* "Function properties for X": the X */
-    char arch[16];             /* cuobjdump's "arch = sm_90" */
+    long current;             /* index of the kernel lines apply to, or -1 */
+    char properties_for[512]; /* "Function properties for X": the X */
+    char arch[16];            /* cuobjdump's "arch = sm_90" */
 };
 
 static struct simt_ptxas_kernel *kernel_at(struct parser *p)
@@ -24,8 +24,8 @@ static struct simt_ptxas_kernel *kernel_at(struct parser *p)
 }
 
 /* Starts (or restarts, when name and arch were seen before) a kernel. */
-static int begin_kernel(struct parser *p, const char *name, size_t name_len, const char *arch, size_t arch_len,
-                        int source)
+static int begin_kernel(struct parser *p, const char *name, size_t name_len, const char *arch,
+                        size_t arch_len, int source)
 {
     struct simt_ptxas_report *r = p->report;
     if (name_len >= sizeof r->kernels[0].name)
@@ -34,8 +34,8 @@ static int begin_kernel(struct parser *p, const char *name, size_t name_len, con
         arch_len = sizeof r->kernels[0].arch - 1;
     for (size_t i = 0; i < r->count; i++) {
         struct simt_ptxas_kernel *k = &r->kernels[i];
-        if (strlen(k->name) == name_len && memcmp(k->name, name, name_len) == 0 && strlen(k->arch) == arch_len &&
-            memcmp(k->arch, arch, arch_len) == 0) {
+        if (strlen(k->name) == name_len && memcmp(k->name, name, name_len) == 0 &&
+            strlen(k->arch) == arch_len && memcmp(k->arch, arch, arch_len) == 0) {
             memmove(k, k + 1, (r->count - i - 1) * sizeof *k);
             r->count--;
             break;
@@ -110,7 +110,8 @@ static int64_t number_after(const char *line, const char *end, const char *key)
 }
 
 /* Finds the quoted text after `marker`; sets text and text_len. 1 when found. */
-static int quoted_after(const char *line, const char *end, const char *marker, const char **text, size_t *text_len)
+static int quoted_after(const char *line, const char *end, const char *marker, const char **text,
+                        size_t *text_len)
 {
     size_t marker_len = strlen(marker);
     for (const char *at = line; at + marker_len <= end; at++) {

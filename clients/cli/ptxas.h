@@ -17,17 +17,17 @@
 #include "simt_error.h"
 
 struct simt_ptxas_kernel {
-    char name[512];           /* mangled, as printed */
-    char arch[16];            /* "sm_90"; "" when the input does not say */
-    int registers;            /* per thread */
-    int64_t shared_bytes;     /* static shared memory per block */
-    int64_t stack_bytes;      /* stack frame per thread */
+    char name[512];       /* mangled, as printed */
+    char arch[16];        /* "sm_90"; "" when the input does not say */
+    int registers;        /* per thread */
+    int64_t shared_bytes; /* static shared memory per block */
+    int64_t stack_bytes;  /* stack frame per thread */
     int64_t spill_store_bytes;
     int64_t spill_load_bytes;
-    int64_t local_bytes;      /* cuobjdump LOCAL, old ptxas lmem */
-    int64_t constant_bytes;   /* cmem[0] / CONSTANT[0] */
-    int barriers;             /* named barriers used; -1 when not reported */
-    int source;               /* 0: ptxas -v, 1: cuobjdump */
+    int64_t local_bytes;    /* cuobjdump LOCAL, old ptxas lmem */
+    int64_t constant_bytes; /* cmem[0] / CONSTANT[0] */
+    int barriers;           /* named barriers used; -1 when not reported */
+    int source;             /* 0: ptxas -v, 1: cuobjdump */
 };
 
 struct simt_ptxas_report {

@@ -15,12 +15,12 @@
 #include "ptxas.h"
 
 struct options {
-    json_t *gpu;              /* string or what-if object */
+    json_t *gpu; /* string or what-if object */
     long block_size;
-    double min_occupancy;     /* < 0: no gate */
+    double min_occupancy; /* < 0: no gate */
     int warn_only;
     const char *arch;
-    json_t *extra;            /* other occupancy fields passed through */
+    json_t *extra; /* other occupancy fields passed through */
     const char *files[64];
     int file_count;
 };
@@ -92,13 +92,15 @@ static int parse_options(int argc, char **argv, struct options *o)
             }
         } else if (strcmp(name, "--block-size") == 0) {
             o->block_size = strtol(value, &end, 10);
-            if (errno != 0 || end == value || *end != '\0' || o->block_size < 1 || o->block_size > (1L << 20)) {
+            if (errno != 0 || end == value || *end != '\0' || o->block_size < 1 ||
+                o->block_size > (1L << 20)) {
                 fprintf(stderr, "simt ptxas: --block-size must be a positive integer\n");
                 return -1;
             }
         } else if (strcmp(name, "--min-occupancy") == 0) {
             o->min_occupancy = strtod(value, &end);
-            if (errno != 0 || end == value || *end != '\0' || !(o->min_occupancy >= 0.0 && o->min_occupancy <= 1.0)) {
+            if (errno != 0 || end == value || *end != '\0' ||
+                !(o->min_occupancy >= 0.0 && o->min_occupancy <= 1.0)) {
                 fprintf(stderr, "simt ptxas: --min-occupancy must be a fraction 0..1\n");
                 return -1;
             }
@@ -106,7 +108,8 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->arch = value;
         } else if (strcmp(name, "--figures") == 0) {
             json_object_set_new(o->extra, "figures", json_string(value));
-        } else if (strcmp(name, "--dynamic-shared-bytes") == 0 || strcmp(name, "--max-dynamic-shared-bytes") == 0 ||
+        } else if (strcmp(name, "--dynamic-shared-bytes") == 0 ||
+                   strcmp(name, "--max-dynamic-shared-bytes") == 0 ||
                    strcmp(name, "--carveout-percent") == 0 || strcmp(name, "--grid-size") == 0) {
             long long v = strtoll(value, &end, 10);
             if (errno != 0 || end == value || *end != '\0') {
@@ -202,7 +205,8 @@ static int arch_number(const char *arch)
  * has none (AMD) or cannot be asked. */
 static int gpu_arch_number(struct simt_cli *cli, json_t *gpu)
 {
-    const char *id = json_is_string(gpu) ? json_string_value(gpu) : json_string_value(json_object_get(gpu, "base"));
+    const char *id =
+        json_is_string(gpu) ? json_string_value(gpu) : json_string_value(json_object_get(gpu, "base"));
     if (id == NULL)
         return 0;
     char path[256];
@@ -239,19 +243,23 @@ static int choose_arch(struct simt_cli *cli, const struct options *o, struct sim
         for (size_t i = 0; i < report->count; i++) {
             int n = arch_number(report->kernels[i].arch);
             /* the driver runs SASS of the same major version, not newer than the GPU */
-            if (want > 0 && n <= want && n / 10 == want / 10 && (best < 0 || n > arch_number(report->kernels[best].arch)))
+            if (want > 0 && n <= want && n / 10 == want / 10 &&
+                (best < 0 || n > arch_number(report->kernels[best].arch)))
                 best = (int)i;
             if (lowest < 0 || n < arch_number(report->kernels[lowest].arch))
                 lowest = (int)i;
         }
         if (best < 0) {
-            fprintf(stderr, "simt ptxas: the input has code for several architectures and none matches the GPU; "
-                            "reporting all (--arch picks one)\n");
+            fprintf(stderr,
+                    "simt ptxas: the input has code for several architectures and none matches the GPU; "
+                    "reporting all (--arch picks one)\n");
             return 0;
         }
         snprintf(chosen, sizeof chosen, "%s", report->kernels[best].arch);
-        fprintf(stderr, "simt ptxas: the input has code for several architectures; reporting %s, the code the GPU "
-                        "runs (--arch picks another)\n", chosen);
+        fprintf(stderr,
+                "simt ptxas: the input has code for several architectures; reporting %s, the code the GPU "
+                "runs (--arch picks another)\n",
+                chosen);
     }
     size_t kept = 0;
     for (size_t i = 0; i < report->count; i++)
@@ -317,7 +325,8 @@ int simt_cli_ptxas(struct simt_cli *cli, int argc, char **argv)
         int status = 0;
         json_t *answer = NULL;
         char error[512];
-        int call_rc = simt_cli_call(cli, "POST", "/v1/occupancy", body, &status, &answer, error, sizeof error);
+        int call_rc =
+            simt_cli_call(cli, "POST", "/v1/occupancy", body, &status, &answer, error, sizeof error);
         json_decref(body);
         if (call_rc != 0) {
             fprintf(stderr, "simt ptxas: %s\n", error);
@@ -331,8 +340,8 @@ int simt_cli_ptxas(struct simt_cli *cli, int argc, char **argv)
             rc = SIMT_EXIT_API;
             goto done;
         }
-        json_t *row = json_pack("{s:s, s:s, s:i, s:I, s:I, s:I, s:I, s:I}", "kernel", k->name, "arch", k->arch,
-                                "registers_per_thread", k->registers, "static_shared_bytes",
+        json_t *row = json_pack("{s:s, s:s, s:i, s:I, s:I, s:I, s:I, s:I}", "kernel", k->name, "arch",
+                                k->arch, "registers_per_thread", k->registers, "static_shared_bytes",
                                 (json_int_t)k->shared_bytes, "stack_bytes", (json_int_t)k->stack_bytes,
                                 "spill_store_bytes", (json_int_t)k->spill_store_bytes, "spill_load_bytes",
                                 (json_int_t)k->spill_load_bytes, "local_bytes", (json_int_t)k->local_bytes);
@@ -352,7 +361,8 @@ int simt_cli_ptxas(struct simt_cli *cli, int argc, char **argv)
             json_t *err = json_object_get(answer, "error");
             const char *field = json_string_value(json_object_get(err, "field"));
             json_object_set_new(row, "limiter", json_string(field != NULL ? field : "unsatisfiable"));
-            json_object_set_new(row, "reason", json_string(json_string_value(json_object_get(err, "message"))));
+            json_object_set_new(row, "reason",
+                                json_string(json_string_value(json_object_get(err, "message"))));
         }
         json_object_set_new(row, "answer", answer);
         int below = o.min_occupancy >= 0.0 && (status != 200 || occupancy < o.min_occupancy);
@@ -362,8 +372,9 @@ int simt_cli_ptxas(struct simt_cli *cli, int argc, char **argv)
             failed++;
             const char *gpu_name = json_is_string(o.gpu) ? json_string_value(o.gpu) : "the GPU";
             if (status == 200)
-                fprintf(stderr, "simt ptxas: %s: kernel %s (%s): occupancy %.3f is below the minimum %.3f on %s at "
-                                "block size %ld (%d registers, %lld bytes shared; limited by %s)\n",
+                fprintf(stderr,
+                        "simt ptxas: %s: kernel %s (%s): occupancy %.3f is below the minimum %.3f on %s at "
+                        "block size %ld (%d registers, %lld bytes shared; limited by %s)\n",
                         o.warn_only ? "warning" : "error", k->name, k->arch[0] ? k->arch : "?", occupancy,
                         o.min_occupancy, gpu_name, o.block_size, k->registers, (long long)k->shared_bytes,
                         json_string_value(json_object_get(row, "limiter")));
@@ -376,8 +387,8 @@ int simt_cli_ptxas(struct simt_cli *cli, int argc, char **argv)
     }
 
     if (cli->json) {
-        json_t *doc = json_pack("{s:O, s:I, s:O}", "gpu", o.gpu, "block_size", (json_int_t)o.block_size, "kernels",
-                                results);
+        json_t *doc = json_pack("{s:O, s:I, s:O}", "gpu", o.gpu, "block_size", (json_int_t)o.block_size,
+                                "kernels", results);
         if (o.min_occupancy >= 0.0) {
             json_object_set_new(doc, "min_occupancy", json_real(o.min_occupancy));
             json_object_set_new(doc, "passed", json_boolean(failed == 0));
@@ -386,14 +397,21 @@ int simt_cli_ptxas(struct simt_cli *cli, int argc, char **argv)
         fputc('\n', stdout);
         json_decref(doc);
     } else {
-        static const char *const columns[] = {"kernel", "arch", "registers_per_thread", "static_shared_bytes",
-                                              "stack_bytes", "spill_store_bytes", "active_blocks_per_sm",
-                                              "occupancy", "limiter", NULL};
+        static const char *const columns[] = {"kernel",
+                                              "arch",
+                                              "registers_per_thread",
+                                              "static_shared_bytes",
+                                              "stack_bytes",
+                                              "spill_store_bytes",
+                                              "active_blocks_per_sm",
+                                              "occupancy",
+                                              "limiter",
+                                              NULL};
         simt_cli_print_table(stdout, results, columns);
     }
     if (failed > 0 && !o.warn_only) {
-        fprintf(stderr, "simt ptxas: %d kernel%s below the minimum occupancy %.3f\n", failed, failed == 1 ? "" : "s",
-                o.min_occupancy);
+        fprintf(stderr, "simt ptxas: %d kernel%s below the minimum occupancy %.3f\n", failed,
+                failed == 1 ? "" : "s", o.min_occupancy);
         rc = SIMT_EXIT_API;
     } else {
         rc = SIMT_EXIT_OK;

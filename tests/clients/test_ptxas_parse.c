@@ -132,7 +132,8 @@ static const struct {
      1, 72},
     /* a device function's properties do not touch the entry before it */
     {"ptxas info    : Compiling entry function 'k' for 'sm_90'\nptxas info    : Used 16 registers\n"
-     "ptxas info    : Function properties for helper\n    512 bytes stack frame, 0 bytes spill stores, 0 bytes "
+     "ptxas info    : Function properties for helper\n    512 bytes stack frame, 0 bytes spill stores, 0 "
+     "bytes "
      "spill loads\n",
      1, 16},
     /* cuobjdump -sass "Function : k" lines are not resource lines */
@@ -159,8 +160,10 @@ START_TEST(test_accumulates)
 {
     struct simt_ptxas_report report;
     memset(&report, 0, sizeof report);
-    const char *a = "ptxas info    : Compiling entry function 'a' for 'sm_90'\nptxas info    : Used 8 registers\n";
-    const char *b = "ptxas info    : Compiling entry function 'b' for 'sm_90'\nptxas info    : Used 9 registers\n";
+    const char *a =
+        "ptxas info    : Compiling entry function 'a' for 'sm_90'\nptxas info    : Used 8 registers\n";
+    const char *b =
+        "ptxas info    : Compiling entry function 'b' for 'sm_90'\nptxas info    : Used 9 registers\n";
     ck_assert_int_eq(simt_ptxas_parse(a, strlen(a), &report), 0);
     ck_assert_int_eq(simt_ptxas_parse(b, strlen(b), &report), 0);
     ck_assert_uint_eq(report.count, 2);

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define CHECK(cond, ...)                                                                                     \
     do {                                                                                                     \
         if (!(cond)) {                                                                                       \
-            fprintf(stderr, "fuzz_api: %s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
+            fprintf(stderr, "fuzz_api: %s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);               \
             fprintf(stderr, __VA_ARGS__);                                                                    \
             fputc('\n', stderr);                                                                             \
             abort();                                                                                         \
@@ -44,7 +44,7 @@ static const char *const methods[] = {"GET", "POST", "HEAD", "PUT", "DELETE", "O
 #define METHOD_COUNT (sizeof methods / sizeof methods[0])
 
 static const char *const content_types[] = {
-    NULL, "application/json", "application/json; charset=utf-8", "text/plain", "APPLICATION/JSON",
+    NULL, "application/json",  "application/json; charset=utf-8", "text/plain", "APPLICATION/JSON",
     "",   "application/jsonx",
 };
 
@@ -104,12 +104,13 @@ static void check_error_body(const json_t *body, int status, const char *text)
     const json_t *message = json_object_get(error, "message");
     const json_t *field = json_object_get(error, "field");
     CHECK(json_is_string(code), "error.code must be a string: %s", text);
-    CHECK(json_is_string(message) && json_string_length(message) > 0, "error.message must be a non-empty string: %s",
+    CHECK(json_is_string(message) && json_string_length(message) > 0,
+          "error.message must be a non-empty string: %s", text);
+    CHECK(json_object_size(error) == (field != NULL ? 3u : 2u), "error has only code, message, field: %s",
           text);
-    CHECK(json_object_size(error) == (field != NULL ? 3u : 2u), "error has only code, message, field: %s", text);
     if (field != NULL)
-        CHECK(json_is_string(field) && json_string_length(field) > 0, "error.field, when given, names a field: %s",
-              text);
+        CHECK(json_is_string(field) && json_string_length(field) > 0,
+              "error.field, when given, names a field: %s", text);
     int known = 0;
     for (size_t i = 0; contract[row].codes[i] != NULL; i++)
         known |= strcmp(contract[row].codes[i], json_string_value(code)) == 0;
@@ -119,9 +120,10 @@ static void check_error_body(const json_t *body, int status, const char *text)
 static void check_response(const struct simt_api_response *resp, const char *method)
 {
     CHECK(resp->body != NULL, "no body");
-    CHECK(resp->body_len == strlen(resp->body), "body_len %zu, strlen %zu", resp->body_len, strlen(resp->body));
-    CHECK(resp->content_type != NULL && strcmp(resp->content_type, "application/json") == 0, "content type %s",
-          resp->content_type != NULL ? resp->content_type : "(null)");
+    CHECK(resp->body_len == strlen(resp->body), "body_len %zu, strlen %zu", resp->body_len,
+          strlen(resp->body));
+    CHECK(resp->content_type != NULL && strcmp(resp->content_type, "application/json") == 0,
+          "content type %s", resp->content_type != NULL ? resp->content_type : "(null)");
     CHECK(resp->route != NULL, "no route label for metrics");
     json_error_t jerr;
     json_t *body = json_loadb(resp->body, resp->body_len, JSON_REJECT_DUPLICATES, &jerr);
@@ -133,7 +135,8 @@ static void check_response(const struct simt_api_response *resp, const char *met
         if (assumptions != NULL) {
             CHECK(json_is_array(assumptions), "assumptions must be a list: %s", resp->body);
             for (size_t i = 0; i < json_array_size(assumptions); i++)
-                CHECK(json_is_string(json_array_get(assumptions, i)), "assumptions are strings: %s", resp->body);
+                CHECK(json_is_string(json_array_get(assumptions, i)), "assumptions are strings: %s",
+                      resp->body);
         }
     } else {
         check_error_body(body, resp->status, resp->body);

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define CHECK(cond, ...)                                                                                     \
     do {                                                                                                     \
         if (!(cond)) {                                                                                       \
-            fprintf(stderr, "fuzz_hwdb: %s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);             \
+            fprintf(stderr, "fuzz_hwdb: %s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);              \
             fprintf(stderr, __VA_ARGS__);                                                                    \
             fputc('\n', stderr);                                                                             \
             abort();                                                                                         \
@@ -61,11 +61,11 @@ struct buffer {
 
 /* One architecture of the bundled database and the two trees built for it. */
 struct arch_tree {
-    char name[NAME_MAX_LEN + 1];        /* "sm_90" */
-    char gpu_name[NAME_MAX_LEN + 1];    /* a real GPU of it: "h100-pcie" */
+    char name[NAME_MAX_LEN + 1];       /* "sm_90" */
+    char gpu_name[NAME_MAX_LEN + 1];   /* a real GPU of it: "h100-pcie" */
     struct buffer arch_file, gpu_file; /* their bytes, for the bounds check */
-    char gpu_dir[1200];                 /* <tmp>/g-sm_90: arch/sm_90.yaml + gpus/<input> */
-    char arch_dir[1200];                /* <tmp>/a-sm_90: gpus/h100-pcie.yaml + arch/<input> */
+    char gpu_dir[1200];                /* <tmp>/g-sm_90: arch/sm_90.yaml + gpus/<input> */
+    char arch_dir[1200];               /* <tmp>/a-sm_90: gpus/h100-pcie.yaml + arch/<input> */
 };
 
 static struct arch_tree trees[MAX_ARCHS];
@@ -120,7 +120,8 @@ static int valid_name(const char *s, size_t n)
 
 /* The value of the first line of text that starts with `key` (after
  * `indent_min` or more spaces): up to whitespace or '#'. 0 when absent. */
-static int line_value(const char *text, size_t size, const char *key, int indented, char *out, size_t out_size)
+static int line_value(const char *text, size_t size, const char *key, int indented, char *out,
+                      size_t out_size)
 {
     size_t key_len = strlen(key);
     for (size_t at = 0; at < size;) {
@@ -263,7 +264,8 @@ static int position_inside(const struct buffer *text, int line, int column, int 
             width = i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
         else if (yaml_breaks && i + 1 < n && s[i] == 0xc2 && s[i + 1] == 0x85)
             width = 2;
-        else if (yaml_breaks && i + 2 < n && s[i] == 0xe2 && s[i + 1] == 0x80 && (s[i + 2] == 0xa8 || s[i + 2] == 0xa9))
+        else if (yaml_breaks && i + 2 < n && s[i] == 0xe2 && s[i + 1] == 0x80 &&
+                 (s[i + 2] == 0xa8 || s[i + 2] == 0xa9))
             width = 3;
         if (width == 0 && i < n)
             continue;
@@ -286,11 +288,14 @@ static void check_position(const struct simt_diag *diag, const struct buffer *te
 {
     CHECK(diag->line >= 1, "%s: a diag about %s has no line: %s", diag->file, what, diag->message);
     if (utf16(text)) { /* libyaml decodes UTF-16: lines and columns count characters */
-        CHECK((size_t)diag->line <= text->size + 1 && diag->column >= 1 && (size_t)diag->column <= text->size + 1,
-              "%d:%d outside the %zu bytes of %s: %s", diag->line, diag->column, text->size, what, diag->message);
+        CHECK((size_t)diag->line <= text->size + 1 && diag->column >= 1 &&
+                  (size_t)diag->column <= text->size + 1,
+              "%d:%d outside the %zu bytes of %s: %s", diag->line, diag->column, text->size, what,
+              diag->message);
         return;
     }
-    CHECK(position_inside(text, diag->line, diag->column, 1) || position_inside(text, diag->line, diag->column, 0),
+    CHECK(position_inside(text, diag->line, diag->column, 1) ||
+              position_inside(text, diag->line, diag->column, 0),
           "%d:%d lies outside %s (%zu bytes): %s", diag->line, diag->column, what, text->size, diag->message);
 }
 
@@ -364,7 +369,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     const struct arch_tree *tree = &trees[0];
     for (size_t i = 0; i < tree_count; i++) {
-        if ((has_arch && strcmp(trees[i].name, arch) == 0) || (!has_arch && strcmp(trees[i].name, "sm_90") == 0))
+        if ((has_arch && strcmp(trees[i].name, arch) == 0) ||
+            (!has_arch && strcmp(trees[i].name, "sm_90") == 0))
             tree = &trees[i];
     }
     if (has_arch && strcmp(tree->name, arch) != 0) {
@@ -417,21 +423,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     CHECK(db == NULL, "failure %d with a database", rc);
-    CHECK(rc == SIMT_EINVAL || rc == SIMT_EUNSAT || rc == SIMT_ENOENT || rc == SIMT_EIO || rc == SIMT_EPARSE ||
-              rc == SIMT_ETOOBIG,
+    CHECK(rc == SIMT_EINVAL || rc == SIMT_EUNSAT || rc == SIMT_ENOENT || rc == SIMT_EIO ||
+              rc == SIMT_EPARSE || rc == SIMT_ETOOBIG,
           "unexpected code %d: %s", rc, diag.message);
     CHECK(memchr(diag.file, '\0', sizeof diag.file) && memchr(diag.field, '\0', sizeof diag.field) &&
               memchr(diag.message, '\0', sizeof diag.message),
           "diag text not terminated");
     CHECK(diag.message[0] != '\0', "failure %d without a message", rc);
     int about_input = strcmp(diag.file, path) == 0;
-    CHECK(about_input || strcmp(diag.file, other_path) == 0, "diag names %s, neither %s nor %s: %s", diag.file, path,
-          other_path, diag.message);
+    CHECK(about_input || strcmp(diag.file, other_path) == 0, "diag names %s, neither %s nor %s: %s",
+          diag.file, path, other_path, diag.message);
     const char *want_rel = about_input ? rel : other_rel;
     CHECK(strncmp(diag.message, want_rel, strlen(want_rel)) == 0 && diag.message[strlen(want_rel)] == ':',
           "message does not start with %s: %s", want_rel, diag.message);
     struct buffer input = {(char *)(uintptr_t)text, size};
-    check_position(&diag, about_input ? &input : is_gpu ? &tree->arch_file : &tree->gpu_file,
+    check_position(&diag,
+                   about_input ? &input
+                   : is_gpu    ? &tree->arch_file
+                               : &tree->gpu_file,
                    about_input ? "the input" : other_rel);
     return 0;
 }

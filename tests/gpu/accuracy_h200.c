@@ -76,7 +76,8 @@ int main(int argc, char **argv)
     double *errors = calloc(n > 0 ? n : 1, sizeof *errors);
     size_t counted = 0, failures = 0;
     int bad_ways = 0, ways_checked = 0;
-    printf("%-34s %-14s %12s %12s %8s  %s\n", "kernel", "group", "measured_us", "predicted_us", "error", "bound");
+    printf("%-34s %-14s %12s %12s %8s  %s\n", "kernel", "group", "measured_us", "predicted_us", "error",
+           "bound");
     for (size_t i = 0; i < n; i++) {
         json_t *k = json_array_get(kernels, i);
         const char *name = json_string_value(json_object_get(k, "name"));
@@ -114,8 +115,8 @@ int main(int argc, char **argv)
                 for (size_t j = 0; j < n; j++) {
                     json_t *b = json_array_get(kernels, j);
                     const char *g = json_string_value(json_object_get(b, "group"));
-                    if (g != NULL && strcmp(g, "banks") == 0 && (int)number(b, "element_bytes", 4) == element &&
-                        (int)number(b, "stride", -1) == 1)
+                    if (g != NULL && strcmp(g, "banks") == 0 &&
+                        (int)number(b, "element_bytes", 4) == element && (int)number(b, "stride", -1) == 1)
                         base = number(b, "measured_s", 0.0);
                 }
                 ratio = base > launch ? (measured - launch) / (base - launch) : 0.0;
@@ -130,7 +131,8 @@ int main(int argc, char **argv)
             long wavefronts = banks != NULL ? (long)number(banks, "wavefronts", -1) : -1;
             ways_checked++;
             if (ways != expected || (cycles > 0.0 && wavefronts != lround(cycles))) {
-                printf("    banks: model ways %ld wavefronts %ld; measured ways %.3f (%ld), cycles per access %.3f\n",
+                printf("    banks: model ways %ld wavefronts %ld; measured ways %.3f (%ld), cycles per "
+                       "access %.3f\n",
                        ways, wavefronts, ratio, expected, cycles);
                 bad_ways++;
             }
@@ -138,14 +140,15 @@ int main(int argc, char **argv)
         }
     }
     qsort(errors, counted, sizeof *errors, compare_doubles);
-    double median = counted == 0 ? 0.0
+    double median = counted == 0  ? 0.0
                     : counted % 2 ? errors[counted / 2]
                                   : 0.5 * (errors[counted / 2 - 1] + errors[counted / 2]);
     double worst = counted > 0 ? errors[counted - 1] : 0.0;
-    printf("\n%zu kernels predicted, %zu refused; median |error| %.1f%% (limit %.0f%%), worst %.1f%% (limit %.0f%%); "
+    printf("\n%zu kernels predicted, %zu refused; median |error| %.1f%% (limit %.0f%%), worst %.1f%% (limit "
+           "%.0f%%); "
            "bank ways wrong for %d of %d strides\n",
-           counted, failures, 100.0 * median, 100.0 * MEDIAN_LIMIT, 100.0 * worst, 100.0 * WORST_LIMIT, bad_ways,
-           ways_checked);
+           counted, failures, 100.0 * median, 100.0 * MEDIAN_LIMIT, 100.0 * worst, 100.0 * WORST_LIMIT,
+           bad_ways, ways_checked);
     int ok = counted > 0 && failures == 0 && median <= MEDIAN_LIMIT && worst <= WORST_LIMIT && bad_ways == 0;
     printf("%s\n", ok ? "PASS" : "FAIL");
     free(errors);

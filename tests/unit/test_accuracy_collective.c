@@ -67,14 +67,16 @@ static double check_file(const struct simt_hwdb *db, const char *path)
     static double errors[MAX_RUNS];
     size_t count = 0, all = 0;
     double worst = 0.0;
-    printf("%s\n%-15s %12s %4s %5s %-7s %12s %12s %8s  %-9s %-7s %9s %9s\n", path, "op", "bytes", "gpus", "nodes",
-           "link", "measured_s", "predicted_s", "error", "algorithm", "proto", "busbw_m", "busbw_p");
+    printf("%s\n%-15s %12s %4s %5s %-7s %12s %12s %8s  %-9s %-7s %9s %9s\n", path, "op", "bytes", "gpus",
+           "nodes", "link", "measured_s", "predicted_s", "error", "algorithm", "proto", "busbw_m", "busbw_p");
     size_t i;
     json_t *run;
-    json_array_foreach(runs, i, run) {
+    json_array_foreach(runs, i, run)
+    {
         ck_assert(count < MAX_RUNS);
-        json_t *body = json_pack("{s:s, s:O, s:O, s:O}", "gpu", gpu_id, "op", json_object_get(run, "op"), "bytes",
-                                 json_object_get(run, "bytes"), "gpus", json_object_get(run, "gpus"));
+        json_t *body =
+            json_pack("{s:s, s:O, s:O, s:O}", "gpu", gpu_id, "op", json_object_get(run, "op"), "bytes",
+                      json_object_get(run, "bytes"), "gpus", json_object_get(run, "gpus"));
         ck_assert_ptr_nonnull(body);
         json_t *nodes = json_object_get(run, "nodes");
         if (nodes != NULL)
@@ -88,7 +90,8 @@ static double check_file(const struct simt_hwdb *db, const char *path)
         int status = 0;
         json_t *answer = ask(db, body, &status);
         char *shown = json_dumps(body, JSON_COMPACT);
-        ck_assert_msg(answer != NULL && status == 200, "%s: run %zu (%s) answered %d", path, i, shown, status);
+        ck_assert_msg(answer != NULL && status == 200, "%s: run %zu (%s) answered %d", path, i, shown,
+                      status);
         double predicted = json_number_value(json_object_get(answer, "time_s"));
         double factor = json_number_value(json_object_get(answer, "bus_factor"));
         double error = (predicted - measured) / measured;
@@ -112,9 +115,10 @@ static double check_file(const struct simt_hwdb *db, const char *path)
     }
     ck_assert_msg(count > 0, "%s: no runs of 1 MiB or more", path);
     double med = median(errors, count);
-    printf("collectives %s: %zu runs (%zu of 1 MiB or more), median |error| %.1f%%, worst %.1f%% (bar: median "
-           "%.0f%%)\n\n",
-           path, all, count, 100.0 * med, 100.0 * worst, 100.0 * MEDIAN_BAR);
+    printf(
+        "collectives %s: %zu runs (%zu of 1 MiB or more), median |error| %.1f%%, worst %.1f%% (bar: median "
+        "%.0f%%)\n\n",
+        path, all, count, 100.0 * med, 100.0 * worst, 100.0 * MEDIAN_BAR);
     fflush(stdout);
     json_decref(results);
     return med;
@@ -145,7 +149,8 @@ START_TEST(collectives_match_nccl_on_h200)
             continue;
         fclose(f);
         double m = check_file(db, path);
-        ck_assert_msg(m <= MEDIAN_BAR, "%s: median |error| %.1f%% over %.0f%%", path, 100.0 * m, 100.0 * MEDIAN_BAR);
+        ck_assert_msg(m <= MEDIAN_BAR, "%s: median |error| %.1f%% over %.0f%%", path, 100.0 * m,
+                      100.0 * MEDIAN_BAR);
     }
     closedir(dir);
     simt_hwdb_unref(db);

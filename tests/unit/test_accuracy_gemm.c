@@ -37,8 +37,8 @@ static const char *const dtypes[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp
 
 /* one run as the summary needs it */
 struct run_error {
-    double error;    /* (predicted - measured) / measured */
-    int dtype;       /* index in dtypes[], -1 when unknown */
+    double error; /* (predicted - measured) / measured */
+    int dtype;    /* index in dtypes[], -1 when unknown */
     char label[64];
 };
 
@@ -98,14 +98,15 @@ START_TEST(gemm_matches_cublas_on_h200)
     static struct run_error all[MAX_RUNS];
     size_t count = 0, excluded = 0, total = 0;
     double worst = 0.0;
-    printf("%-6s %6s %6s %6s %5s %12s %12s %8s  %-8s %-12s %s\n", "dtype", "m", "n", "k", "batch", "measured_s",
-           "predicted_s", "error", "bound", "tile", "split");
+    printf("%-6s %6s %6s %6s %5s %12s %12s %8s  %-8s %-12s %s\n", "dtype", "m", "n", "k", "batch",
+           "measured_s", "predicted_s", "error", "bound", "tile", "split");
     size_t i;
     json_t *run;
-    json_array_foreach(runs, i, run) {
+    json_array_foreach(runs, i, run)
+    {
         ck_assert(count < MAX_RUNS);
-        json_t *body = json_pack("{s:s, s:O, s:O, s:O, s:O}", "gpu", gpu_id, "m", json_object_get(run, "m"), "n",
-                                 json_object_get(run, "n"), "k", json_object_get(run, "k"), "dtype",
+        json_t *body = json_pack("{s:s, s:O, s:O, s:O, s:O}", "gpu", gpu_id, "m", json_object_get(run, "m"),
+                                 "n", json_object_get(run, "n"), "k", json_object_get(run, "k"), "dtype",
                                  json_object_get(run, "dtype"));
         ck_assert_ptr_nonnull(body);
         json_t *batch = json_object_get(run, "batch");
@@ -181,10 +182,12 @@ START_TEST(gemm_matches_cublas_on_h200)
         shown++;
     }
     printf("\n");
-    printf("int8 kept out of the bars: torch._int_mm runs Ampere mma.sync kernels (cutlass_80 i16832, 0.93 POPS "
-           "on this card), not the cuBLASLt int8 kernel (1.24 POPS) behind the database's int8 figure\n");
+    printf(
+        "int8 kept out of the bars: torch._int_mm runs Ampere mma.sync kernels (cutlass_80 i16832, 0.93 POPS "
+        "on this card), not the cuBLASLt int8 kernel (1.24 POPS) behind the database's int8 figure\n");
     double med = median(errors, count);
-    printf("GEMM: %zu runs in the bar (%zu int8 runs shown, not in it), median |error| %.1f%%, worst %.1f%% (bars: "
+    printf("GEMM: %zu runs in the bar (%zu int8 runs shown, not in it), median |error| %.1f%%, worst %.1f%% "
+           "(bars: "
            "median %.0f%%, worst %.0f%%)\n",
            count, excluded, 100.0 * med, 100.0 * worst, 100.0 * MEDIAN_BAR, 100.0 * WORST_BAR);
     fflush(stdout);

@@ -79,7 +79,8 @@ static int matches(json_t *expected, json_t *actual, const char *path, char *why
         }
         const char *key;
         json_t *value;
-        json_object_foreach(expected, key, value) {
+        json_object_foreach(expected, key, value)
+        {
             char sub[512];
             snprintf(sub, sizeof sub, "%s.%s", path, key);
             if (!matches(value, json_object_get(actual, key), sub, why, why_size))

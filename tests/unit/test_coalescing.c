@@ -154,7 +154,8 @@ START_TEST(test_defaults)
     struct simt_coalescing_result r;
     ck_assert_int_eq(simt_coalescing_compute(&gpu, &a, &r, NULL), SIMT_OK);
     ck_assert_int_eq(r.dram_bytes, 128); /* 4 sectors of 32 B */
-    ck_assert_uint_eq(r.assumed, SIMT_COAL_ASSUMED_SECTOR | SIMT_COAL_ASSUMED_LINE | SIMT_COAL_ASSUMED_GRANULARITY);
+    ck_assert_uint_eq(r.assumed,
+                      SIMT_COAL_ASSUMED_SECTOR | SIMT_COAL_ASSUMED_LINE | SIMT_COAL_ASSUMED_GRANULARITY);
 }
 END_TEST
 

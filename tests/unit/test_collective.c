@@ -26,8 +26,9 @@ static void switch_gpu(struct simt_gpu_spec *g)
     g->pcie_bandwidth_bytes_per_s = 50.0e9;
 }
 
-static struct simt_coll_result predict_ok(const struct simt_gpu_spec *g, enum simt_coll_op op, enum simt_link link,
-                                          double bytes, int gpus, int nodes, double network)
+static struct simt_coll_result predict_ok(const struct simt_gpu_spec *g, enum simt_coll_op op,
+                                          enum simt_link link, double bytes, int gpus, int nodes,
+                                          double network)
 {
     struct simt_coll_request req = {op, link, bytes, gpus, nodes, network};
     struct simt_coll_result r;
@@ -44,17 +45,16 @@ static const struct {
     int ranks;
     double factor;
 } factor_rows[] = {
-    {SIMT_COLL_ALL_REDUCE, 2, 1.0},          {SIMT_COLL_ALL_REDUCE, 8, 1.75},
-    {SIMT_COLL_ALL_REDUCE, 16, 1.875},       {SIMT_COLL_ALL_GATHER, 8, 0.875},
-    {SIMT_COLL_REDUCE_SCATTER, 4, 0.75},     {SIMT_COLL_ALL_TO_ALL, 2, 0.5},
-    {SIMT_COLL_BROADCAST, 8, 1.0},           {SIMT_COLL_ALL_REDUCE, 1, 0.0},
-    {SIMT_COLL_ALL_REDUCE, 0, 0.0},          {SIMT_COLL_OP_COUNT, 8, 0.0},
+    {SIMT_COLL_ALL_REDUCE, 2, 1.0},   {SIMT_COLL_ALL_REDUCE, 8, 1.75},     {SIMT_COLL_ALL_REDUCE, 16, 1.875},
+    {SIMT_COLL_ALL_GATHER, 8, 0.875}, {SIMT_COLL_REDUCE_SCATTER, 4, 0.75}, {SIMT_COLL_ALL_TO_ALL, 2, 0.5},
+    {SIMT_COLL_BROADCAST, 8, 1.0},    {SIMT_COLL_ALL_REDUCE, 1, 0.0},      {SIMT_COLL_ALL_REDUCE, 0, 0.0},
+    {SIMT_COLL_OP_COUNT, 8, 0.0},
 };
 
 START_TEST(bus_factor_rows)
 {
-    ck_assert_double_eq_tol(simt_coll_bus_factor(factor_rows[_i].op, factor_rows[_i].ranks), factor_rows[_i].factor,
-                            1e-15);
+    ck_assert_double_eq_tol(simt_coll_bus_factor(factor_rows[_i].op, factor_rows[_i].ranks),
+                            factor_rows[_i].factor, 1e-15);
 }
 END_TEST
 
@@ -69,7 +69,8 @@ START_TEST(large_messages_reach_link_bandwidth)
     const double bytes = 4294967296.0;
     for (int op = 0; op < SIMT_COLL_OP_COUNT; op++) {
         for (int gpus = 2; gpus <= 8; gpus += 6) {
-            struct simt_coll_result r = predict_ok(&g, (enum simt_coll_op)op, SIMT_LINK_NVLINK, bytes, gpus, 1, 0.0);
+            struct simt_coll_result r =
+                predict_ok(&g, (enum simt_coll_op)op, SIMT_LINK_NVLINK, bytes, gpus, 1, 0.0);
             double factor = simt_coll_bus_factor((enum simt_coll_op)op, gpus);
             ck_assert_str_eq(simt_coll_protocol_name(r.protocol), "simple");
             ck_assert_int_eq(r.ranks, gpus);
@@ -81,7 +82,8 @@ START_TEST(large_messages_reach_link_bandwidth)
             ck_assert(r.busbw_bytes_per_s < r.link_bytes_per_s);
             ck_assert(r.busbw_bytes_per_s > 0.93 * r.link_bytes_per_s);
             ck_assert_int_eq(r.nvswitch, 1);
-            ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), op == SIMT_COLL_ALL_TO_ALL ? "pairwise" : "ring");
+            ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm),
+                             op == SIMT_COLL_ALL_TO_ALL ? "pairwise" : "ring");
         }
     }
 }
@@ -95,7 +97,8 @@ START_TEST(hand_worked_all_reduce)
 {
     struct simt_gpu_spec g;
     switch_gpu(&g);
-    struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1073741824.0, 2, 1, 0.0);
+    struct simt_coll_result r =
+        predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1073741824.0, 2, 1, 0.0);
     ck_assert_double_eq_tol(r.time_s, 3.524720601138798e-3, 1e-12);
     ck_assert_double_eq_tol(r.latency_s, 11.25e-6 + 4.24e-6, 1e-15);
     ck_assert_double_eq_tol(r.busbw_bytes_per_s, 1073741824.0 / 3.524720601138798e-3, 1.0);
@@ -180,7 +183,8 @@ START_TEST(tree_for_small_across_nodes)
     switch_gpu(&g);
     struct simt_coll_result s = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8, 64, 0.0);
     ck_assert_str_eq(simt_coll_algorithm_name(s.algorithm), "tree");
-    struct simt_coll_result l = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8, 8, 0.0);
+    struct simt_coll_result l =
+        predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8, 8, 0.0);
     ck_assert_str_eq(simt_coll_algorithm_name(l.algorithm), "ring");
     /* one node: never the tree */
     struct simt_coll_result one = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8, 1, 0.0);
@@ -237,7 +241,7 @@ static const struct {
     {0, 0, 1024.0, 0, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "gpus"},
     {0, 0, 1024.0, 2, 0, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "nodes"},
     {0, 0, 1024.0, 2, 2, -1.0, 4, 1, 18, 50e9, SIMT_EINVAL, "network_bytes_per_s"},
-    {0, 0, 1024.0, 1, 1, 0.0, 4, 1, 18, 50e9, SIMT_EUNSAT, "gpus"},              /* one rank */
+    {0, 0, 1024.0, 1, 1, 0.0, 4, 1, 18, 50e9, SIMT_EUNSAT, "gpus"},               /* one rank */
     {0, SIMT_LINK_NVLINK, 1024.0, 2, 1, 0.0, 0, 0, 0, 50e9, SIMT_EUNSAT, "link"}, /* no NVLink */
     {0, SIMT_LINK_NVLINK, 1024.0, 6, 1, 0.0, 4, 0, 4, 50e9, SIMT_EUNSAT, "gpus"}, /* 6 > 4 links + 1 */
     {0, SIMT_LINK_PCIE, 1024.0, 2, 1, 0.0, 4, 1, 18, 0.0, SIMT_EUNSAT, "link"},   /* no PCIe figure */
@@ -253,9 +257,12 @@ START_TEST(error_rows_test)
     if (error_rows[_i].nvlink == 0)
         g.nvlink_bandwidth_bytes_per_s = 0.0;
     g.pcie_bandwidth_bytes_per_s = error_rows[_i].pcie;
-    struct simt_coll_request req = {(enum simt_coll_op)error_rows[_i].op, (enum simt_link)error_rows[_i].link,
-                                    error_rows[_i].bytes,                 error_rows[_i].gpus,
-                                    error_rows[_i].nodes,                 error_rows[_i].network};
+    struct simt_coll_request req = {(enum simt_coll_op)error_rows[_i].op,
+                                    (enum simt_link)error_rows[_i].link,
+                                    error_rows[_i].bytes,
+                                    error_rows[_i].gpus,
+                                    error_rows[_i].nodes,
+                                    error_rows[_i].network};
     struct simt_coll_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);

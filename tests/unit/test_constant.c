@@ -16,8 +16,8 @@ struct row {
 };
 
 static const struct row rows[] = {
-    {"uniform", 4, 0, ALL, 1},           /* one address, broadcast */
-    {"per lane", 4, 1, ALL, 32},         /* 32 distinct addresses */
+    {"uniform", 4, 0, ALL, 1},   /* one address, broadcast */
+    {"per lane", 4, 1, ALL, 32}, /* 32 distinct addresses */
     {"per lane, 8 active", 4, 1, 0xffu, 8},
     {"per lane f64", 8, 1, ALL, 32},
     {"no lane", 4, 1, 0, 0},

@@ -11,7 +11,7 @@
 struct row {
     const char *name;
     enum simt_branch_form form;
-    int paths;     /* k, or for LANE_PATHS the modulus: lane l takes path l % paths */
+    int paths; /* k, or for LANE_PATHS the modulus: lane l takes path l % paths */
     uint64_t mask;
     double expected_paths, serialization, efficiency;
 };
@@ -29,11 +29,13 @@ static const struct row rows[] = {
     /* all lanes one id (a branch that depends on the warp): no divergence */
     {"warp-uniform", SIMT_BRANCH_LANE_PATHS, 1, ALL, 1, 1, 1.0},
     /* random over 2: 2 (1 - (1/2)^32) = 2 - 2^-31 */
-    {"random 2", SIMT_BRANCH_RANDOM, 2, ALL, 1.9999999995343387, 1.9999999995343387, 1.0 / 1.9999999995343387},
+    {"random 2", SIMT_BRANCH_RANDOM, 2, ALL, 1.9999999995343387, 1.9999999995343387,
+     1.0 / 1.9999999995343387},
     /* random over 32: 32 (1 - (31/32)^32) = 20.41423074379787 */
     {"random 32", SIMT_BRANCH_RANDOM, 32, ALL, 20.41423074379787, 20.41423074379787, 1.0 / 20.41423074379787},
     /* random over 4: 4 (1 - (3/4)^32) = 3.9995981902971174 */
-    {"random 4", SIMT_BRANCH_RANDOM, 4, ALL, 3.9995981902971174, 3.9995981902971174, 1.0 / 3.9995981902971174},
+    {"random 4", SIMT_BRANCH_RANDOM, 4, ALL, 3.9995981902971174, 3.9995981902971174,
+     1.0 / 3.9995981902971174},
     {"random 1", SIMT_BRANCH_RANDOM, 1, ALL, 1, 1, 1.0},
 };
 
@@ -50,7 +52,8 @@ START_TEST(test_rows)
             b.lane_paths[lane] = lane % t->paths;
     struct simt_divergence_result r;
     ck_assert_int_eq(simt_divergence_compute(&b, &r, NULL), SIMT_OK);
-    ck_assert_msg(fabs(r.expected_paths - t->expected_paths) < 1e-9, "%s: paths %.12g", t->name, r.expected_paths);
+    ck_assert_msg(fabs(r.expected_paths - t->expected_paths) < 1e-9, "%s: paths %.12g", t->name,
+                  r.expected_paths);
     ck_assert_double_eq_tol(r.serialization, t->serialization, 1e-9);
     ck_assert_double_eq_tol(r.simt_efficiency, t->efficiency, 1e-9);
 }

@@ -17,23 +17,26 @@ struct row {
 };
 
 static const struct row rows[] = {
-    {"datasheet dram", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_DRAM_BANDWIDTH, 2e12, SIMT_FIGURE_DATASHEET},
+    {"datasheet dram", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_DRAM_BANDWIDTH, 2e12,
+     SIMT_FIGURE_DATASHEET},
     {"measured dram", SIMT_POLICY_PREFER_MEASURED, 1.7e12, 0, 0, 0, SIMT_FIG_DRAM_BANDWIDTH, 1.7e12,
      SIMT_FIGURE_MEASURED},
-    {"datasheet policy ignores measured", SIMT_POLICY_DATASHEET, 1.7e12, 0, 0, 0, SIMT_FIG_DRAM_BANDWIDTH, 2e12,
-     SIMT_FIGURE_DATASHEET},
+    {"datasheet policy ignores measured", SIMT_POLICY_DATASHEET, 1.7e12, 0, 0, 0, SIMT_FIG_DRAM_BANDWIDTH,
+     2e12, SIMT_FIGURE_DATASHEET},
     /* 256 flops/clk/SM x 100 SMs x 1 GHz */
     {"fp32 at boost", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_FP32, 2.56e13, SIMT_FIGURE_DATASHEET},
     /* at a measured 0.9 GHz: 256 x 100 x 0.9e9 */
     {"fp32 at measured clock", SIMT_POLICY_PREFER_MEASURED, 0, 0.9e9, 0, 0, SIMT_FIG_FP32, 2.304e13,
      SIMT_FIGURE_DERIVED},
-    {"fp32 measured", SIMT_POLICY_PREFER_MEASURED, 0, 0.9e9, 2.2e13, 0, SIMT_FIG_FP32, 2.2e13, SIMT_FIGURE_MEASURED},
+    {"fp32 measured", SIMT_POLICY_PREFER_MEASURED, 0, 0.9e9, 2.2e13, 0, SIMT_FIG_FP32, 2.2e13,
+     SIMT_FIGURE_MEASURED},
     /* 32 banks x 4 B x 100 SMs x 1 GHz */
     {"shared bandwidth", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_SHARED_BANDWIDTH, 1.28e13,
      SIMT_FIGURE_DATASHEET},
     /* 4 issue slots x 100 x 1e9 */
     {"issue", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_ISSUE, 4e11, SIMT_FIGURE_DATASHEET},
-    {"measured latency", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 612, SIMT_FIG_DRAM_LATENCY, 612, SIMT_FIGURE_MEASURED},
+    {"measured latency", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 612, SIMT_FIG_DRAM_LATENCY, 612,
+     SIMT_FIGURE_MEASURED},
     /* tensor rates scale with a measured clock: 5e14 x 0.9 */
     {"tensor at measured clock", SIMT_POLICY_PREFER_MEASURED, 0, 0.9e9, 0, 0,
      (enum simt_figure_id)(SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP16), 4.5e14, SIMT_FIGURE_DERIVED},
@@ -53,7 +56,8 @@ START_TEST(test_rows)
     simt_figure_set_init(&gpu, t->policy, &set);
     ck_assert_msg(fabs(simt_figure_get(&set, t->id) - t->value) <= 1e-9 * t->value, "%s: %g", t->name,
                   simt_figure_get(&set, t->id));
-    ck_assert_msg(set.source[t->id] == t->source, "%s: source %s", t->name, simt_figure_source_name(set.source[t->id]));
+    ck_assert_msg(set.source[t->id] == t->source, "%s: source %s", t->name,
+                  simt_figure_source_name(set.source[t->id]));
 }
 END_TEST
 
@@ -69,27 +73,27 @@ struct dram_row {
 };
 
 static const struct dram_row dram_rows[] = {
-    {"write stands in: datasheet", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH, 2e12,
-     SIMT_FIGURE_STAND_IN},
-    {"write stands in: measured read", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 0, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH,
-     1.8e12, SIMT_FIGURE_STAND_IN},
-    {"write measured", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH, 1.2e12,
-     SIMT_FIGURE_MEASURED},
+    {"write stands in: datasheet", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH,
+     2e12, SIMT_FIGURE_STAND_IN},
+    {"write stands in: measured read", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 0, 0, 0,
+     SIMT_FIG_DRAM_WRITE_BANDWIDTH, 1.8e12, SIMT_FIGURE_STAND_IN},
+    {"write measured", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 0, 0, SIMT_FIG_DRAM_WRITE_BANDWIDTH,
+     1.2e12, SIMT_FIGURE_MEASURED},
     /* 2 / (1 / 1.8 + 1 / 1.2) = 1.44 */
     {"copy stands in: read and write, no turnaround", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 0, 0,
      SIMT_FIG_DRAM_COPY_BANDWIDTH, 1.44e12, SIMT_FIGURE_STAND_IN},
-    {"copy measured", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 1.3e12, 0, SIMT_FIG_DRAM_COPY_BANDWIDTH, 1.3e12,
-     SIMT_FIGURE_MEASURED},
+    {"copy measured", SIMT_POLICY_PREFER_MEASURED, 1.8e12, 1.2e12, 1.3e12, 0, SIMT_FIG_DRAM_COPY_BANDWIDTH,
+     1.3e12, SIMT_FIGURE_MEASURED},
     {"datasheet policy: write is the datasheet's", SIMT_POLICY_DATASHEET, 1.8e12, 1.2e12, 1.3e12, 0,
      SIMT_FIG_DRAM_WRITE_BANDWIDTH, 2e12, SIMT_FIGURE_STAND_IN},
     {"datasheet policy: copy is the datasheet's", SIMT_POLICY_DATASHEET, 1.8e12, 1.2e12, 1.3e12, 0,
      SIMT_FIG_DRAM_COPY_BANDWIDTH, 2e12, SIMT_FIGURE_STAND_IN},
     {"row activations absent", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_DRAM_ROW_ACTIVATIONS, 0,
      SIMT_FIGURE_ABSENT},
-    {"row activations measured", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 4e10, SIMT_FIG_DRAM_ROW_ACTIVATIONS, 4e10,
-     SIMT_FIGURE_MEASURED},
-    {"datasheet policy: no row activations", SIMT_POLICY_DATASHEET, 0, 0, 0, 4e10, SIMT_FIG_DRAM_ROW_ACTIVATIONS, 0,
-     SIMT_FIGURE_ABSENT},
+    {"row activations measured", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 4e10, SIMT_FIG_DRAM_ROW_ACTIVATIONS,
+     4e10, SIMT_FIGURE_MEASURED},
+    {"datasheet policy: no row activations", SIMT_POLICY_DATASHEET, 0, 0, 0, 4e10,
+     SIMT_FIG_DRAM_ROW_ACTIVATIONS, 0, SIMT_FIGURE_ABSENT},
     {"interleave documented", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_DRAM_INTERLEAVE, 256,
      SIMT_FIGURE_DOCUMENTED},
 };
@@ -106,7 +110,8 @@ START_TEST(test_dram_directions)
     simt_figure_set_init(&gpu, t->policy, &set);
     ck_assert_msg(fabs(simt_figure_get(&set, t->id) - t->value) <= 1e-9 * t->value, "%s: %g", t->name,
                   simt_figure_get(&set, t->id));
-    ck_assert_msg(set.source[t->id] == t->source, "%s: source %s", t->name, simt_figure_source_name(set.source[t->id]));
+    ck_assert_msg(set.source[t->id] == t->source, "%s: source %s", t->name,
+                  simt_figure_source_name(set.source[t->id]));
 }
 END_TEST
 
@@ -133,8 +138,9 @@ START_TEST(test_names_and_require)
     simt_figure_describe(&set, SIMT_FIG_FP32, line, sizeof line);
     ck_assert_str_eq(line, "fp32_flops_per_s = 2.56e+13 (datasheet per-clock rate at boost clock)");
     simt_figure_describe(&set, SIMT_FIG_DRAM_WRITE_BANDWIDTH, line, sizeof line);
-    ck_assert_str_eq(line, "dram_write_bandwidth_bytes_per_s = 1.5e+12 (no measured write figure: the DRAM bandwidth "
-                           "figure stands in)");
+    ck_assert_str_eq(
+        line, "dram_write_bandwidth_bytes_per_s = 1.5e+12 (no measured write figure: the DRAM bandwidth "
+              "figure stands in)");
     ck_assert_str_eq(simt_figure_source_name(SIMT_FIGURE_STAND_IN), "stand-in");
     ck_assert_int_eq(simt_figure_describe(&set, SIMT_FIG_COUNT, line, sizeof line), -1);
 }

@@ -237,7 +237,8 @@ static const struct {
     const char *bound;
 } split_rows[] = {
     {8, 0.0, 0.0, 32, 4, 0.032768e-6 + FLOOR, 4.196352e-6 + 0.032768e-6 + 2.0 * FLOOR, "dram"},
-    {8, 0.0, 500.0, 32, 4, 0.032768e-6 + FLOOR + 1.0e-6, 4.196352e-6 + 0.032768e-6 + 2.0 * FLOOR + 2.0e-6, "dram"},
+    {8, 0.0, 500.0, 32, 4, 0.032768e-6 + FLOOR + 1.0e-6, 4.196352e-6 + 0.032768e-6 + 2.0 * FLOOR + 2.0e-6,
+     "dram"},
     {9, 1.0e13, 0.0, 64, 4, 0.0098304e-6 + 0.85e-6, 4.196352e-6 + 0.0098304e-6 + 0.85e-6 + FLOOR, "dram"},
 };
 
@@ -323,7 +324,8 @@ START_TEST(fma_load_store_rows)
 {
     struct simt_gpu_spec g;
     round_gpu(&g);
-    struct simt_gemm_result r = predict_ok(&g, fma_rows[_i].m, fma_rows[_i].n, fma_rows[_i].k, 1, SIMT_DTYPE_FP32);
+    struct simt_gemm_result r =
+        predict_ok(&g, fma_rows[_i].m, fma_rows[_i].n, fma_rows[_i].k, 1, SIMT_DTYPE_FP32);
     ck_assert_int_eq(r.tensor_cores, 0);
     ck_assert_int_eq(r.split_k, 1);
     ck_assert_int_eq(r.tile_m, fma_rows[_i].tile_m);
@@ -394,8 +396,8 @@ START_TEST(alignment_rows)
     struct simt_gpu_spec g;
     round_gpu(&g);
     g.tensor_dense_flops_per_s[SIMT_DTYPE_FP64] = 1.0e14;
-    struct simt_gemm_result r = predict_ok(&g, align_rows[_i].m, align_rows[_i].n, align_rows[_i].k, 1,
-                                           align_rows[_i].dtype);
+    struct simt_gemm_result r =
+        predict_ok(&g, align_rows[_i].m, align_rows[_i].n, align_rows[_i].k, 1, align_rows[_i].dtype);
     ck_assert_int_eq(r.alignment_elements, align_rows[_i].elements);
     ck_assert_int_eq(r.alignment_ok, align_rows[_i].ok);
 }
@@ -482,7 +484,7 @@ static const struct {
     {8, 8, 0, 1, SIMT_DTYPE_BF16, SIMT_EINVAL, "k"},
     {8, 8, 8, 0, SIMT_DTYPE_BF16, SIMT_EINVAL, "batch"},
     {8, 8, 8, 1, SIMT_DTYPE_INT4, SIMT_EINVAL, "dtype"},
-    {8, 8, 8, 1, SIMT_DTYPE_FP8, SIMT_EUNSAT, "dtype"},  /* no fp8 tensor cores on this GPU */
+    {8, 8, 8, 1, SIMT_DTYPE_FP8, SIMT_EUNSAT, "dtype"}, /* no fp8 tensor cores on this GPU */
     {8, 8, 8, 1, SIMT_DTYPE_INT8, SIMT_EUNSAT, "dtype"},
 };
 
@@ -490,8 +492,8 @@ START_TEST(error_rows_test)
 {
     struct simt_gpu_spec g;
     round_gpu(&g);
-    struct simt_gemm_request req = {error_rows[_i].m, error_rows[_i].n, error_rows[_i].k, error_rows[_i].batch,
-                                    error_rows[_i].dtype, SIMT_POLICY_PREFER_MEASURED};
+    struct simt_gemm_request req = {error_rows[_i].m,     error_rows[_i].n,     error_rows[_i].k,
+                                    error_rows[_i].batch, error_rows[_i].dtype, SIMT_POLICY_PREFER_MEASURED};
     struct simt_gemm_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);

@@ -45,8 +45,8 @@ static char *read_file(const char *path)
 /* ------------------------------------------------------------ bundled data */
 
 static const char *const required_ids[] = {
-    "v100-sxm2-32gb", "t4", "a100-sxm4-80gb", "a10", "l4", "l40s", "rtx-4090",
-    "h100-sxm", "h100-pcie", "h200-sxm", "b200", "rtx-5090", "mi300x",
+    "v100-sxm2-32gb", "t4",        "a100-sxm4-80gb", "a10",  "l4",       "l40s",   "rtx-4090",
+    "h100-sxm",       "h100-pcie", "h200-sxm",       "b200", "rtx-5090", "mi300x",
 };
 #define REQUIRED_COUNT (sizeof required_ids / sizeof required_ids[0])
 
@@ -56,7 +56,8 @@ START_TEST(test_bundled_loads)
     ck_assert_uint_ge(simt_hwdb_count(db), REQUIRED_COUNT);
     ck_assert_str_eq(simt_hwdb_dir(db), BUNDLED);
     for (size_t i = 1; i < simt_hwdb_count(db); i++)
-        ck_assert_msg(strcmp(simt_hwdb_at(db, i - 1)->id, simt_hwdb_at(db, i)->id) < 0, "not sorted at %zu", i);
+        ck_assert_msg(strcmp(simt_hwdb_at(db, i - 1)->id, simt_hwdb_at(db, i)->id) < 0, "not sorted at %zu",
+                      i);
     ck_assert_ptr_null(simt_hwdb_at(db, simt_hwdb_count(db)));
     ck_assert_ptr_null(simt_hwdb_find(db, "no-such-gpu"));
     ck_assert_ptr_null(simt_hwdb_find(db, ""));
@@ -150,14 +151,16 @@ START_TEST(test_nvidia_limits_nonzero)
             continue;
         nvidia++;
         ck_assert_msg(s->warp_size > 0 && s->max_threads_per_sm > 0 && s->max_warps_per_sm > 0 &&
-                          s->max_blocks_per_sm > 0 && s->max_threads_per_block > 0 && s->registers_per_sm > 0 &&
-                          s->max_registers_per_block > 0 && s->max_registers_per_thread > 0 &&
-                          s->register_allocation_unit > 0 && s->register_file_partitions > 0 &&
-                          s->shared_bytes_per_sm > 0 && s->shared_bytes_per_block > 0 &&
-                          s->shared_bytes_per_block_optin > 0 && s->shared_allocation_unit_bytes > 0 &&
-                          s->shared_carveout_count > 0 && s->sm_count > 0 && s->boost_clock_hz > 0,
+                          s->max_blocks_per_sm > 0 && s->max_threads_per_block > 0 &&
+                          s->registers_per_sm > 0 && s->max_registers_per_block > 0 &&
+                          s->max_registers_per_thread > 0 && s->register_allocation_unit > 0 &&
+                          s->register_file_partitions > 0 && s->shared_bytes_per_sm > 0 &&
+                          s->shared_bytes_per_block > 0 && s->shared_bytes_per_block_optin > 0 &&
+                          s->shared_allocation_unit_bytes > 0 && s->shared_carveout_count > 0 &&
+                          s->sm_count > 0 && s->boost_clock_hz > 0,
                       "%s: an occupancy limit is 0", gpu->id);
-        ck_assert_msg(s->compute_major >= 7 && s->compute_major <= 12, "%s: cc %d", gpu->id, s->compute_major);
+        ck_assert_msg(s->compute_major >= 7 && s->compute_major <= 12, "%s: cc %d", gpu->id,
+                      s->compute_major);
         ck_assert_msg(s->max_threads_per_sm == s->max_warps_per_sm * s->warp_size, "%s", gpu->id);
         ck_assert_int_eq(s->simds_per_cu, 0);
     }
@@ -251,7 +254,8 @@ START_TEST(test_figures_consistent)
         ck_assert_msg(s->tensor_dense_flops_per_s[SIMT_DTYPE_FP16] > 0, "%s: no fp16 tensor peak", gpu->id);
         /* fp16 tensor peak at most 16x the fp32 CUDA-core peak per clock ... and above it */
         double fp32_peak = s->fp32_flops_per_clock_per_sm * s->sm_count * s->boost_clock_hz;
-        ck_assert_msg(s->tensor_dense_flops_per_s[SIMT_DTYPE_FP16] > fp32_peak, "%s: tensor below fp32", gpu->id);
+        ck_assert_msg(s->tensor_dense_flops_per_s[SIMT_DTYPE_FP16] > fp32_peak, "%s: tensor below fp32",
+                      gpu->id);
         ck_assert_msg(s->l2_bytes < s->dram_bytes && s->dram_bytes > 1e10, "%s: memory sizes", gpu->id);
         ck_assert_msg(s->sector_bytes == 32 || s->sector_bytes == 64, "%s: sector", gpu->id);
         ck_assert_msg(s->dram_access_granularity_bytes >= s->sector_bytes, "%s: DRAM granularity", gpu->id);
@@ -266,9 +270,18 @@ static const struct peak_row {
     const char *id;
     double fp32_flops_per_s; /* datasheet / whitepaper */
 } peak_rows[] = {
-    {"v100-sxm2-32gb", 15.7e12}, {"t4", 8.1e12},    {"a100-sxm4-80gb", 19.5e12}, {"a10", 31.2e12},
-    {"l4", 30.3e12},             {"l40s", 91.6e12}, {"rtx-4090", 82.6e12},       {"h100-sxm", 67e12},
-    {"h100-pcie", 51e12},        {"h200-sxm", 67e12}, {"rtx-5090", 104.8e12},    {"mi300x", 163.4e12},
+    {"v100-sxm2-32gb", 15.7e12},
+    {"t4", 8.1e12},
+    {"a100-sxm4-80gb", 19.5e12},
+    {"a10", 31.2e12},
+    {"l4", 30.3e12},
+    {"l40s", 91.6e12},
+    {"rtx-4090", 82.6e12},
+    {"h100-sxm", 67e12},
+    {"h100-pcie", 51e12},
+    {"h200-sxm", 67e12},
+    {"rtx-5090", 104.8e12},
+    {"mi300x", 163.4e12},
 };
 
 START_TEST(test_fp32_peak_matches_datasheet)
@@ -322,7 +335,7 @@ END_TEST
 
 /* ------------------------------------------------------------ field table */
 
-static const char *const known_groups[] = {"limits", "amd",     "sm",           "clocks",  "memory",
+static const char *const known_groups[] = {"limits",     "amd",     "sm",           "clocks",  "memory",
                                            "throughput", "latency", "interconnect", "measured"};
 
 static size_t field_size(const struct simt_hwdb_field *f)
@@ -354,14 +367,15 @@ START_TEST(test_field_table_shape)
             group_known |= strcmp(f[i].group, known_groups[g]) == 0;
         ck_assert_msg(group_known, "%s: group %s", f[i].name, f[i].group);
         if (strcmp(f[i].group, "measured") == 0) {
-            ck_assert_msg(strncmp(f[i].name, "measured_", 9) == 0 && strcmp(f[i].name + 9, f[i].key) == 0, "%s",
-                          f[i].name);
+            ck_assert_msg(strncmp(f[i].name, "measured_", 9) == 0 && strcmp(f[i].name + 9, f[i].key) == 0,
+                          "%s", f[i].name);
             ck_assert_uint_eq(f[i].required, 0);
         } else {
             ck_assert_str_eq(f[i].name, f[i].key);
         }
         ck_assert_msg(f[i].min <= f[i].max, "%s: range", f[i].name);
-        ck_assert_msg(f[i].offset + field_size(&f[i]) <= sizeof(struct simt_gpu_spec), "%s: offset", f[i].name);
+        ck_assert_msg(f[i].offset + field_size(&f[i]) <= sizeof(struct simt_gpu_spec), "%s: offset",
+                      f[i].name);
         for (size_t j = 0; j < i; j++) {
             ck_assert_msg(strcmp(f[i].name, f[j].name) != 0, "duplicate %s", f[i].name);
             int disjoint = f[i].offset + field_size(&f[i]) <= f[j].offset ||
@@ -380,7 +394,8 @@ END_TEST
  * without a table row fails here. */
 START_TEST(test_field_table_covers_gpu_h)
 {
-    static const char *const derived[] = {"vendor", "compute_major", "compute_minor", "shared_carveout_count"};
+    static const char *const derived[] = {"vendor", "compute_major", "compute_minor",
+                                          "shared_carveout_count"};
     char *text = read_file(SIMT_SOURCE_DIR "/model/gpu.h");
     char *start = strstr(text, "struct simt_gpu_spec {");
     ck_assert_ptr_nonnull(start);
@@ -466,22 +481,22 @@ START_TEST(test_schema_md_matches_table)
         ck_assert_msg(row != NULL, "SCHEMA.md documents %s.%s, which the loader does not know", group, key);
         rows++;
         const char *want_type = row->type == SIMT_FIELD_INT || row->type == SIMT_FIELD_INT64 ? "integer"
-                                : row->type == SIMT_FIELD_DOUBLE                            ? "number"
+                                : row->type == SIMT_FIELD_DOUBLE                             ? "number"
                                 : row->type == SIMT_FIELD_DTYPES ? "map: data type to number"
                                                                  : "list of integers";
-        ck_assert_msg(strcmp(type, want_type) == 0, "SCHEMA.md %s.%s: type \"%s\", table \"%s\"", group, key, type,
-                      want_type);
+        ck_assert_msg(strcmp(type, want_type) == 0, "SCHEMA.md %s.%s: type \"%s\", table \"%s\"", group, key,
+                      type, want_type);
         char describe[96];
         simt_hwdb_field_describe(row, describe, sizeof describe);
         const char *want_range = strstr(describe, " in ") + 4;
-        ck_assert_msg(strcmp(range, want_range) == 0, "SCHEMA.md %s.%s: range \"%s\", table \"%s\"", group, key,
-                      range, want_range);
-        const char *want_required = row->required == 3 ? "nvidia, amd"
+        ck_assert_msg(strcmp(range, want_range) == 0, "SCHEMA.md %s.%s: range \"%s\", table \"%s\"", group,
+                      key, range, want_range);
+        const char *want_required = row->required == 3   ? "nvidia, amd"
                                     : row->required == 1 ? "nvidia"
                                     : row->required == 2 ? "amd"
                                                          : "no";
-        ck_assert_msg(strcmp(required, want_required) == 0, "SCHEMA.md %s.%s: required \"%s\", table \"%s\"", group,
-                      key, required, want_required);
+        ck_assert_msg(strcmp(required, want_required) == 0, "SCHEMA.md %s.%s: required \"%s\", table \"%s\"",
+                      group, key, required, want_required);
     }
     for (size_t i = 0; i < n; i++) {
         char want[300];
@@ -565,7 +580,8 @@ START_TEST(test_field_set_changes_only_that_field)
         for (size_t j = 0; j < n; j++) {
             if (j == i || f[j].type == SIMT_FIELD_DTYPES || f[j].type == SIMT_FIELD_CARVEOUTS)
                 continue;
-            ck_assert_msg(simt_hwdb_field_get(&spec, &f[j]) <= 0.0 && simt_hwdb_field_get(&spec, &f[j]) >= 0.0,
+            ck_assert_msg(simt_hwdb_field_get(&spec, &f[j]) <= 0.0 &&
+                              simt_hwdb_field_get(&spec, &f[j]) >= 0.0,
                           "setting %s changed %s", f[i].name, f[j].name);
         }
         (void)copy;
@@ -632,7 +648,8 @@ START_TEST(test_field_dtypes_and_carveouts)
     int64_t many[SIMT_MAX_CARVEOUTS + 1];
     for (int i = 0; i <= SIMT_MAX_CARVEOUTS; i++)
         many[i] = 1024 * i;
-    ck_assert_int_eq(simt_hwdb_field_set_carveouts(&spec, carve, many, SIMT_MAX_CARVEOUTS + 1, &diag), SIMT_EINVAL);
+    ck_assert_int_eq(simt_hwdb_field_set_carveouts(&spec, carve, many, SIMT_MAX_CARVEOUTS + 1, &diag),
+                     SIMT_EINVAL);
     ck_assert_int_eq(simt_hwdb_field_set_carveouts(&spec, sms, good, 3, &diag), SIMT_EINVAL);
     ck_assert_int_eq(memcmp(&spec, &before, sizeof spec), 0);
     ck_assert_int_eq(simt_hwdb_field_set_carveouts(&spec, carve, many, SIMT_MAX_CARVEOUTS, &diag), SIMT_OK);
@@ -694,7 +711,8 @@ int main(void)
     tcase_add_test(data, test_amd_mi300x);
     tcase_add_test(data, test_sources_present);
     tcase_add_test(data, test_figures_consistent);
-    tcase_add_loop_test(data, test_fp32_peak_matches_datasheet, 0, (int)(sizeof peak_rows / sizeof peak_rows[0]));
+    tcase_add_loop_test(data, test_fp32_peak_matches_datasheet, 0,
+                        (int)(sizeof peak_rows / sizeof peak_rows[0]));
     tcase_add_test(data, test_arch_and_gpu_sources_merge);
     tcase_add_test(data, test_load_failures);
     suite_add_tcase(s, data);

@@ -106,9 +106,11 @@ static void check_error(const char *name, const char *dir, const char *expected)
         char rel[256];
         int l, c;
         if (first && parse_location(line, rel, sizeof rel, &l, &c)) {
-            ck_assert_msg(diag.line == l && diag.column == c, "%s: diag line:column %d:%d, message says %d:%d",
-                          name, diag.line, diag.column, l, c);
-            ck_assert_msg(ends_with(diag.file, rel), "%s: diag.file %s does not end with %s", name, diag.file, rel);
+            ck_assert_msg(diag.line == l && diag.column == c,
+                          "%s: diag line:column %d:%d, message says %d:%d", name, diag.line, diag.column, l,
+                          c);
+            ck_assert_msg(ends_with(diag.file, rel), "%s: diag.file %s does not end with %s", name, diag.file,
+                          rel);
         }
         first = 0;
     }
@@ -158,7 +160,8 @@ static void check_success(const char *name, const char *dir, const char *expect)
     ck_assert_uint_ge(simt_hwdb_count(db), 1);
     if (expect) {
         char *copy = strdup(expect);
-        for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line;
+             line = strtok_r(NULL, "\n", &save)) {
             char id[64], key[128];
             double want;
             if (line[0] == '#' || sscanf(line, "%63s %127s %lf", id, key, &want) != 3)
@@ -168,8 +171,8 @@ static void check_success(const char *name, const char *dir, const char *expect)
             int found;
             double got = value_of(gpu, key, &found);
             ck_assert_msg(found, "%s: no field %s", name, key);
-            ck_assert_msg(fabs(got - want) <= 1e-9 * fabs(want), "%s: %s %s = %g, expected %g", name, id, key, got,
-                          want);
+            ck_assert_msg(fabs(got - want) <= 1e-9 * fabs(want), "%s: %s %s = %g, expected %g", name, id, key,
+                          got, want);
         }
         free(copy);
     }
@@ -197,9 +200,20 @@ END_TEST
 
 /* The kinds of bad file the loader must refuse each have a case. */
 static const char *const required_cases[] = {
-    "unknown-key",   "duplicate-key", "wrong-type-string", "out-of-range", "non-integer", "missing-required",
-    "unknown-arch",  "malformed-yaml", "id-mismatch",      "empty-file",   "measured-missing-method",
-    "measured-unknown-key", "valid-minimal", "valid-measured",
+    "unknown-key",
+    "duplicate-key",
+    "wrong-type-string",
+    "out-of-range",
+    "non-integer",
+    "missing-required",
+    "unknown-arch",
+    "malformed-yaml",
+    "id-mismatch",
+    "empty-file",
+    "measured-missing-method",
+    "measured-unknown-key",
+    "valid-minimal",
+    "valid-measured",
 };
 
 START_TEST(test_required_cases_present)

@@ -131,13 +131,15 @@ START_TEST(test_read_write_mix)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_OK);
-    ck_assert_msg(fabs(r.breakdown_s[SIMT_BOUND_DRAM] - t->dram_s) <= 1e-9 * t->dram_s, "%s: dram %.6g", t->name,
-                  r.breakdown_s[SIMT_BOUND_DRAM]);
+    ck_assert_msg(fabs(r.breakdown_s[SIMT_BOUND_DRAM] - t->dram_s) <= 1e-9 * t->dram_s, "%s: dram %.6g",
+                  t->name, r.breakdown_s[SIMT_BOUND_DRAM]);
     ck_assert_int_eq(r.bound, SIMT_BOUND_DRAM);
     /* traffic counts bytes, not their price */
     ck_assert_double_eq_tol(r.dram_bytes, 32.768e6 * (t->load + t->store), 1e-6);
-    simt_figure_mask direction = SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
-    ck_assert_msg((r.figures_used & direction) == (t->store ? direction : 0), "%s: write/copy figures used", t->name);
+    simt_figure_mask direction =
+        SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
+    ck_assert_msg((r.figures_used & direction) == (t->store ? direction : 0), "%s: write/copy figures used",
+                  t->name);
     /* the network cannot beat the DRAM term */
     ck_assert_msg(r.execution_s >= t->dram_s, "%s: execution %.6g", t->name, r.execution_s);
 }
@@ -167,12 +169,9 @@ struct rows_row {
 };
 
 static const struct rows_row rows_rows[] = {
-    {"256 B apart", 8, 32, 1, 1e10, 25.6e-6, 0},
-    {"128 B apart", 8, 16, 1, 1e10, 12.8e-6, 0},
-    {"1 KiB apart", 8, 128, 1, 1e10, 25.6e-6, 0},
-    {"contiguous", 8, 1, 1, 1e10, 1.024e-6, 0},
-    {"tile column", 4, 32, 8, 1e10, 1.6e-6, 0},
-    {"no figure", 8, 32, 1, 0, 8.192e-6, 1},
+    {"256 B apart", 8, 32, 1, 1e10, 25.6e-6, 0},  {"128 B apart", 8, 16, 1, 1e10, 12.8e-6, 0},
+    {"1 KiB apart", 8, 128, 1, 1e10, 25.6e-6, 0}, {"contiguous", 8, 1, 1, 1e10, 1.024e-6, 0},
+    {"tile column", 4, 32, 8, 1e10, 1.6e-6, 0},   {"no figure", 8, 32, 1, 0, 8.192e-6, 1},
 };
 
 START_TEST(test_dram_rows)
@@ -189,10 +188,12 @@ START_TEST(test_dram_rows)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_OK);
-    ck_assert_msg(fabs(r.breakdown_s[SIMT_BOUND_DRAM] - t->dram_s) <= 1e-9 * t->dram_s, "%s: dram %.6g", t->name,
-                  r.breakdown_s[SIMT_BOUND_DRAM]);
-    ck_assert_msg(!(r.assumed & SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT) == !t->unlimited, "%s: assumption", t->name);
-    ck_assert_msg(!(r.figures_used & SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_ACTIVATIONS)) == !(t->activations_per_s > 0),
+    ck_assert_msg(fabs(r.breakdown_s[SIMT_BOUND_DRAM] - t->dram_s) <= 1e-9 * t->dram_s, "%s: dram %.6g",
+                  t->name, r.breakdown_s[SIMT_BOUND_DRAM]);
+    ck_assert_msg(!(r.assumed & SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT) == !t->unlimited, "%s: assumption",
+                  t->name);
+    ck_assert_msg(!(r.figures_used & SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_ACTIVATIONS)) ==
+                      !(t->activations_per_s > 0),
                   "%s: figure used", t->name);
     ck_assert_msg(r.execution_s >= t->dram_s, "%s: execution %.6g", t->name, r.execution_s);
 }

@@ -36,7 +36,8 @@ static const struct row rows[] = {
     /* L2: one 128-B request, 200 cycles of latency plus 128/80 = 1.6 of the SM's port (MVA, one
      * customer): 201.6 cycles -> 128/201.6 B/cycle x 100 SMs x 1e9 = 6.349e10 B/s of 8e12;
      * required 80 x 200 = 16000 B; 90% at 119.02 customers (exact MVA recursion) -> 120 warps */
-    {"l2 one warp", SIMT_LATENCY_L2, 1, 1, 4, 201.6, 128, 16000, 6.3492063492063484e10, 0.007936507936507936, 120},
+    {"l2 one warp", SIMT_LATENCY_L2, 1, 1, 4, 201.6, 128, 16000, 6.3492063492063484e10, 0.007936507936507936,
+     120},
     /* shared: 128-B request, 1 cycle of service, latency 30: 8 streams -> 8/30 of peak;
      * peak = 128 x 100 x 1e9 = 1.28e13; warps for 90% = ceil(0.9 x 30 / 1) = 27 */
     {"shared 8 warps", SIMT_LATENCY_SHARED, 8, 1, 4, 30, 1024, 3840, 1.28e13 * 8.0 / 30.0, 8.0 / 30.0, 27},
@@ -73,9 +74,10 @@ START_TEST(test_rows)
     ck_assert_double_eq_tol(r.required_in_flight_per_sm, t->required, 1e-6);
     ck_assert_msg(fabs(r.achieved_per_s - t->achieved) < 1e-9 * t->achieved, "%s: achieved %.14g", t->name,
                   r.achieved_per_s);
-    ck_assert_msg(fabs(r.fraction_of_peak - t->fraction) < 1e-9, "%s: fraction %.14g", t->name, r.fraction_of_peak);
-    ck_assert_msg(fabs(r.warps_needed - t->warps_needed) < 1e-9,
-                  "%s: warps needed %g", t->name, r.warps_needed);
+    ck_assert_msg(fabs(r.fraction_of_peak - t->fraction) < 1e-9, "%s: fraction %.14g", t->name,
+                  r.fraction_of_peak);
+    ck_assert_msg(fabs(r.warps_needed - t->warps_needed) < 1e-9, "%s: warps needed %g", t->name,
+                  r.warps_needed);
 }
 END_TEST
 

@@ -11,8 +11,8 @@
 
 static json_t *fetch_document(void)
 {
-    struct simt_api_request req = {.method = "GET", .path = "/openapi.json", .content_type = NULL, .body = NULL,
-                                   .body_len = 0};
+    struct simt_api_request req = {
+        .method = "GET", .path = "/openapi.json", .content_type = NULL, .body = NULL, .body_len = 0};
     struct simt_api_response resp;
     ck_assert_int_eq(simt_api_handle(NULL, &req, &resp), 0);
     ck_assert_int_eq(resp.status, 200);
@@ -47,8 +47,8 @@ START_TEST(test_every_route_documented)
         lower(method, m, sizeof m);
         json_t *item = json_object_get(paths, pattern);
         ck_assert_msg(item != NULL, "route %s %s is not in /openapi.json's paths", method, pattern);
-        ck_assert_msg(json_object_get(item, m) != NULL, "route %s %s: the document has no %s operation", method,
-                      pattern, m);
+        ck_assert_msg(json_object_get(item, m) != NULL, "route %s %s: the document has no %s operation",
+                      method, pattern, m);
     }
     const char *method = NULL, *pattern = NULL;
     ck_assert_int_ne(simt_api_route_at(n, &method, &pattern), 0);
@@ -119,12 +119,15 @@ START_TEST(test_contract_endpoint)
         for (size_t s = 0; s < sizeof statuses / sizeof statuses[0]; s++) {
             json_t *r = resolve(doc, json_object_get(responses, statuses[s]));
             ck_assert_msg(r != NULL, "%s: no %s response", path, statuses[s]);
-            json_t *error_schema = json_object_get(json_object_get(json_object_get(r, "content"), "application/json"),
-                                                   "schema");
-            ck_assert_str_eq(json_string_value(json_object_get(error_schema, "$ref")), "#/components/schemas/Error");
+            json_t *error_schema =
+                json_object_get(json_object_get(json_object_get(r, "content"), "application/json"), "schema");
+            ck_assert_str_eq(json_string_value(json_object_get(error_schema, "$ref")),
+                             "#/components/schemas/Error");
         }
-        json_t *ok = json_object_get(json_object_get(json_object_get(responses, "200"), "content"), "application/json");
-        ck_assert_msg(resolve(doc, json_object_get(ok, "schema")) != NULL, "%s: 200 has no resolvable schema", path);
+        json_t *ok = json_object_get(json_object_get(json_object_get(responses, "200"), "content"),
+                                     "application/json");
+        ck_assert_msg(resolve(doc, json_object_get(ok, "schema")) != NULL, "%s: 200 has no resolvable schema",
+                      path);
     }
     json_decref(doc);
 }
@@ -156,9 +159,9 @@ START_TEST(test_refs_resolve)
     check_refs(doc, doc, &bad);
     ck_assert_int_eq(bad, 0);
     /* the error body of the contract: {"error": {"code", "message", "field"?}} */
-    json_t *error = json_object_get(json_object_get(json_object_get(json_object_get(doc, "components"), "schemas"),
-                                                    "Error"),
-                                    "properties");
+    json_t *error = json_object_get(
+        json_object_get(json_object_get(json_object_get(doc, "components"), "schemas"), "Error"),
+        "properties");
     json_t *inner = json_object_get(json_object_get(error, "error"), "properties");
     ck_assert_ptr_nonnull(json_object_get(inner, "code"));
     ck_assert_ptr_nonnull(json_object_get(inner, "message"));
@@ -169,8 +172,11 @@ END_TEST
 
 START_TEST(test_post_is_refused)
 {
-    struct simt_api_request req = {.method = "POST", .path = "/openapi.json", .content_type = "application/json",
-                                   .body = "{}", .body_len = 2};
+    struct simt_api_request req = {.method = "POST",
+                                   .path = "/openapi.json",
+                                   .content_type = "application/json",
+                                   .body = "{}",
+                                   .body_len = 2};
     struct simt_api_response resp;
     ck_assert_int_eq(simt_api_handle(NULL, &req, &resp), 0);
     ck_assert_int_eq(resp.status, 405);

@@ -34,7 +34,8 @@ static const struct row rows[] = {
     {"fp32 shared bound", 1e11, SIMT_DTYPE_FP32, 0, -1, -1, 1.28e11, 0, 0, 0.01, 0.78125, 2, 1e13,
      SIMT_LEVEL_SHARED},
     /* measured DRAM 1.6e12: 1e11/1.6e12 = 0.0625; ridge 2.56e13/1.6e12 = 16 */
-    {"measured dram", 1e12, SIMT_DTYPE_FP32, 0, 1e11, -1, -1, 1.6e12, 0, 0.0625, 10, 16, 1.6e13, SIMT_LEVEL_DRAM},
+    {"measured dram", 1e12, SIMT_DTYPE_FP32, 0, 1e11, -1, -1, 1.6e12, 0, 0.0625, 10, 16, 1.6e13,
+     SIMT_LEVEL_DRAM},
     /* measured clock 0.5 GHz: fp32 = 256 x 100 x 0.5e9 = 1.28e13; compute 1e12/1.28e13 = 0.078125 */
     {"measured clock", 1e12, SIMT_DTYPE_FP32, 0, 1e11, -1, -1, 0, 0.5e9, 0.078125, 10, 6.4, 1.28e13,
      SIMT_ROOF_COMPUTE},
@@ -67,7 +68,8 @@ START_TEST(test_rows)
     struct simt_roofline_result r;
     struct simt_diag diag;
     ck_assert_int_eq(simt_roofline_compute(&figures, &req, &r, &diag), SIMT_OK);
-    ck_assert_msg(fabs(r.time_s - t->time_s) <= 1e-12 * t->time_s + 1e-18, "%s: time %.12g", t->name, r.time_s);
+    ck_assert_msg(fabs(r.time_s - t->time_s) <= 1e-12 * t->time_s + 1e-18, "%s: time %.12g", t->name,
+                  r.time_s);
     ck_assert_double_eq_tol(r.arithmetic_intensity, t->intensity, 1e-9 * fmax(1, t->intensity));
     ck_assert_double_eq_tol(r.ridge_point, t->ridge, 1e-9 * t->ridge);
     ck_assert_double_eq_tol(r.attainable_flops_per_s, t->attainable, 1e-6 * fmax(1, t->attainable));
