@@ -2,7 +2,8 @@
 # The one test command: installs what is missing, builds simtd with warnings
 # as errors, and runs every test (unit, case folders, oracle where the CUDA
 # header exists, end-to-end against the real daemon, accuracy against the
-# committed H200 measurements, fuzz corpus replay). Then, as CI does:
+# committed H200 measurements, fuzz corpus replay), after checking that every
+# C file is formatted by the checked-in .clang-format. Then, as CI does:
 #   valgrind  the end-to-end suite once more with every simtd under valgrind
 #             (memcheck): no error and no definite leak
 #   asan      the whole suite again, built with -fsanitize=address,undefined
@@ -13,11 +14,11 @@
 # Every stage runs even when an earlier one failed; the summary at the end
 # gives each stage's result and time, and the exit status is 1 if any failed.
 # Usage: tests/run-all.sh [BUILD_DIR]
-#   SIMT_STAGES="test valgrind asan fuzz"  the stages to run (default: all)
+#   SIMT_STAGES="format test valgrind asan fuzz"  the stages to run (default: all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
-stages=${SIMT_STAGES:-test valgrind asan fuzz}
+stages=${SIMT_STAGES:-format test valgrind asan fuzz}
 jobs=$(nproc)
 bash "$root/.ci/deps"
 
@@ -91,6 +92,14 @@ stage_fuzz() {
   SIMT_FUZZ_PARALLEL=$parallel CC=clang bash "$root/tests/fuzz/run.sh" "${SIMT_FUZZ_SECONDS:-120}" "$build-fuzz"
 }
 
+# The checked-in .clang-format, applied: any file it would change fails.
+stage_format() {
+  (cd "$root" && { git ls-files '*.c' '*.h' 2>/dev/null ||
+    find model hwdb api server clients tests -name node_modules -prune -o -name '*.[ch]' -print; } |
+    xargs clang-format --dry-run --Werror)
+}
+
+run_stage format stage_format
 run_stage test stage_test
 run_stage valgrind stage_valgrind
 run_stage asan stage_asan
