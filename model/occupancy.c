@@ -90,19 +90,6 @@ static void vset_diag(struct simt_diag *diag, const char *field, const char *fmt
     vsnprintf(diag->message, sizeof diag->message, fmt, ap);
 }
 
-static void set_diag(struct simt_diag *diag, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_diag(struct simt_diag *diag, const char *field, const char *fmt, ...)
-{
-    if (diag == NULL)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vset_diag(diag, field, fmt, ap);
-    va_end(ap);
-}
-
 /* The first reason a configuration cannot launch; later ones are dropped so
  * that diag names the first field in request order. */
 struct refusal {
@@ -153,43 +140,29 @@ static int clamp_int(int64_t v)
 
 static int check_request(const struct simt_occ_request *req, struct simt_diag *diag)
 {
-    if (req->block_size <= 0) {
-        set_diag(diag, "block_size", "block_size must be at least 1");
-        return SIMT_EINVAL;
-    }
-    if (req->registers_per_thread < 0) {
-        set_diag(diag, "registers_per_thread", "registers_per_thread must not be negative");
-        return SIMT_EINVAL;
-    }
-    if (req->static_shared_bytes < 0) {
-        set_diag(diag, "static_shared_bytes", "static_shared_bytes must not be negative");
-        return SIMT_EINVAL;
-    }
-    if (req->dynamic_shared_bytes < 0) {
-        set_diag(diag, "dynamic_shared_bytes", "dynamic_shared_bytes must not be negative");
-        return SIMT_EINVAL;
-    }
-    if (req->max_dynamic_shared_bytes < -1) {
-        set_diag(diag, "max_dynamic_shared_bytes",
-                 "max_dynamic_shared_bytes must be -1 (the GPU's opt-in limit) or a byte count");
-        return SIMT_EINVAL;
-    }
-    if (req->carveout_percent < -1 || req->carveout_percent > 100) {
-        set_diag(diag, "carveout_percent", "carveout_percent must be -1 (driver default) or 0..100");
-        return SIMT_EINVAL;
-    }
-    if (req->block_barriers < 0) {
-        set_diag(diag, "block_barriers", "block_barriers must not be negative");
-        return SIMT_EINVAL;
-    }
-    if (req->grid_size < 0) {
-        set_diag(diag, "grid_size", "grid_size must not be negative");
-        return SIMT_EINVAL;
-    }
-    if (req->sgprs_per_wave < 0) {
-        set_diag(diag, "sgprs_per_wave", "sgprs_per_wave must not be negative");
-        return SIMT_EINVAL;
-    }
+    if (req->block_size <= 0)
+        return simt_diag_fail(diag, SIMT_EINVAL, "block_size", "block_size must be at least 1");
+    if (req->registers_per_thread < 0)
+        return simt_diag_fail(diag, SIMT_EINVAL, "registers_per_thread",
+                              "registers_per_thread must not be negative");
+    if (req->static_shared_bytes < 0)
+        return simt_diag_fail(diag, SIMT_EINVAL, "static_shared_bytes",
+                              "static_shared_bytes must not be negative");
+    if (req->dynamic_shared_bytes < 0)
+        return simt_diag_fail(diag, SIMT_EINVAL, "dynamic_shared_bytes",
+                              "dynamic_shared_bytes must not be negative");
+    if (req->max_dynamic_shared_bytes < -1)
+        return simt_diag_fail(diag, SIMT_EINVAL, "max_dynamic_shared_bytes",
+                              "max_dynamic_shared_bytes must be -1 (the GPU's opt-in limit) or a byte count");
+    if (req->carveout_percent < -1 || req->carveout_percent > 100)
+        return simt_diag_fail(diag, SIMT_EINVAL, "carveout_percent",
+                              "carveout_percent must be -1 (driver default) or 0..100");
+    if (req->block_barriers < 0)
+        return simt_diag_fail(diag, SIMT_EINVAL, "block_barriers", "block_barriers must not be negative");
+    if (req->grid_size < 0)
+        return simt_diag_fail(diag, SIMT_EINVAL, "grid_size", "grid_size must not be negative");
+    if (req->sgprs_per_wave < 0)
+        return simt_diag_fail(diag, SIMT_EINVAL, "sgprs_per_wave", "sgprs_per_wave must not be negative");
     return SIMT_OK;
 }
 
@@ -204,10 +177,9 @@ struct needed {
 static int require_positive(const struct needed *need, size_t count, struct simt_diag *diag)
 {
     for (size_t i = 0; i < count; i++) {
-        if (need[i].value <= 0) {
-            set_diag(diag, need[i].name, "the GPU record lacks %s (must be positive)", need[i].name + 4);
-            return SIMT_EINVAL;
-        }
+        if (need[i].value <= 0)
+            return simt_diag_fail(diag, SIMT_EINVAL, need[i].name,
+                                  "the GPU record lacks %s (must be positive)", need[i].name + 4);
     }
     return SIMT_OK;
 }
@@ -588,15 +560,12 @@ int simt_occupancy_suggest(const struct simt_gpu_spec *gpu, const struct simt_su
                            struct simt_suggest_result *out, struct simt_diag *diag)
 {
     memset(out, 0, sizeof *out);
-    if (req->dynamic_shared_bytes_per_thread < 0) {
-        set_diag(diag, "dynamic_shared_bytes_per_thread",
-                 "dynamic_shared_bytes_per_thread must not be negative");
-        return SIMT_EINVAL;
-    }
-    if (req->max_block_size < 0) {
-        set_diag(diag, "max_block_size", "max_block_size must be 0 (the GPU's limit) or positive");
-        return SIMT_EINVAL;
-    }
+    if (req->dynamic_shared_bytes_per_thread < 0)
+        return simt_diag_fail(diag, SIMT_EINVAL, "dynamic_shared_bytes_per_thread",
+                              "dynamic_shared_bytes_per_thread must not be negative");
+    if (req->max_block_size < 0)
+        return simt_diag_fail(diag, SIMT_EINVAL, "max_block_size",
+                              "max_block_size must be 0 (the GPU's limit) or positive");
     int rc = check_gpu_common(gpu, diag);
     if (rc != SIMT_OK)
         return rc;
