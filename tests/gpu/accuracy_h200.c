@@ -17,36 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../unit/accuracy.h"
 #include "api.h"
 #include "hwdb.h"
 
 #define MEDIAN_LIMIT 0.10
 #define WORST_LIMIT 0.25
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* POSTs body to path; returns the parsed answer (new reference) and the status. */
-static json_t *post(const struct simt_hwdb *db, const char *path, json_t *body, int *status)
-{
-    char *text = json_dumps(body, JSON_COMPACT);
-    struct simt_api_request req = {"POST", path, "application/json", text, strlen(text)};
-    struct simt_api_response resp;
-    if (simt_api_handle(db, &req, &resp) != 0) {
-        free(text);
-        *status = 0;
-        return NULL;
-    }
-    free(text);
-    *status = resp.status;
-    json_error_t error;
-    json_t *answer = json_loadb(resp.body, resp.body_len, 0, &error);
-    simt_api_response_clear(&resp);
-    return answer;
-}
 
 static double number(json_t *obj, const char *key, double dflt)
 {
@@ -84,7 +60,7 @@ int main(int argc, char **argv)
         const char *group = json_string_value(json_object_get(k, "group"));
         double measured = number(k, "measured_s", 0.0);
         int status = 0;
-        json_t *answer = post(db, "/v1/kernel", json_object_get(k, "request"), &status);
+        json_t *answer = accuracy_post(db, "/v1/kernel", json_object_get(k, "request"), &status);
         if (answer == NULL || status != 200 || !(measured > 0.0)) {
             char *dump = answer != NULL ? json_dumps(answer, JSON_COMPACT) : NULL;
             printf("%-34s %-14s status %d: %s\n", name ? name : "?", group ? group : "?", status,
@@ -125,7 +101,7 @@ int main(int argc, char **argv)
             double cycles = number(k, "cycles_per_access", -1.0);
             json_t *body = json_pack("{s:s, s:i, s:I}", "gpu", "h200-sxm", "element_bytes", element,
                                      "lane_stride_elements", (json_int_t)number(k, "stride", 1));
-            json_t *banks = post(db, "/v1/memory/banks", body, &status);
+            json_t *banks = accuracy_post(db, "/v1/memory/banks", body, &status);
             json_decref(body);
             long ways = banks != NULL ? (long)number(banks, "ways", -1) : -1;
             long wavefronts = banks != NULL ? (long)number(banks, "wavefronts", -1) : -1;
@@ -139,10 +115,7 @@ int main(int argc, char **argv)
             json_decref(banks);
         }
     }
-    qsort(errors, counted, sizeof *errors, compare_doubles);
-    double median = counted == 0  ? 0.0
-                    : counted % 2 ? errors[counted / 2]
-                                  : 0.5 * (errors[counted / 2 - 1] + errors[counted / 2]);
+    double median = accuracy_median(errors, counted);
     double worst = counted > 0 ? errors[counted - 1] : 0.0;
     printf("\n%zu kernels predicted, %zu refused; median |error| %.1f%% (limit %.0f%%), worst %.1f%% (limit "
            "%.0f%%); "

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy.h"
 #include "api.h"
 #include "hwdb.h"
 
@@ -22,35 +23,6 @@
 #define MEDIAN_BAR 0.13
 #define MIN_BYTES 1048576.0
 #define MAX_RUNS 8192
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, size_t count)
-{
-    qsort(values, count, sizeof values[0], compare_doubles);
-    if (count == 0)
-        return 0.0;
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
-
-static json_t *ask(const struct simt_hwdb *db, json_t *body, int *status)
-{
-    char *text = json_dumps(body, JSON_COMPACT);
-    struct simt_api_request req = {"POST", "/v1/collective", "application/json", text, strlen(text)};
-    struct simt_api_response resp;
-    int rc = simt_api_handle(db, &req, &resp);
-    free(text);
-    if (rc != 0)
-        return NULL;
-    *status = resp.status;
-    json_t *answer = json_loadb(resp.body, resp.body_len, 0, NULL);
-    simt_api_response_clear(&resp);
-    return answer;
-}
 
 /* Checks one results file; returns the median |error| over runs >= 1 MiB. */
 static double check_file(const struct simt_hwdb *db, const char *path)
@@ -88,7 +60,7 @@ static double check_file(const struct simt_hwdb *db, const char *path)
         double bytes = json_number_value(json_object_get(run, "bytes"));
         ck_assert_msg(measured > 0.0, "%s: run %zu has no measured_s", path, i);
         int status = 0;
-        json_t *answer = ask(db, body, &status);
+        json_t *answer = accuracy_post(db, "/v1/collective", body, &status);
         char *shown = json_dumps(body, JSON_COMPACT);
         ck_assert_msg(answer != NULL && status == 200, "%s: run %zu (%s) answered %d", path, i, shown,
                       status);
@@ -114,7 +86,7 @@ static double check_file(const struct simt_hwdb *db, const char *path)
         json_decref(body);
     }
     ck_assert_msg(count > 0, "%s: no runs of 1 MiB or more", path);
-    double med = median(errors, count);
+    double med = accuracy_median(errors, count);
     printf(
         "collectives %s: %zu runs (%zu of 1 MiB or more), median |error| %.1f%%, worst %.1f%% (bar: median "
         "%.0f%%)\n\n",

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy.h"
 #include "api.h"
 #include "hwdb.h"
 
@@ -46,36 +47,6 @@ static int by_worst(const void *a, const void *b)
 {
     double x = fabs(((const struct run_error *)a)->error), y = fabs(((const struct run_error *)b)->error);
     return (x < y) - (x > y);
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, size_t count)
-{
-    qsort(values, count, sizeof values[0], compare_doubles);
-    if (count == 0)
-        return 0.0;
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
-
-/* POST /v1/gemm in-process; returns the parsed answer (caller frees) or NULL. */
-static json_t *ask(const struct simt_hwdb *db, json_t *body, int *status)
-{
-    char *text = json_dumps(body, JSON_COMPACT);
-    struct simt_api_request req = {"POST", "/v1/gemm", "application/json", text, strlen(text)};
-    struct simt_api_response resp;
-    int rc = simt_api_handle(db, &req, &resp);
-    free(text);
-    if (rc != 0)
-        return NULL;
-    *status = resp.status;
-    json_t *answer = json_loadb(resp.body, resp.body_len, 0, NULL);
-    simt_api_response_clear(&resp);
-    return answer;
 }
 
 START_TEST(gemm_matches_cublas_on_h200)
@@ -115,7 +86,7 @@ START_TEST(gemm_matches_cublas_on_h200)
         double measured = json_number_value(json_object_get(run, "measured_s"));
         ck_assert_msg(measured > 0.0, "run %zu has no measured_s", i);
         int status = 0;
-        json_t *answer = ask(db, body, &status);
+        json_t *answer = accuracy_post(db, "/v1/gemm", body, &status);
         char *shown = json_dumps(body, JSON_COMPACT);
         ck_assert_msg(answer != NULL && status == 200, "run %zu (%s) answered %d", i, shown, status);
         double predicted = json_number_value(json_object_get(answer, "time_s"));
@@ -170,7 +141,7 @@ START_TEST(gemm_matches_cublas_on_h200)
                 w = fabs(all[r].error);
         }
         if (n > 0)
-            printf("%-6s %5zu %7.1f%% %7.1f%%%s\n", dtypes[d], n, 100.0 * median(mine, n), 100.0 * w,
+            printf("%-6s %5zu %7.1f%% %7.1f%%%s\n", dtypes[d], n, 100.0 * accuracy_median(mine, n), 100.0 * w,
                    strcmp(dtypes[d], "int8") == 0 ? "  (not in the bars)" : "");
     }
     qsort(all, total, sizeof all[0], by_worst);
@@ -185,7 +156,7 @@ START_TEST(gemm_matches_cublas_on_h200)
     printf(
         "int8 kept out of the bars: torch._int_mm runs Ampere mma.sync kernels (cutlass_80 i16832, 0.93 POPS "
         "on this card), not the cuBLASLt int8 kernel (1.24 POPS) behind the database's int8 figure\n");
-    double med = median(errors, count);
+    double med = accuracy_median(errors, count);
     printf("GEMM: %zu runs in the bar (%zu int8 runs shown, not in it), median |error| %.1f%%, worst %.1f%% "
            "(bars: "
            "median %.0f%%, worst %.0f%%)\n",
