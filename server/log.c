@@ -81,7 +81,7 @@ static void put_str(struct line *l, const char *s)
 static void put_escaped(struct line *l, const char *s, size_t max_in)
 {
     static const char hex[] = "0123456789abcdef";
-    for (size_t i = 0; s[i] != '\0' && i < max_in; i++) {
+    for (size_t i = 0; i < max_in && s[i] != '\0'; i++) {
         unsigned char c = (unsigned char)s[i];
         char esc[6];
         if (c == '"' || c == '\\') {

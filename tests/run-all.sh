@@ -4,6 +4,7 @@
 # header exists, end-to-end against the real daemon, accuracy against the
 # committed H200 measurements, fuzz corpus replay), after checking that every
 # C file is formatted by the checked-in .clang-format. Then, as CI does:
+#   lint      cppcheck over the product code (tests/house/lint.sh)
 #   valgrind  the end-to-end suite once more with every simtd under valgrind
 #             (memcheck): no error and no definite leak
 #   asan      the whole suite again, built with -fsanitize=address,undefined
@@ -14,11 +15,11 @@
 # Every stage runs even when an earlier one failed; the summary at the end
 # gives each stage's result and time, and the exit status is 1 if any failed.
 # Usage: tests/run-all.sh [BUILD_DIR]
-#   SIMT_STAGES="format test valgrind asan fuzz"  the stages to run (default: all)
+#   SIMT_STAGES="format test lint valgrind asan fuzz"  the stages to run (default: all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
-stages=${SIMT_STAGES:-format test valgrind asan fuzz}
+stages=${SIMT_STAGES:-format test lint valgrind asan fuzz}
 jobs=$(nproc)
 bash "$root/.ci/deps"
 
@@ -92,6 +93,11 @@ stage_fuzz() {
   SIMT_FUZZ_PARALLEL=$parallel CC=clang bash "$root/tests/fuzz/run.sh" "${SIMT_FUZZ_SECONDS:-120}" "$build-fuzz"
 }
 
+# cppcheck over the product code as the test stage built it.
+stage_lint() {
+  bash "$root/tests/house/lint.sh" "$build"
+}
+
 # The checked-in .clang-format, applied: any file it would change fails.
 stage_format() {
   (cd "$root" && { git ls-files '*.c' '*.h' 2>/dev/null ||
@@ -101,6 +107,7 @@ stage_format() {
 
 run_stage format stage_format
 run_stage test stage_test
+run_stage lint stage_lint
 run_stage valgrind stage_valgrind
 run_stage asan stage_asan
 run_stage fuzz stage_fuzz

@@ -242,7 +242,7 @@ void simt_cli_print_table(FILE *out, json_t *rows, const char *const *wanted)
     const char *columns[MAX_COLUMNS];
     size_t ncol = 0;
     if (wanted != NULL) {
-        while (wanted[ncol] != NULL && ncol < MAX_COLUMNS) {
+        while (ncol < MAX_COLUMNS && wanted[ncol] != NULL) {
             columns[ncol] = wanted[ncol];
             ncol++;
         }
