@@ -5,21 +5,12 @@
 #include <cmath>
 #include <cstring>
 
-__global__ void k_fill_random(unsigned *p, size_t n, unsigned seed) {
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    size_t step = (size_t)gridDim.x * blockDim.x;
-    for (; i < n; i += step) p[i] = hash32((unsigned)i ^ hash32(seed + (unsigned)(i >> 32)));
-}
-
-void fill_random(unsigned *p, size_t n, unsigned seed) {
-    k_fill_random<<<4096, 256>>>(p, n, seed);
-    CK_LAUNCH();
-    CK(cudaDeviceSynchronize());
-}
+void fill_random(unsigned *p, size_t n, unsigned seed) { fill_typed(p, n, DT_RAW32, seed); }
 
 Stats time_launches(Ctx &c, const std::function<void(int)> &launch, int warmup, int repeats) {
     std::vector<double> t;
     for (int rep = 0; rep < warmup + repeats; rep++) {
+        if (c.sleep_first) c.start.begin();
         CK(cudaEventRecord(c.e0));
         launch(rep);
         CK_LAUNCH();
@@ -114,12 +105,14 @@ std::string request_json(const KernelDesc &d) {
          ", \"block_barriers\": " + std::to_string(d.block_barriers) + "}";
     o += ", \"per_thread\": {\"flops\": {\"fp32\": " + jnum(d.flops_fp32);
     if (d.flops_fp64 != 0) o += ", \"fp64\": " + jnum(d.flops_fp64);
-    o += "}, \"sfu_ops\": " + jnum(d.sfu_ops) + ", \"accesses\": [";
+    o += "}, \"sfu_ops\": " + jnum(d.sfu_ops);
+    if (d.int_ops >= 0) o += ", \"int_ops\": " + jnum(d.int_ops);
+    o += ", \"accesses\": [";
     for (size_t i = 0; i < d.accesses.size(); i++) {
         const Access &a = d.accesses[i];
         o += i ? ", " : "";
         o += "{\"space\": " + jstr(a.space) + ", \"op\": " + jstr(a.op) +
-             ", \"count\": " + std::to_string(a.count) +
+             ", \"count\": " + jnum(a.count) +
              ", \"element_bytes\": " + std::to_string(a.element_bytes);
         if (a.lane_addresses.empty()) {
             o += ", \"lane_stride_elements\": " + std::to_string(a.lane_stride_elements);
@@ -130,9 +123,14 @@ std::string request_json(const KernelDesc &d) {
             o += "]";
         }
         if (a.offset_elements) o += ", \"offset_elements\": " + std::to_string(a.offset_elements);
-        o += ", \"independent\": " + std::to_string(a.independent) + "}";
+        o += ", \"independent\": " + std::to_string(a.independent);
+        if (a.repeats >= 0) o += ", \"repeats\": " + std::to_string(a.repeats);
+        if (a.distinct_addresses > 0) o += ", \"distinct_addresses\": " + std::to_string(a.distinct_addresses);
+        o += "}";
     }
-    o += "], \"branch\": " + d.branch + "}}";
+    o += "], \"branch\": " + d.branch + "}";
+    if (d.l2_warm) o += ", \"l2_warm\": true";
+    o += "}";
     return o;
 }
 
@@ -150,54 +148,4 @@ void add_entry(Ctx &c, const std::string &name, const std::string &group, const 
     std::fflush(stdout);
 }
 
-/* Clock probe: every block's thread 0 reads clock64 and %globaltimer around a
- * long run of dependent FMAs while the whole GPU is busy with them. */
-__global__ void k_clock_probe(float *out, unsigned long long *ticks, int iters, float b) {
-    float a0 = threadIdx.x * 1e-3f, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3;
-    unsigned long long c0 = 0, g0 = 0;
-    if (threadIdx.x == 0) {
-        c0 = clock64();
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g0));
-    }
-#pragma unroll 1
-    for (int i = 0; i < iters; i++) {
-#pragma unroll
-        for (int u = 0; u < 16; u++) {
-            a0 = fmaf(a0, b, 0.5f);
-            a1 = fmaf(a1, b, 0.5f);
-            a2 = fmaf(a2, b, 0.5f);
-            a3 = fmaf(a3, b, 0.5f);
-        }
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned long long c1 = clock64(), g1;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g1));
-        ticks[2 * blockIdx.x] = c1 - c0;
-        ticks[2 * blockIdx.x + 1] = g1 - g0;
-    }
-    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
-}
-
-double measure_sm_clock_hz(Ctx &c) {
-    int blocks = c.sm_count * 4;
-    unsigned long long *ticks;
-    float *out;
-    CK(cudaMalloc(&ticks, sizeof(unsigned long long) * 2 * blocks));
-    CK(cudaMalloc(&out, sizeof(float) * 256 * blocks));
-    std::vector<unsigned long long> h(2 * blocks);
-    std::vector<double> f;
-    for (int rep = 0; rep < 3; rep++) {
-        k_clock_probe<<<blocks, 256>>>(out, ticks, 20000, 0.999f);
-        CK_LAUNCH();
-        CK(cudaDeviceSynchronize());
-        CK(cudaMemcpy(h.data(), ticks, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
-        if (rep == 0) continue;
-        for (int b = 0; b < blocks; b++)
-            if (h[2 * b + 1] > 0) f.push_back((double)h[2 * b] / (double)h[2 * b + 1] * 1e9);
-    }
-    CK(cudaFree(ticks));
-    CK(cudaFree(out));
-    std::sort(f.begin(), f.end());
-    return f.empty() ? 0 : f[f.size() / 2];
-}
+double measure_sm_clock_hz(Ctx &c) { return sm_clock_under_load_hz(c.sm_count); }

@@ -20,18 +20,7 @@
 #include <string>
 #include <vector>
 
-#define CK(call)                                                                      \
-    do {                                                                              \
-        cudaError_t ck_err_ = (call);                                                 \
-        if (ck_err_ != cudaSuccess) {                                                 \
-            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, \
-                         cudaGetErrorString(ck_err_));                                \
-            std::exit(2);                                                             \
-        }                                                                             \
-    } while (0)
-
-/* after every launch: the launch's own error, then (in timing) the sync's */
-#define CK_LAUNCH() CK(cudaGetLastError())
+#include "kernels.cuh" /* clients/calibrate: CK, hash32, the shared calibration kernels */
 
 struct Stats {
     double median_s = 0, min_s = 0, max_s = 0;
@@ -42,12 +31,14 @@ struct Stats {
  * non-empty, replaces lane_stride_elements (32 byte offsets). */
 struct Access {
     std::string space, op;
-    long long count = 1;
+    double count = 1; /* per thread; may be fractional (one atomic per block) */
     int element_bytes = 4;
     long long lane_stride_elements = 1;
     long long offset_elements = 0;
     long long independent = 1;
     std::vector<long long> lane_addresses;
+    int repeats = -1;                 /* index of an earlier access read again; -1: none */
+    long long distinct_addresses = 0; /* atomics: grid-wide distinct addresses; 0: not said */
 };
 
 /* What one launch is, in the API's words. */
@@ -60,6 +51,8 @@ struct KernelDesc {
     long long static_shared_bytes = 0;
     int block_barriers = 1;
     double flops_fp32 = 0, flops_fp64 = 0, sfu_ops = 0;
+    double int_ops = -1; /* integer and address instructions per thread; -1: not said */
+    bool l2_warm = false;
     std::vector<Access> accesses;
     std::string branch = "{\"paths\": 1}";
 };
@@ -78,6 +71,8 @@ struct Ctx {
     int warmup = 3, repeats = 15;
     std::vector<std::string> entries;   /* finished JSON objects of "kernels" */
     bool quick = false;
+    bool sleep_first = false;           /* --sleep: a sleep kernel before each timed launch */
+    TimedStart start;                   /* its sleep (no flush: pools rotate) */
 };
 
 /* Times launch(rep) with an event pair around each call; rep counts from 0
@@ -110,15 +105,6 @@ void set_block(KernelDesc &d, unsigned x, unsigned y = 0, unsigned z = 0);
 
 /* fills n 32-bit words at p with a hash of (index, seed): random, reproducible */
 void fill_random(unsigned *p, size_t n, unsigned seed);
-
-__host__ __device__ inline unsigned hash32(unsigned x) {
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
 
 void run_coalescing(Ctx &c);
 void run_transpose(Ctx &c);

@@ -31,6 +31,8 @@ int main(int argc, char **argv) {
             groups = argv[++i];
         else if (!std::strcmp(argv[i], "--quick"))
             c.quick = true;
+        else if (!std::strcmp(argv[i], "--sleep"))
+            c.sleep_first = true;
         else if (!std::strcmp(argv[i], "--check")) {
             int *p;
             CK(cudaMalloc(&p, 256 * sizeof(int)));
@@ -41,7 +43,7 @@ int main(int argc, char **argv) {
             std::printf("simt-micro: device OK\n");
             return 0;
         } else {
-            std::fprintf(stderr, "usage: %s [--out FILE] [--groups a,b] [--quick] [--check]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--out FILE] [--groups a,b] [--quick] [--sleep] [--check]\n", argv[0]);
             return 1;
         }
     }
@@ -94,7 +96,10 @@ int main(int argc, char **argv) {
                        kv("sm_clock_under_load_hz_start", c.sm_clock_hz) + ", " +
                        kv("sm_clock_under_load_hz_end", clock_after) + ", " +
                        kv("pool_bytes", (double)c.pool_bytes) + ", " + kv("warmup", (long long)c.warmup) +
-                       ", " + kv("quick", (long long)c.quick) + "}";
+                       ", " + kv("quick", (long long)c.quick) + ", " +
+                       kvs("timing", c.sleep_first ? "sleep kernel, then an event pair around one launch"
+                                                   : "an event pair around one launch") +
+                       "}";
     std::fprintf(f, "{\"meta\": %s,\n \"kernels\": [\n", meta.c_str());
     for (size_t i = 0; i < c.entries.size(); i++)
         std::fprintf(f, "  %s%s\n", c.entries[i].c_str(), i + 1 < c.entries.size() ? "," : "");

@@ -4,58 +4,7 @@
  * unit's issue rate is the limit. */
 #include "common.cuh"
 
-#define CHAINS 8
-
-__global__ void k_fp32(float *out, int iters, float b, float cc) {
-    float a[CHAINS];
-    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
-#pragma unroll
-    for (int i = 0; i < CHAINS; i++) a[i] = gid * 1e-7f + i;
-#pragma unroll 1
-    for (int it = 0; it < iters; it++)
-#pragma unroll
-        for (int u = 0; u < 8; u++)
-#pragma unroll
-            for (int i = 0; i < CHAINS; i++) a[i] = fmaf(a[i], b, cc);
-    float s = 0;
-#pragma unroll
-    for (int i = 0; i < CHAINS; i++) s += a[i];
-    out[gid] = s;
-}
-
-__global__ void k_fp64(double *out, int iters, double b, double cc) {
-    double a[CHAINS];
-    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
-#pragma unroll
-    for (int i = 0; i < CHAINS; i++) a[i] = gid * 1e-7 + i;
-#pragma unroll 1
-    for (int it = 0; it < iters; it++)
-#pragma unroll
-        for (int u = 0; u < 8; u++)
-#pragma unroll
-            for (int i = 0; i < CHAINS; i++) a[i] = fma(a[i], b, cc);
-    double s = 0;
-#pragma unroll
-    for (int i = 0; i < CHAINS; i++) s += a[i];
-    out[gid] = s;
-}
-
-__global__ void k_sfu(float *out, int iters) {
-    float a[CHAINS];
-    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
-#pragma unroll
-    for (int i = 0; i < CHAINS; i++) a[i] = 1.0f + gid * 1e-7f + i;
-#pragma unroll 1
-    for (int it = 0; it < iters; it++)
-#pragma unroll
-        for (int u = 0; u < 8; u++)
-#pragma unroll
-            for (int i = 0; i < CHAINS; i++) asm("rsqrt.approx.ftz.f32 %0, %0;" : "+f"(a[i]));
-    float s = 0;
-#pragma unroll
-    for (int i = 0; i < CHAINS; i++) s += a[i];
-    out[gid] = s;
-}
+/* k_fp32, k_fp64, k_sfu and CHAINS: the shared calibration kernels (clients/calibrate/kernels.cuh) */
 
 void run_throughput(Ctx &c) {
     std::printf("== throughput\n");
