@@ -1,0 +1,432 @@
+/* everyday.cu - the held-out set's everyday kernels: what application code
+ * does (saxpy, copies, reductions, scans, row softmax, layer norm,
+ * histograms with global and shared atomics, 2D stencils, gathers,
+ * scatters, an integer hash loop, transposes, an elementwise activation,
+ * GEMV), each described as its author would describe it to /v1/kernel. */
+#include "heldout.cuh"
+
+#include <cmath>
+
+#define FULL 0xffffffffu
+
+__global__ void e_saxpy(const float *__restrict__ x, float *__restrict__ y, float a) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    y[i] = a * x[i] + y[i];
+}
+
+__global__ void e_copy(const uint4 *__restrict__ s, uint4 *__restrict__ d) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    d[i] = s[i];
+}
+
+/* 256 threads, 8 elements each, shared-memory tree, one atomic per block */
+__global__ void e_reduce(const float *__restrict__ x, float *out) {
+    __shared__ float s[256];
+    unsigned t = threadIdx.x;
+    size_t base = blockIdx.x * (size_t)2048 + t;
+    float v = 0;
+#pragma unroll
+    for (int j = 0; j < 8; j++) v += x[base + j * 256];
+    s[t] = v;
+    __syncthreads();
+    for (int st = 128; st > 0; st >>= 1) {
+        if (t < (unsigned)st) s[t] += s[t + st];
+        __syncthreads();
+    }
+    if (t == 0) atomicAdd(out, s[0]);
+}
+
+/* inclusive scan of 1024 elements per block, Hillis-Steele, double buffered */
+__global__ void e_scan(const float *__restrict__ x, float *__restrict__ y) {
+    __shared__ float buf[2][1024];
+    int t = threadIdx.x, p = 0;
+    size_t i = blockIdx.x * (size_t)1024 + t;
+    buf[0][t] = x[i];
+    __syncthreads();
+    for (int off = 1; off < 1024; off <<= 1) {
+        float v = buf[p][t];
+        if (t >= off) v += buf[p][t - off];
+        buf[p ^ 1][t] = v;
+        p ^= 1;
+        __syncthreads();
+    }
+    y[i] = buf[p][t];
+}
+
+/* block-wide reduction through shared memory: 256 threads; every thread gets the result */
+template <bool MAX>
+__device__ float block_reduce(float v, float *red) {
+    unsigned t = threadIdx.x;
+    __syncthreads();
+    red[t] = v;
+    __syncthreads();
+    for (int st = 128; st > 0; st >>= 1) {
+        if (t < (unsigned)st) red[t] = MAX ? fmaxf(red[t], red[t + st]) : red[t] + red[t + st];
+        __syncthreads();
+    }
+    return red[0];
+}
+
+/* one row of C = 256 E floats per block of 256: max, sum of exp, write */
+template <int E>
+__global__ void e_softmax(const float *__restrict__ x, float *__restrict__ y) {
+    __shared__ float red[256];
+    const size_t C = 256 * E;
+    const float *row = x + blockIdx.x * C;
+    float *out = y + blockIdx.x * C;
+    unsigned t = threadIdx.x;
+    float m = -INFINITY;
+#pragma unroll 8
+    for (int j = 0; j < E; j++) m = fmaxf(m, row[j * 256 + t]);
+    m = block_reduce<true>(m, red);
+    float s = 0;
+#pragma unroll 8
+    for (int j = 0; j < E; j++) s += __expf(row[j * 256 + t] - m);
+    s = block_reduce<false>(s, red);
+    float inv = 1.0f / s;
+#pragma unroll 8
+    for (int j = 0; j < E; j++) out[j * 256 + t] = __expf(row[j * 256 + t] - m) * inv;
+}
+
+template <int E>
+__global__ void e_layernorm(const float *__restrict__ x, const float *__restrict__ g, const float *__restrict__ b,
+                            float *__restrict__ y) {
+    __shared__ float red[256];
+    const size_t C = 256 * E;
+    const float *row = x + blockIdx.x * C;
+    float *out = y + blockIdx.x * C;
+    unsigned t = threadIdx.x;
+    float s = 0, ss = 0;
+#pragma unroll 8
+    for (int j = 0; j < E; j++) {
+        float v = row[j * 256 + t];
+        s += v;
+        ss = fmaf(v, v, ss);
+    }
+    s = block_reduce<false>(s, red);
+    ss = block_reduce<false>(ss, red);
+    float mean = s / C, rstd = rsqrtf(ss / C - mean * mean + 1e-5f);
+#pragma unroll 8
+    for (int j = 0; j < E; j++) {
+        int c = j * 256 + t;
+        out[c] = fmaf((row[c] - mean) * rstd, g[c], b[c]);
+    }
+}
+
+/* 4 values per thread, one global atomic each into bins = mask + 1 */
+__global__ void e_hist(const unsigned *__restrict__ x, unsigned *h, unsigned mask) {
+    size_t base = blockIdx.x * (size_t)1024 + threadIdx.x;
+#pragma unroll
+    for (int j = 0; j < 4; j++) atomicAdd(&h[x[base + j * 256] & mask], 1u);
+}
+
+/* 16 values per thread into a shared histogram, then merged with global atomics */
+__global__ void e_shist(const unsigned *__restrict__ x, unsigned *h, unsigned mask) {
+    __shared__ unsigned s[256];
+    unsigned t = threadIdx.x;
+    s[t] = 0;
+    __syncthreads();
+    size_t base = blockIdx.x * (size_t)4096 + t;
+#pragma unroll
+    for (int j = 0; j < 16; j++) atomicAdd(&s[x[base + j * 256] & mask], 1u);
+    __syncthreads();
+    if (t <= mask) atomicAdd(&h[t], s[t]);
+}
+
+template <int PTS>
+__global__ void e_stencil(const float *__restrict__ in, float *__restrict__ out, int W, int H) {
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+    int xm = max(x - 1, 0), xp = min(x + 1, W - 1), ym = max(y - 1, 0), yp = min(y + 1, H - 1);
+    size_t r = (size_t)y * W, rm = (size_t)ym * W, rp = (size_t)yp * W;
+    float c = in[r + x];
+    float n = in[r + xm] + in[r + xp] + in[rm + x] + in[rp + x];
+    if (PTS == 9) n += in[rm + xm] + in[rm + xp] + in[rp + xm] + in[rp + xp];
+    out[r + x] = fmaf(0.5f, c, 0.125f * n);
+}
+
+__global__ void e_make_idx(unsigned *idx, size_t n, unsigned range, unsigned seed) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) idx[i] = hash32((unsigned)i * 2654435761u ^ seed) % range;
+}
+
+__global__ void e_gather(const unsigned *__restrict__ idx, const float *__restrict__ tab, float *__restrict__ out) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    out[i] = tab[idx[i]];
+}
+
+__global__ void e_scatter(const unsigned *__restrict__ idx, const float *__restrict__ src, float *__restrict__ out) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    out[idx[i]] = src[i];
+}
+
+__global__ void e_hash(const unsigned *__restrict__ in, unsigned *__restrict__ out, int iters) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    unsigned x = in[i];
+#pragma unroll 4
+    for (int j = 0; j < iters; j++) x = hash32(x ^ (unsigned)j);
+    out[i] = x;
+}
+
+__global__ void e_transpose_naive(const float *__restrict__ in, float *__restrict__ out, int N) {
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+    out[(size_t)x * N + y] = in[(size_t)y * N + x];
+}
+
+__global__ void e_transpose_tile(const float *__restrict__ in, float *__restrict__ out, int N) {
+    __shared__ float tile[32][33];
+    int bx = blockIdx.x * 32, by = blockIdx.y * 32, tx = threadIdx.x, ty = threadIdx.y;
+#pragma unroll
+    for (int j = 0; j < 32; j += 8) tile[ty + j][tx] = in[(size_t)(by + ty + j) * N + bx + tx];
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < 32; j += 8) out[(size_t)(bx + ty + j) * N + by + tx] = tile[tx][ty + j];
+}
+
+__global__ void e_silu(const float *__restrict__ x, float *__restrict__ y) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    float v = x[i];
+    y[i] = __fdividef(v, 1.0f + __expf(-v));
+}
+
+/* one warp per row of C floats; lanes stride 1 across the row, shuffle sum */
+__global__ void e_gemv(const float *__restrict__ A, const float *__restrict__ x, float *__restrict__ y, int C) {
+    unsigned lane = threadIdx.x & 31;
+    size_t row = blockIdx.x * (size_t)(blockDim.x / 32) + threadIdx.x / 32;
+    const float *r = A + row * C;
+    float s = 0;
+#pragma unroll 4
+    for (int c = lane; c < C; c += 32) s = fmaf(r[c], x[c], s);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(FULL, s, o);
+    if (lane == 0) y[row] = s;
+}
+
+static KernelDesc desc(const void *fn, unsigned gx, unsigned bx, unsigned gy = 0, unsigned by = 0) {
+    KernelDesc d;
+    set_grid(d, gx, gy);
+    set_block(d, bx, by);
+    kernel_resources(fn, d);
+    d.block_barriers = 1;
+    return d;
+}
+
+static std::string sz(long long v) { return std::to_string(v); }
+
+static void run_streams(Held &h) {
+    for (int lg : {20, 22, 24, 26, 28}) {
+        size_t n = (size_t)1 << lg;
+        KernelDesc d = desc((const void *)e_saxpy, (unsigned)(n / 256), 256);
+        d.flops_fp32 = 2;
+        d.int_ops = 6;
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
+        Stats s = time_cold(h, [&] { e_saxpy<<<n / 256, 256>>>(h.A, h.B, 1.0001f); });
+        add_case(h, "saxpy_2^" + sz(lg), "saxpy", "everyday", d, s, "cold", "\"elements\": " + sz(n));
+    }
+    for (int lg : {22, 24, 26}) {
+        size_t n = (size_t)1 << lg; /* 16-byte words */
+        KernelDesc d = desc((const void *)e_copy, (unsigned)(n / 256), 256);
+        d.int_ops = 5;
+        d.accesses = {acc("global", "load", 1, 16, 1), acc("global", "store", 1, 16, 1)};
+        Stats s = time_cold(h, [&] { e_copy<<<n / 256, 256>>>((const uint4 *)h.A, (uint4 *)h.O); });
+        add_case(h, "copy16_" + sz(n * 16 >> 20) + "MiB", "copy", "everyday", d, s, "cold");
+    }
+    for (int lg : {22, 24, 26, 28}) {
+        size_t n = (size_t)1 << lg;
+        KernelDesc d = desc((const void *)e_reduce, (unsigned)(n / 2048), 256);
+        d.flops_fp32 = 9;
+        d.int_ops = 30;
+        d.block_barriers = 9;
+        d.accesses = {acc("global", "load", 8, 4, 1, 8), acc("shared", "store", 2, 4, 1), acc("shared", "load", 2, 4, 1),
+                      acc("global", "atomic", 1.0 / 256, 4, 0, 1, -1, 1)};
+        Stats s = time_cold(h, [&] { e_reduce<<<n / 2048, 256>>>(h.A, h.O); });
+        add_case(h, "reduce_sum_2^" + sz(lg), "reduction", "everyday", d, s, "cold");
+    }
+    for (int lg : {20, 24, 26}) {
+        size_t n = (size_t)1 << lg;
+        KernelDesc d = desc((const void *)e_scan, (unsigned)(n / 1024), 1024);
+        d.flops_fp32 = 9;
+        d.int_ops = 45;
+        d.block_barriers = 11;
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("shared", "store", 11, 4, 1), acc("shared", "load", 20, 4, 1),
+                      acc("global", "store", 1, 4, 1)};
+        Stats s = time_cold(h, [&] { e_scan<<<n / 1024, 1024>>>(h.A, h.O); });
+        add_case(h, "scan_block1024_2^" + sz(lg), "scan", "everyday", d, s, "cold");
+    }
+    for (int lg : {24, 26, 28}) {
+        size_t n = (size_t)1 << lg;
+        KernelDesc d = desc((const void *)e_silu, (unsigned)(n / 256), 256);
+        d.flops_fp32 = 3;
+        d.sfu_ops = 2;
+        d.int_ops = 5;
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
+        Stats s = time_cold(h, [&] { e_silu<<<n / 256, 256>>>(h.A, h.O); });
+        add_case(h, "silu_2^" + sz(lg), "elementwise_silu", "everyday", d, s, "cold");
+    }
+}
+
+template <int E>
+static void softmax_case(Held &h, int rows) {
+    KernelDesc d = desc((const void *)e_softmax<E>, rows, 256);
+    long long in_flight = E < 8 ? E : 8;
+    d.flops_fp32 = 7.0 * E + 2;
+    d.sfu_ops = 2.0 * E + 1;
+    d.int_ops = 4.0 * E + 40;
+    d.block_barriers = 20;
+    d.accesses = {acc("global", "load", E, 4, 1, in_flight), acc("global", "load", E, 4, 1, in_flight, 0),
+                  acc("global", "load", E, 4, 1, in_flight, 0), acc("global", "store", E, 4, 1),
+                  acc("shared", "store", 4, 4, 1), acc("shared", "load", 6, 4, 1)};
+    Stats s = time_cold(h, [&] { e_softmax<E><<<rows, 256>>>(h.A, h.O); });
+    add_case(h, "softmax_" + sz(rows) + "x" + sz(256 * E), "softmax", "everyday", d, s, "cold");
+}
+
+template <int E>
+static void layernorm_case(Held &h, int rows) {
+    KernelDesc d = desc((const void *)e_layernorm<E>, rows, 256);
+    long long in_flight = E < 8 ? E : 8;
+    d.flops_fp32 = 6.0 * E + 8;
+    d.sfu_ops = 1;
+    d.int_ops = 4.0 * E + 40;
+    d.block_barriers = 20;
+    d.accesses = {acc("global", "load", E, 4, 1, in_flight), acc("global", "load", E, 4, 1, in_flight, 0),
+                  acc("global", "load", E, 4, 1, in_flight), acc("global", "load", E, 4, 1, in_flight),
+                  acc("global", "store", E, 4, 1), acc("shared", "store", 4, 4, 1), acc("shared", "load", 6, 4, 1)};
+    Stats s = time_cold(h, [&] { e_layernorm<E><<<rows, 256>>>(h.A, h.B, h.Cb, h.O); });
+    add_case(h, "layernorm_" + sz(rows) + "x" + sz(256 * E), "layernorm", "everyday", d, s, "cold");
+}
+
+static void run_rows(Held &h) {
+    softmax_case<1>(h, 65536);
+    softmax_case<4>(h, 16384);
+    softmax_case<8>(h, 8192);
+    softmax_case<16>(h, 4096);
+    softmax_case<64>(h, 1024);
+    layernorm_case<2>(h, 65536);
+    layernorm_case<4>(h, 16384);
+    layernorm_case<16>(h, 4096);
+    layernorm_case<32>(h, 8192);
+}
+
+static Access lanes_over(const char *space, double count, unsigned bins) {
+    Access a = acc(space, "atomic", count, 4, bins >= 32 ? (bins > 1024 ? 8 : 1) : 0);
+    if (bins > 1 && bins < 32)
+        for (int l = 0; l < 32; l++) a.lane_addresses.push_back((long long)(l % bins) * 4);
+    return a;
+}
+
+static void run_atomics(Held &h) {
+    const size_t n = (size_t)1 << 24;
+    for (unsigned bins : {1u, 16u, 256u, 4096u, 65536u, 1048576u}) {
+        KernelDesc d = desc((const void *)e_hist, (unsigned)(n / 1024), 256);
+        d.int_ops = 16;
+        Access at = lanes_over("global", 4, bins);
+        at.distinct_addresses = bins;
+        d.accesses = {acc("global", "load", 4, 4, 1, 4), at};
+        CK(cudaMemset(h.c.scratch, 0, (size_t)bins * 4));
+        Stats s = time_cold(h, [&] { e_hist<<<n / 1024, 256>>>((const unsigned *)h.A, h.c.scratch, bins - 1); });
+        add_case(h, "histogram_global_" + sz(bins) + "bins", "histogram_global", "everyday", d, s, "cold",
+                 "\"bins\": " + sz(bins));
+    }
+    for (unsigned bins : {1u, 32u, 256u}) {
+        KernelDesc d = desc((const void *)e_shist, (unsigned)(n / 4096), 256);
+        d.int_ops = 50;
+        d.block_barriers = 2;
+        Access sh = lanes_over("shared", 16, bins);
+        Access gl = acc("global", "atomic", bins / 256.0, 4, 1, 1, -1, bins);
+        d.accesses = {acc("shared", "store", 1, 4, 1), acc("global", "load", 16, 4, 1, 16), sh,
+                      acc("shared", "load", bins / 256.0, 4, 1), gl};
+        Stats s = time_cold(h, [&] { e_shist<<<n / 4096, 256>>>((const unsigned *)h.A, h.c.scratch, bins - 1); });
+        add_case(h, "histogram_shared_" + sz(bins) + "bins", "histogram_shared", "everyday", d, s, "cold",
+                 "\"bins\": " + sz(bins));
+    }
+}
+
+static void run_grids(Held &h) {
+    struct St {
+        int pts, n;
+    } sts[] = {{5, 1024}, {5, 4096}, {5, 8192}, {5, 16384}, {9, 4096}, {9, 8192}};
+    for (const St &t : sts) {
+        const void *fn = t.pts == 5 ? (const void *)e_stencil<5> : (const void *)e_stencil<9>;
+        KernelDesc d = desc(fn, t.n / 32, 32, t.n / 8, 8);
+        d.flops_fp32 = t.pts == 5 ? 6 : 10;
+        d.int_ops = 24;
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", t.pts - 1, 4, 1, t.pts - 1, 0),
+                      acc("global", "store", 1, 4, 1)};
+        dim3 g(t.n / 32, t.n / 8), b(32, 8);
+        Stats s = time_cold(h, [&] {
+            if (t.pts == 5)
+                e_stencil<5><<<g, b>>>(h.A, h.O, t.n, t.n);
+            else
+                e_stencil<9><<<g, b>>>(h.A, h.O, t.n, t.n);
+        });
+        add_case(h, "stencil" + sz(t.pts) + "pt_" + sz(t.n) + "^2", "stencil2d", "everyday", d, s, "cold");
+    }
+    for (int n : {1024, 2048, 4096, 8192}) {
+        KernelDesc d = desc((const void *)e_transpose_naive, n / 32, 32, n / 8, 8);
+        d.int_ops = 10;
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, n)};
+        dim3 g(n / 32, n / 8), b(32, 8);
+        Stats s = time_cold(h, [&] { e_transpose_naive<<<g, b>>>(h.A, h.O, n); });
+        add_case(h, "transpose_naive_" + sz(n), "transpose", "everyday", d, s, "cold");
+    }
+    for (int n : {1024, 2048, 4096}) {
+        KernelDesc d = desc((const void *)e_transpose_tile, n / 32, 32, n / 32, 8);
+        d.int_ops = 24;
+        d.accesses = {acc("global", "load", 4, 4, 1, 4), acc("shared", "store", 4, 4, 1), acc("shared", "load", 4, 4, 33),
+                      acc("global", "store", 4, 4, 1)};
+        dim3 g(n / 32, n / 32), b(32, 8);
+        Stats s = time_cold(h, [&] { e_transpose_tile<<<g, b>>>(h.A, h.O, n); });
+        add_case(h, "transpose_tile_padded_" + sz(n), "transpose", "everyday", d, s, "cold");
+    }
+}
+
+static void run_indirect(Held &h) {
+    const size_t n = (size_t)1 << 24;
+    for (int lg : {20, 24, 26, 28}) {
+        e_make_idx<<<n / 256, 256>>>(h.idx, n, 1u << lg, 77u + lg);
+        CK_LAUNCH();
+        KernelDesc d = desc((const void *)e_gather, n / 256, 256);
+        d.int_ops = 8;
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 256), acc("global", "store", 1, 4, 1)};
+        Stats s = time_cold(h, [&] { e_gather<<<n / 256, 256>>>(h.idx, h.A, h.O); });
+        add_case(h, "gather_random_table_" + sz((4ll << lg) >> 20) + "MiB", "gather", "everyday", d, s, "cold",
+                 "\"table_bytes\": " + sz(4ll << lg));
+    }
+    for (int lg : {24, 26, 28}) {
+        e_make_idx<<<n / 256, 256>>>(h.idx, n, 1u << lg, 99u + lg);
+        CK_LAUNCH();
+        KernelDesc d = desc((const void *)e_scatter, n / 256, 256);
+        d.int_ops = 8;
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 256)};
+        Stats s = time_cold(h, [&] { e_scatter<<<n / 256, 256>>>(h.idx, h.A, h.O); });
+        add_case(h, "scatter_random_" + sz((4ll << lg) >> 20) + "MiB", "scatter", "everyday", d, s, "cold",
+                 "\"table_bytes\": " + sz(4ll << lg));
+    }
+    for (int iters : {8, 32, 128, 512}) {
+        KernelDesc d = desc((const void *)e_hash, n / 256, 256);
+        d.int_ops = 8.0 * iters + 8;
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
+        Stats s = time_cold(h, [&] { e_hash<<<n / 256, 256>>>((const unsigned *)h.A, (unsigned *)h.O, iters); });
+        add_case(h, "hash_loop_" + sz(iters) + "_rounds", "hash_loop", "everyday", d, s, "cold");
+    }
+    struct Gv {
+        int rows, cols;
+    } gvs[] = {{4096, 4096}, {8192, 8192}, {16384, 4096}, {2048, 32768}};
+    for (const Gv &g : gvs) {
+        KernelDesc d = desc((const void *)e_gemv, g.rows / 8, 256);
+        double per = g.cols / 32.0;
+        d.flops_fp32 = 2 * per + 5;
+        d.int_ops = 3 * per + 15;
+        d.accesses = {acc("global", "load", per, 4, 1, 4), acc("global", "load", per, 4, 1, 4), acc("global", "store", 1, 4, 0)};
+        Stats s = time_cold(h, [&] { e_gemv<<<g.rows / 8, 256>>>(h.A, h.B, h.O, g.cols); });
+        add_case(h, "gemv_fp32_" + sz(g.rows) + "x" + sz(g.cols), "gemv", "everyday", d, s, "cold");
+    }
+}
+
+void run_everyday(Held &h) {
+    std::printf("== everyday\n");
+    run_streams(h);
+    run_rows(h);
+    run_atomics(h);
+    run_grids(h);
+    run_indirect(h);
+}

@@ -1,0 +1,420 @@
+/* microbench.cu - the held-out set's microbenchmarks: coalescing strides and
+ * offsets, strided stores, shared-memory bank strides, latency hiding
+ * (warps per SM x loads in flight), divergence, FP32/FP64/SFU/integer
+ * throughput at several chain counts and occupancies, L2-resident working
+ * sets (warm, back to back) and the launch floor. Per-thread work is an
+ * exact count of warp-wide accesses with one lane stride each. */
+#include "heldout.cuh"
+
+template <typename T>
+__device__ inline unsigned fold(const T &v) {
+    const unsigned *w = reinterpret_cast<const unsigned *>(&v);
+    unsigned a = 0;
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(T) / 4); i++) a ^= w[i];
+    return a;
+}
+
+/* 4 independent loads per thread; warp j-th access spans 32 * stride elements */
+template <typename T>
+__global__ void m_coalesce(const T *__restrict__ p, int stride, int offset, unsigned *out, unsigned sentinel) {
+    size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
+    unsigned lane = threadIdx.x & 31;
+    unsigned a = 0;
+#pragma unroll
+    for (int j = 0; j < 4; j++) a ^= fold(p[((warp * 4 + j) * 32 + lane) * stride + offset]);
+    if (a == sentinel) out[0] = a;
+}
+
+__global__ void m_store_stride(unsigned *p, int stride) {
+    size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
+    unsigned lane = threadIdx.x & 31;
+#pragma unroll
+    for (int j = 0; j < 4; j++) p[((warp * 4 + j) * 32 + lane) * stride] = lane + j;
+}
+
+#define SMEM_WORDS 8192
+template <int EB>
+__global__ void m_banks(unsigned *out, int stride, int iters) {
+    __shared__ unsigned long long sm[SMEM_WORDS / 2];
+    unsigned *s = reinterpret_cast<unsigned *>(sm);
+    for (int i = threadIdx.x; i < SMEM_WORDS; i += blockDim.x) s[i] = i * 2654435761u;
+    __syncthreads();
+    unsigned lane = threadIdx.x & 31;
+    unsigned idx = (lane * stride) % (EB == 4 ? SMEM_WORDS : SMEM_WORDS / 2);
+    unsigned addr = (unsigned)__cvta_generic_to_shared(s) + idx * EB;
+    unsigned a = 0;
+#pragma unroll 1
+    for (int i = 0; i < iters; i += 8) {
+#pragma unroll
+        for (int u = 0; u < 8; u++) {
+            if (EB == 4) {
+                unsigned v;
+                asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
+                a += v;
+            } else {
+                unsigned long long v;
+                asm volatile("ld.volatile.shared.u64 %0, [%1];" : "=l"(v) : "r"(addr));
+                a += (unsigned)v ^ (unsigned)(v >> 32);
+            }
+        }
+    }
+    if (a == 0x9e3779b9u) out[0] = a;
+}
+
+/* ILP independent loads in flight per thread, iters rounds, grid-wide coalesced */
+template <typename T, int ILP>
+__global__ void m_lat(const T *__restrict__ p, int iters, unsigned *out, unsigned sentinel) {
+    size_t T_ = (size_t)gridDim.x * blockDim.x, t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    unsigned a = 0;
+#pragma unroll 1
+    for (int it = 0; it < iters; it++) {
+        T v[ILP];
+#pragma unroll
+        for (int u = 0; u < ILP; u++) v[u] = p[((size_t)it * ILP + u) * T_ + t];
+#pragma unroll
+        for (int u = 0; u < ILP; u++) a ^= fold(v[u]);
+    }
+    if (a == sentinel) out[0] = a;
+}
+
+/* lane % k picks one of k paths; each path: iters x 4 chains of FMAs */
+__global__ void m_div(float *out, int k, int iters) {
+    unsigned lane = threadIdx.x & 31;
+    int path = lane % k;
+    float a0 = lane * 1e-3f, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3;
+    for (int p = 0; p < k; p++) {
+        if (p == path) {
+            float b = 0.999f + p * 1e-6f;
+#pragma unroll 1
+            for (int i = 0; i < iters; i++) {
+#pragma unroll
+                for (int u = 0; u < 4; u++) {
+                    a0 = fmaf(a0, b, 0.5f);
+                    a1 = fmaf(a1, b, 0.5f);
+                    a2 = fmaf(a2, b, 0.5f);
+                    a3 = fmaf(a3, b, 0.5f);
+                }
+            }
+        }
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a0 + a1 + a2 + a3;
+}
+
+template <int CH>
+__global__ void m_fma(float *out, int iters) {
+    float a[CH];
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < CH; i++) a[i] = gid * 1e-7f + i;
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+#pragma unroll
+            for (int i = 0; i < CH; i++) a[i] = fmaf(a[i], 0.9999f, 0.5f);
+    float s = 0;
+#pragma unroll
+    for (int i = 0; i < CH; i++) s += a[i];
+    out[gid] = s;
+}
+
+template <int CH>
+__global__ void m_dfma(double *out, int iters) {
+    double a[CH];
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < CH; i++) a[i] = gid * 1e-7 + i;
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+#pragma unroll
+            for (int i = 0; i < CH; i++) a[i] = fma(a[i], 0.9999, 0.5);
+    double s = 0;
+#pragma unroll
+    for (int i = 0; i < CH; i++) s += a[i];
+    out[gid] = s;
+}
+
+/* OP 0: sin.approx, 1: ex2.approx (8 chains) */
+template <int OP>
+__global__ void m_sfu(float *out, int iters) {
+    float a[8];
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < 8; i++) a[i] = 0.1f + gid * 1e-9f + i * 0.01f;
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                if (OP == 0)
+                    asm volatile("sin.approx.ftz.f32 %0, %0;" : "+f"(a[i]));
+                else
+                    asm volatile("ex2.approx.ftz.f32 %0, %0;" : "+f"(a[i]));
+            }
+    float s = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) s += a[i];
+    out[gid] = s;
+}
+
+/* OP 0: integer multiply-add chains; 1: xor-shift chains (logic and shifts) */
+template <int OP>
+__global__ void m_int(unsigned *out, int iters) {
+    unsigned a[8];
+    unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < 8; i++) a[i] = gid * 2654435761u + i;
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int u = 0; u < 8; u++)
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                if (OP == 0)
+                    a[i] = a[i] * 0x9e3779b1u + (unsigned)it;
+                else
+                    a[i] ^= (a[i] << 7) ^ (a[i] >> 9);
+            }
+    unsigned s = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) s ^= a[i];
+    out[gid] = s;
+}
+
+__global__ void m_l2_read(const uint4 *__restrict__ p, int per_thread, unsigned *out, unsigned sentinel) {
+    size_t T_ = (size_t)gridDim.x * blockDim.x, t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    unsigned a = 0;
+#pragma unroll 4
+    for (int j = 0; j < per_thread; j++) a ^= fold(p[j * T_ + t]);
+    if (a == sentinel) out[0] = a;
+}
+
+__global__ void m_l2_write(uint4 *p, int per_thread, unsigned v) {
+    size_t T_ = (size_t)gridDim.x * blockDim.x, t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+#pragma unroll 4
+    for (int j = 0; j < per_thread; j++) p[j * T_ + t] = make_uint4(v, j, (unsigned)t, v ^ j);
+}
+
+__global__ void m_tiny(unsigned *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x; }
+
+static KernelDesc desc(const void *fn, unsigned g, unsigned b) {
+    KernelDesc d;
+    set_grid(d, g);
+    set_block(d, b);
+    kernel_resources(fn, d);
+    d.block_barriers = 1;
+    return d;
+}
+static std::string sz(long long v) { return std::to_string(v); }
+
+template <typename T>
+static void coalesce_case(Held &h, int stride, int offset) {
+    const int eb = (int)sizeof(T);
+    size_t threads = std::min<size_t>((size_t)1 << 22, ((size_t)1 << 30) / ((size_t)4 * stride * eb + 1) / 256 * 256);
+    KernelDesc d = desc((const void *)m_coalesce<T>, (unsigned)(threads / 256), 256);
+    Access a = acc("global", "load", 4, eb, stride, 4);
+    a.offset_elements = offset;
+    d.accesses = {a};
+    d.int_ops = 20;
+    Stats s = time_cold(h, [&] {
+        m_coalesce<T><<<threads / 256, 256>>>((const T *)h.A, stride, offset, h.c.scratch, 0x1234567u);
+    });
+    add_case(h, "coalesce_" + sz(eb) + "B_stride" + sz(stride) + (offset ? "_offset" + sz(offset) : ""), "coalescing",
+             "micro", d, s, "cold");
+}
+
+static void run_memory(Held &h) {
+    for (int st : {1, 2, 3, 4, 8, 16, 32, 64}) coalesce_case<unsigned>(h, st, 0);
+    for (int st : {1, 2, 4, 16}) coalesce_case<uint2>(h, st, 0);
+    for (int st : {1, 2}) coalesce_case<uint4>(h, st, 0);
+    coalesce_case<unsigned>(h, 1, 1);
+    coalesce_case<uint2>(h, 1, 1);
+    for (int st : {1, 4, 32}) {
+        size_t threads = std::min<size_t>((size_t)1 << 22, ((size_t)1 << 31) / ((size_t)16 * st) / 256 * 256);
+        KernelDesc d = desc((const void *)m_store_stride, (unsigned)(threads / 256), 256);
+        d.accesses = {acc("global", "store", 4, 4, st, 4)};
+        d.int_ops = 16;
+        Stats s = time_cold(h, [&] { m_store_stride<<<threads / 256, 256>>>((unsigned *)h.O, st); });
+        add_case(h, "store_4B_stride" + sz(st), "coalescing", "micro", d, s, "cold");
+    }
+    const int iters = 1024;
+    for (int eb : {4, 8})
+        for (int st : eb == 4 ? std::vector<int>{1, 2, 3, 4, 8, 16, 32, 33} : std::vector<int>{1, 2}) {
+            const void *fn = eb == 4 ? (const void *)m_banks<4> : (const void *)m_banks<8>;
+            unsigned grid = h.c.sm_count * 4;
+            KernelDesc d = desc(fn, grid, 256);
+            d.accesses = {acc("shared", "store", SMEM_WORDS / 256, 4, 1), acc("shared", "load", iters, eb, st, 8)};
+            d.int_ops = iters / 8 * 3 + 40;
+            d.flops_fp32 = 0;
+            Stats s = time_cold(h, [&] {
+                if (eb == 4)
+                    m_banks<4><<<grid, 256>>>(h.c.scratch, st, iters);
+                else
+                    m_banks<8><<<grid, 256>>>(h.c.scratch, st, iters);
+            });
+            add_case(h, "banks_" + sz(eb) + "B_stride" + sz(st), "banks", "micro", d, s, "cold");
+        }
+}
+
+template <typename T, int ILP>
+static void lat_case(Held &h, int warps_per_sm) {
+    unsigned block = warps_per_sm <= 32 ? warps_per_sm * 32 : 1024;
+    unsigned grid = h.c.sm_count * (warps_per_sm <= 32 ? 1 : warps_per_sm / 32);
+    size_t T_ = (size_t)grid * block;
+    size_t words = ((size_t)128 << 20) / sizeof(T);
+    int iters = (int)std::max<size_t>(1, words / (ILP * T_));
+    KernelDesc d = desc((const void *)m_lat<T, ILP>, grid, block);
+    d.accesses = {acc("global", "load", (double)iters * ILP, (int)sizeof(T), 1, ILP)};
+    d.int_ops = 6.0 * iters + 10;
+    Stats s = time_cold(h, [&] { m_lat<T, ILP><<<grid, block>>>((const T *)h.A, iters, h.c.scratch, 0x7654321u); });
+    add_case(h, "latency_" + sz(sizeof(T)) + "B_" + sz(warps_per_sm) + "warps_ilp" + sz(ILP), "latency_hiding", "micro",
+             d, s, "cold", "\"warps_per_sm\": " + sz(warps_per_sm) + ", \"ilp\": " + sz(ILP));
+}
+
+static void run_latency(Held &h) {
+    for (int w : {1, 2, 4, 8, 16, 32, 64}) {
+        lat_case<unsigned, 1>(h, w);
+        lat_case<unsigned, 2>(h, w);
+        lat_case<unsigned, 4>(h, w);
+        lat_case<unsigned, 8>(h, w);
+    }
+    for (int w : {4, 16, 64}) {
+        lat_case<uint4, 1>(h, w);
+        lat_case<uint4, 4>(h, w);
+    }
+}
+
+static void run_compute(Held &h) {
+    const unsigned full = h.c.sm_count * 8, block = 256;
+    for (int k : {1, 2, 4, 8, 16, 32}) {
+        const int iters = 64;
+        KernelDesc d = desc((const void *)m_div, full, block);
+        d.flops_fp32 = 2.0 * iters * 16 + 3;
+        d.int_ops = 4.0 * k + 3 * iters;
+        d.accesses = {acc("global", "store", 1, 4, 1)};
+        d.branch = "{\"paths\": " + sz(k) + "}";
+        Stats s = time_cold(h, [&] { m_div<<<full, block>>>((float *)h.O, k, iters); });
+        add_case(h, "divergence_" + sz(k) + "_paths", "divergence", "micro", d, s, "cold");
+    }
+    struct F {
+        const char *name;
+        const void *fn;
+        int chains;
+        unsigned grid, block;
+        int kind; /* 0 fp32, 1 fp64, 2 sfu (rsqrt), 3 sin, 4 ex2, 5 imad, 6 xorshift */
+        int iters;
+    } fs[] = {{"fp32_fma_1chain", (const void *)m_fma<1>, 1, full, block, 0, 512},
+              {"fp32_fma_2chains", (const void *)m_fma<2>, 2, full, block, 0, 256},
+              {"fp32_fma_4chains", (const void *)m_fma<4>, 4, full, block, 0, 256},
+              {"fp32_fma_8chains", (const void *)m_fma<8>, 8, full, block, 0, 256},
+              {"fp32_fma_8chains_1block_per_sm", (const void *)m_fma<8>, 8, (unsigned)h.c.sm_count, 128, 0, 512},
+              {"fp32_fma_1chain_1block_per_sm", (const void *)m_fma<1>, 1, (unsigned)h.c.sm_count, 128, 0, 512},
+              {"fp64_fma_1chain", (const void *)m_dfma<1>, 1, full, block, 1, 128},
+              {"fp64_fma_4chains", (const void *)m_dfma<4>, 4, full, block, 1, 64},
+              {"fp64_fma_8chains", (const void *)m_dfma<8>, 8, full, block, 1, 64},
+              {"sfu_rsqrt_8chains", (const void *)k_sfu, 8, full, block, 2, 64},
+              {"sfu_sin_8chains", (const void *)m_sfu<0>, 8, full, block, 3, 64},
+              {"sfu_ex2_8chains", (const void *)m_sfu<1>, 8, full, block, 4, 64},
+              {"int_imad_8chains", (const void *)m_int<0>, 8, full, block, 5, 128},
+              {"int_xorshift_8chains", (const void *)m_int<1>, 8, full, block, 6, 128}};
+    for (const F &f : fs) {
+        KernelDesc d = desc(f.fn, f.grid, f.block);
+        double ops = (double)f.iters * 8 * f.chains;
+        if (f.kind == 0) d.flops_fp32 = 2 * ops + f.chains;
+        if (f.kind == 1) d.flops_fp64 = 2 * ops + f.chains;
+        if (f.kind >= 2 && f.kind <= 4) {
+            d.sfu_ops = ops;
+            d.flops_fp32 = f.chains;
+        }
+        if (f.kind == 5) d.int_ops = 2 * ops;
+        if (f.kind == 6) d.int_ops = 4 * ops;
+        if (d.int_ops < 0) d.int_ops = 2.0 * f.iters + 6;
+        d.accesses = {acc("global", "store", 1, f.kind == 1 ? 8 : 4, 1)};
+        Stats s = time_cold(h, [&] {
+            switch (f.kind) {
+                case 0:
+                    if (f.chains == 1) m_fma<1><<<f.grid, f.block>>>((float *)h.O, f.iters);
+                    if (f.chains == 2) m_fma<2><<<f.grid, f.block>>>((float *)h.O, f.iters);
+                    if (f.chains == 4) m_fma<4><<<f.grid, f.block>>>((float *)h.O, f.iters);
+                    if (f.chains == 8) m_fma<8><<<f.grid, f.block>>>((float *)h.O, f.iters);
+                    break;
+                case 1:
+                    if (f.chains == 1) m_dfma<1><<<f.grid, f.block>>>((double *)h.O, f.iters);
+                    if (f.chains == 4) m_dfma<4><<<f.grid, f.block>>>((double *)h.O, f.iters);
+                    if (f.chains == 8) m_dfma<8><<<f.grid, f.block>>>((double *)h.O, f.iters);
+                    break;
+                case 2: k_sfu<<<f.grid, f.block>>>((float *)h.O, f.iters); break;
+                case 3: m_sfu<0><<<f.grid, f.block>>>((float *)h.O, f.iters); break;
+                case 4: m_sfu<1><<<f.grid, f.block>>>((float *)h.O, f.iters); break;
+                case 5: m_int<0><<<f.grid, f.block>>>((unsigned *)h.O, f.iters); break;
+                default: m_int<1><<<f.grid, f.block>>>((unsigned *)h.O, f.iters); break;
+            }
+        });
+        add_case(h, f.name, "throughput", "micro", d, s, "cold");
+    }
+}
+
+static void run_l2(Held &h) {
+    const int n_back = 20;
+    for (int mib : {2, 8, 16, 32, 48, 64, 128, 512}) {
+        for (int cold = 0; cold < ((mib == 8 || mib == 32) ? 2 : 1); cold++) {
+            size_t words = ((size_t)mib << 20) / 16;
+            size_t threads = std::min<size_t>((size_t)1 << 18, words);
+            int per = (int)(words / threads);
+            KernelDesc d = desc((const void *)m_l2_read, (unsigned)(threads / 256), 256);
+            d.accesses = {acc("global", "load", per, 16, 1, per < 4 ? per : 4)};
+            d.int_ops = 4.0 * per + 8;
+            d.l2_warm = !cold && mib <= 48;
+            auto launch = [&] { m_l2_read<<<threads / 256, 256>>>((const uint4 *)h.A, per, h.c.scratch, 0x31337u); };
+            Stats s = cold ? time_cold(h, launch) : time_warm(h, launch, n_back);
+            add_case(h, "l2_read_" + sz(mib) + "MiB" + (cold ? "_cold" : "_warm"), "l2_working_set", "micro", d, s,
+                     cold ? "cold" : "warm_back_to_back_" + sz(n_back), "\"working_set_bytes\": " + sz((long long)mib << 20));
+        }
+    }
+    for (int mib : {8, 32}) {
+        size_t words = ((size_t)mib << 20) / 16;
+        size_t threads = std::min<size_t>((size_t)1 << 18, words);
+        int per = (int)(words / threads);
+        KernelDesc d = desc((const void *)m_l2_write, (unsigned)(threads / 256), 256);
+        d.accesses = {acc("global", "store", per, 16, 1, per < 4 ? per : 4)};
+        d.int_ops = 4.0 * per + 8;
+        d.l2_warm = true;
+        Stats s = time_warm(h, [&] { m_l2_write<<<threads / 256, 256>>>((uint4 *)h.O, per, 7u); }, n_back);
+        add_case(h, "l2_write_" + sz(mib) + "MiB_warm", "l2_working_set", "micro", d, s,
+                 "warm_back_to_back_" + sz(n_back), "\"working_set_bytes\": " + sz((long long)mib << 20));
+    }
+}
+
+static void run_launch(Held &h) {
+    struct L {
+        const char *name;
+        unsigned grid, block;
+        bool empty;
+    } ls[] = {{"launch_empty_1x32", 1, 32, true}, {"launch_store_1x32", 1, 32, false},
+              {"launch_store_132x256", (unsigned)h.c.sm_count, 256, false}};
+    for (const L &l : ls) {
+        KernelDesc d = desc(l.empty ? (const void *)k_empty : (const void *)m_tiny, l.grid, l.block);
+        if (!l.empty) d.accesses = {acc("global", "store", 1, 4, 1)};
+        d.int_ops = l.empty ? 0 : 4;
+        Stats s = time_cold(h, [&] {
+            if (l.empty)
+                k_empty<<<l.grid, l.block>>>();
+            else
+                m_tiny<<<l.grid, l.block>>>(h.c.scratch);
+        });
+        add_case(h, l.name, "launch", "micro", d, s, "cold");
+    }
+}
+
+void run_microbench(Held &h) {
+    std::printf("== microbenchmarks\n");
+    run_launch(h);
+    run_memory(h);
+    run_latency(h);
+    run_compute(h);
+    run_l2(h);
+}
