@@ -21,7 +21,7 @@ tests/gpu/results/h200/gemm.json's runs (m, n, k, dtype, batch,
 measured_s, tflops, min_s, max_s, repeats, timing, shape_class) plus
 "name". A shape PyTorch refuses goes to "skipped" with its message.
 
-    python3 tests/gpu/heldout/gemm_heldout.py --out gemm-raw.json [--list] [--limit N]
+    python3 tests/gpu/heldout/gemm_heldout.py --out gemm-raw.json [--list] [--limit N] [--sleep-us 100]
 """
 
 import argparse
@@ -96,6 +96,7 @@ def main():
     ap.add_argument("--out", default="gemm-raw.json")
     ap.add_argument("--list", action="store_true", help="print the cases and exit (no GPU)")
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--sleep-us", type=float, default=100.0, help="sleep kernel before each timed call")
     args = ap.parse_args()
     cs = cases()
     if args.list:
@@ -118,8 +119,8 @@ def main():
     flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
     e0 = torch.cuda.Event(enable_timing=True)
     e1 = torch.cuda.Event(enable_timing=True)
-    # cycles of the sleep kernel: 100 us at the clock read under load
-    sleep_cycles = int(100e-6 * 1.98e9)
+    # cycles of the sleep kernel at the clock read under load (1.98 GHz)
+    sleep_cycles = int(args.sleep_us * 1e-6 * 1.98e9)
     runs, skipped = [], []
     t_start = time.time()
     for i, (name, dt, m, n, k, cls) in enumerate(cs):
@@ -162,7 +163,7 @@ def main():
         "clocks_after": gpu_meta.clocks(after),
         "method": ("cuBLAS through PyTorch %s: torch.mm (fp64; fp32 with TF32 off; tf32 = fp32 inputs with TF32 "
                    "on; fp16; bf16), torch._scaled_mm (fp8 e4m3 inputs, unit scales, bf16 out), torch._int_mm "
-                   "(int8 in, int32 out); random inputs. Each repeat: torch.cuda._sleep(%d cycles, about 100 us) "
+                   "(int8 in, int32 out); random inputs. Each repeat: torch.cuda._sleep(%d cycles) "
                    "so the host has queued what follows, a 256 MiB fill (evicts the 60 MB L2), then an event "
                    "pair around ONE call: GPU time without CPU gaps, cold L2. 2 untimed, then 7 timed (5 over "
                    "10 ms, 3 over 50 ms estimated); measured_s is the median. Shapes drawn with seed 11 "
