@@ -235,7 +235,6 @@ static void run_streams(Held &h) {
         KernelDesc d = desc((const void *)e_reduce, (unsigned)(n / 2048), 256);
         d.flops_fp32 = 9;
         d.int_ops = 30;
-        d.block_barriers = 9;
         d.accesses = {acc("global", "load", 8, 4, 1, 8), acc("shared", "store", 2, 4, 1), acc("shared", "load", 2, 4, 1),
                       acc("global", "atomic", 1.0 / 256, 4, 0, 1, -1, 1)};
         Stats s = time_cold(h, [&] { e_reduce<<<n / 2048, 256>>>(h.A, h.O); });
@@ -246,7 +245,6 @@ static void run_streams(Held &h) {
         KernelDesc d = desc((const void *)e_scan, (unsigned)(n / 1024), 1024);
         d.flops_fp32 = 9;
         d.int_ops = 45;
-        d.block_barriers = 11;
         d.accesses = {acc("global", "load", 1, 4, 1), acc("shared", "store", 11, 4, 1), acc("shared", "load", 20, 4, 1),
                       acc("global", "store", 1, 4, 1)};
         Stats s = time_cold(h, [&] { e_scan<<<n / 1024, 1024>>>(h.A, h.O); });
@@ -271,7 +269,6 @@ static void softmax_case(Held &h, int rows) {
     d.flops_fp32 = 7.0 * E + 2;
     d.sfu_ops = 2.0 * E + 1;
     d.int_ops = 4.0 * E + 40;
-    d.block_barriers = 20;
     d.accesses = {acc("global", "load", E, 4, 1, in_flight), acc("global", "load", E, 4, 1, in_flight, 0),
                   acc("global", "load", E, 4, 1, in_flight, 0), acc("global", "store", E, 4, 1),
                   acc("shared", "store", 4, 4, 1), acc("shared", "load", 6, 4, 1)};
@@ -286,7 +283,6 @@ static void layernorm_case(Held &h, int rows) {
     d.flops_fp32 = 6.0 * E + 8;
     d.sfu_ops = 1;
     d.int_ops = 4.0 * E + 40;
-    d.block_barriers = 20;
     d.accesses = {acc("global", "load", E, 4, 1, in_flight), acc("global", "load", E, 4, 1, in_flight, 0),
                   acc("global", "load", E, 4, 1, in_flight), acc("global", "load", E, 4, 1, in_flight),
                   acc("global", "store", E, 4, 1), acc("shared", "store", 4, 4, 1), acc("shared", "load", 6, 4, 1)};
@@ -329,7 +325,6 @@ static void run_atomics(Held &h) {
     for (unsigned bins : {1u, 32u, 256u}) {
         KernelDesc d = desc((const void *)e_shist, (unsigned)(n / 4096), 256);
         d.int_ops = 50;
-        d.block_barriers = 2;
         Access sh = lanes_over("shared", 16, bins);
         Access gl = acc("global", "atomic", bins / 256.0, 4, 1, 1, -1, bins);
         d.accesses = {acc("shared", "store", 1, 4, 1), acc("global", "load", 16, 4, 1, 16), sh,

@@ -1,0 +1,327 @@
+/* test_accuracy_heldout.c - simtd's current model against the held-out H200
+ * set (tests/gpu/results/h200/heldout/: gemm.json, cuBLAS through PyTorch;
+ * kernels.json, everyday kernels and microbenchmarks with the /v1/kernel
+ * body each one's author would write), in-process, no GPU needed.
+ *
+ * Every row carries "split": "fit" or "heldout", assigned by a hash of its
+ * name before anything was fitted (tests/gpu/heldout/split.py). The test
+ * prints both halves separately, per class (GEMM, microbenchmark kernels,
+ * everyday kernels): count, median and worst |error|, and the held-out
+ * half's worst cases; beside them the issue's bars (issue 11: GEMM median
+ * <= 10% worst <= 30%; micro median <= 8% worst <= 25%; everyday median
+ * <= 15% worst <= 35%), which it does not assert yet.
+ *
+ * What it asserts: a regression ceiling per class on the HELD-OUT half, set
+ * from what the model got when the set was committed (the figures in the
+ * table below, a little above those), so the model may improve but not
+ * slip. Request fields the model refuses as unknown (the contract's
+ * int_ops, repeats, distinct_addresses, l2_warm, ... until the model reads
+ * them) are dropped from the request, and the test prints one line per
+ * field name with the number of requests it was dropped from. */
+#include <check.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accuracy.h"
+#include "api.h"
+#include "hwdb.h"
+
+#define HELDOUT_DIR SIMT_TEST_DIR "/gpu/results/h200/heldout"
+#define MAX_ROWS 1024
+#define MAX_DROPPED 16
+#define MAX_RETRIES 32
+
+enum { CLASS_GEMM, CLASS_MICRO, CLASS_EVERYDAY, CLASS_COUNT };
+static const char *const class_names[CLASS_COUNT] = {"GEMM", "micro kernels", "everyday kernels"};
+/* the issue's bars: median, worst (printed, not asserted) */
+static const double issue_bars[CLASS_COUNT][2] = {{0.10, 0.30}, {0.08, 0.25}, {0.15, 0.35}};
+/* regression ceilings on the held-out half: median, worst. Set from the
+ * model at commit time (printed by this test as "held-out"), rounded up. */
+static const double ceilings[CLASS_COUNT][2] = {{0.28, 0.95}, {0.10, 1.00}, {0.31, 2.40}};
+
+struct row {
+    int cls;
+    int heldout;
+    double error; /* (predicted - measured) / measured */
+    char label[96];
+    char kind[32]; /* GEMM: dtype/shape class; kernels: kind */
+};
+
+static struct row rows[MAX_ROWS];
+static size_t row_count;
+
+/* dropped request fields: name and how many requests lost it */
+static struct {
+    char name[64];
+    int count;
+} dropped[MAX_DROPPED];
+static size_t dropped_count;
+
+static void note_dropped(const char *field)
+{
+    const char *dot = strrchr(field, '.');
+    const char *name = dot != NULL ? dot + 1 : field;
+    for (size_t i = 0; i < dropped_count; i++)
+        if (strcmp(dropped[i].name, name) == 0) {
+            dropped[i].count++;
+            return;
+        }
+    if (dropped_count < MAX_DROPPED) {
+        snprintf(dropped[dropped_count].name, sizeof dropped[dropped_count].name, "%s", name);
+        dropped[dropped_count++].count = 1;
+    }
+}
+
+/* Removes the member a field path names ("l2_warm", "per_thread.int_ops",
+ * "per_thread.accesses[2].repeats") from body; 0 when it was there. */
+static int drop_path(json_t *body, const char *path)
+{
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s", path);
+    json_t *node = body;
+    char *part = buf;
+    for (;;) {
+        char *dot = strchr(part, '.');
+        if (dot != NULL)
+            *dot = '\0';
+        char *bracket = strchr(part, '[');
+        long index = -1;
+        if (bracket != NULL) {
+            index = strtol(bracket + 1, NULL, 10);
+            *bracket = '\0';
+        }
+        if (dot == NULL && index < 0)
+            return json_object_del(node, part);
+        node = json_object_get(node, part);
+        if (index >= 0)
+            node = json_array_get(node, (size_t)index);
+        if (node == NULL || dot == NULL)
+            return -1;
+        part = dot + 1;
+    }
+}
+
+/* POSTs body (modified in place: unknown fields dropped, each noted once
+ * per request); the answer, or NULL with *status set. */
+static json_t *post_dropping(const struct simt_hwdb *db, const char *route, json_t *body, int *status)
+{
+    for (int attempt = 0; attempt < MAX_RETRIES; attempt++) {
+        json_t *answer = accuracy_post(db, route, body, status);
+        if (answer == NULL || *status == 200)
+            return answer;
+        json_t *error = json_object_get(answer, "error");
+        const char *code = json_string_value(json_object_get(error, "code"));
+        const char *field = json_string_value(json_object_get(error, "field"));
+        if (*status != 400 || code == NULL || strcmp(code, "unknown_field") != 0 || field == NULL ||
+            drop_path(body, field) != 0)
+            return answer;
+        note_dropped(field);
+        json_decref(answer);
+    }
+    return NULL;
+}
+
+static double number(json_t *obj, const char *key)
+{
+    return json_number_value(json_object_get(obj, key));
+}
+
+static void add_row(int cls, json_t *item, double predicted, double measured, const char *label,
+                    const char *kind)
+{
+    ck_assert(row_count < MAX_ROWS);
+    struct row *r = &rows[row_count++];
+    const char *split = json_string_value(json_object_get(item, "split"));
+    ck_assert_msg(split != NULL && (strcmp(split, "fit") == 0 || strcmp(split, "heldout") == 0),
+                  "%s: no split", label);
+    r->cls = cls;
+    r->heldout = strcmp(split, "heldout") == 0;
+    r->error = (predicted - measured) / measured;
+    snprintf(r->label, sizeof r->label, "%s", label);
+    snprintf(r->kind, sizeof r->kind, "%s", kind != NULL ? kind : "?");
+}
+
+static void read_gemms(const struct simt_hwdb *db)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(HELDOUT_DIR "/gemm.json", 0, &jerr);
+    ck_assert_msg(doc != NULL, "gemm.json: %s (line %d)", jerr.text, jerr.line);
+    size_t i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        json_t *body =
+            json_pack("{s:s, s:O, s:O, s:O, s:O, s:O}", "gpu", "h200-sxm", "m", json_object_get(run, "m"),
+                      "n", json_object_get(run, "n"), "k", json_object_get(run, "k"), "dtype",
+                      json_object_get(run, "dtype"), "batch", json_object_get(run, "batch"));
+        ck_assert_ptr_nonnull(body);
+        int status = 0;
+        json_t *answer = post_dropping(db, "/v1/gemm", body, &status);
+        const char *name = json_string_value(json_object_get(run, "name"));
+        ck_assert_msg(answer != NULL && status == 200, "%s: answered %d", name, status);
+        char kind[32];
+        snprintf(kind, sizeof kind, "%s/%s", json_string_value(json_object_get(run, "dtype")),
+                 json_string_value(json_object_get(run, "shape_class")));
+        add_row(CLASS_GEMM, run, number(answer, "time_s"), number(run, "measured_s"), name, kind);
+        json_decref(answer);
+        json_decref(body);
+    }
+    json_decref(doc);
+}
+
+static void read_kernels(const struct simt_hwdb *db)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(HELDOUT_DIR "/kernels.json", 0, &jerr);
+    ck_assert_msg(doc != NULL, "kernels.json: %s (line %d)", jerr.text, jerr.line);
+    size_t i;
+    json_t *k;
+    json_array_foreach(json_object_get(doc, "kernels"), i, k)
+    {
+        const char *name = json_string_value(json_object_get(k, "name"));
+        const char *cls = json_string_value(json_object_get(k, "class"));
+        ck_assert_msg(cls != NULL, "%s: no class", name);
+        json_t *body = json_deep_copy(json_object_get(k, "request"));
+        int status = 0;
+        json_t *answer = post_dropping(db, "/v1/kernel", body, &status);
+        if (answer == NULL || status != 200) {
+            char *shown = answer != NULL ? json_dumps(answer, JSON_COMPACT) : NULL;
+            ck_abort_msg("%s: answered %d: %s", name, status, shown != NULL ? shown : "(nothing)");
+        }
+        char label[96];
+        snprintf(label, sizeof label, "%s (%s)", name, json_string_value(json_object_get(k, "kind")));
+        add_row(strcmp(cls, "everyday") == 0 ? CLASS_EVERYDAY : CLASS_MICRO, k, number(answer, "time_s"),
+                number(k, "measured_s"), label, json_string_value(json_object_get(k, "kind")));
+        json_decref(answer);
+        json_decref(body);
+    }
+    json_decref(doc);
+}
+
+/* median and worst |error| of one class and half; returns the count */
+static size_t summarize(int cls, int heldout, double *median, double *worst)
+{
+    static double values[MAX_ROWS];
+    size_t n = 0;
+    *worst = 0.0;
+    for (size_t i = 0; i < row_count; i++) {
+        if (rows[i].cls != cls || rows[i].heldout != heldout)
+            continue;
+        values[n++] = fabs(rows[i].error);
+        if (fabs(rows[i].error) > *worst)
+            *worst = fabs(rows[i].error);
+    }
+    *median = accuracy_median(values, n);
+    return n;
+}
+
+static int by_worst(const void *a, const void *b)
+{
+    double x = fabs(((const struct row *)a)->error), y = fabs(((const struct row *)b)->error);
+    return (x < y) - (x > y);
+}
+
+/* per kind (GEMM: dtype/shape class), both halves together: where the error is */
+static void print_kinds(void)
+{
+    static double values[MAX_ROWS];
+    static char seen[64][32];
+    size_t kinds = 0;
+    printf("%-28s %5s %8s %9s %8s\n", "kind (both halves)", "rows", "median", "signed", "worst");
+    for (size_t i = 0; i < row_count; i++) {
+        int known = 0;
+        for (size_t j = 0; j < kinds; j++)
+            known |= strcmp(seen[j], rows[i].kind) == 0;
+        if (known || kinds == 64)
+            continue;
+        snprintf(seen[kinds++], sizeof seen[0], "%s", rows[i].kind);
+        size_t n = 0;
+        double worst = 0.0;
+        static double signed_values[MAX_ROWS];
+        for (size_t j = 0; j < row_count; j++) {
+            if (strcmp(rows[j].kind, rows[i].kind) != 0)
+                continue;
+            signed_values[n] = rows[j].error;
+            values[n++] = fabs(rows[j].error);
+            if (fabs(rows[j].error) > fabs(worst))
+                worst = rows[j].error;
+        }
+        double med = accuracy_median(values, n), signed_med = accuracy_median(signed_values, n);
+        printf("%-28s %5zu %7.1f%% %+8.1f%% %+7.1f%%\n", rows[i].kind, n, 100.0 * med, 100.0 * signed_med,
+               100.0 * worst);
+    }
+}
+
+START_TEST(heldout_set_within_ceilings)
+{
+    struct simt_hwdb *db = NULL;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_msg(simt_hwdb_load_dir(SIMT_SOURCE_DIR "/hwdb", &db, &diag) == 0, "hwdb: %s:%d: %s", diag.file,
+                  diag.line, diag.message);
+    read_gemms(db);
+    read_kernels(db);
+    for (size_t i = 0; i < dropped_count; i++)
+        printf("note: dropped '%s' from %d requests (the model does not read it yet)\n", dropped[i].name,
+               dropped[i].count);
+    printf("%-17s %-8s %5s %8s %8s   %s\n", "class", "half", "rows", "median", "worst",
+           "issue 11 bars / ceiling");
+    double got[CLASS_COUNT][2];
+    for (int c = 0; c < CLASS_COUNT; c++) {
+        for (int h = 0; h <= 1; h++) {
+            double med, worst;
+            size_t n = summarize(c, h, &med, &worst);
+            ck_assert_msg(n > 0, "%s: no %s rows", class_names[c], h ? "heldout" : "fit");
+            printf("%-17s %-8s %5zu %7.1f%% %7.1f%%   bars %.0f%%/%.0f%%%s", class_names[c],
+                   h ? "heldout" : "fit", n, 100.0 * med, 100.0 * worst, 100.0 * issue_bars[c][0],
+                   100.0 * issue_bars[c][1],
+                   med <= issue_bars[c][0] && worst <= issue_bars[c][1] ? " (met)" : " (not met)");
+            if (h)
+                printf("; ceiling %.0f%%/%.0f%%", 100.0 * ceilings[c][0], 100.0 * ceilings[c][1]);
+            printf("\n");
+            if (h) {
+                got[c][0] = med;
+                got[c][1] = worst;
+            }
+        }
+    }
+    print_kinds();
+    qsort(rows, row_count, sizeof rows[0], by_worst);
+    for (int c = 0; c < CLASS_COUNT; c++) {
+        printf("worst held-out %s:", class_names[c]);
+        for (size_t i = 0, shown = 0; i < row_count && shown < 5; i++) {
+            if (rows[i].cls != c || !rows[i].heldout)
+                continue;
+            printf("%s %s %+.0f%%", shown ? "," : "", rows[i].label, 100.0 * rows[i].error);
+            shown++;
+        }
+        printf("\n");
+    }
+    fflush(stdout);
+    for (int c = 0; c < CLASS_COUNT; c++) {
+        ck_assert_msg(got[c][0] <= ceilings[c][0], "%s held-out median %.1f%% over its ceiling %.0f%%",
+                      class_names[c], 100.0 * got[c][0], 100.0 * ceilings[c][0]);
+        ck_assert_msg(got[c][1] <= ceilings[c][1], "%s held-out worst %.1f%% over its ceiling %.0f%%",
+                      class_names[c], 100.0 * got[c][1], 100.0 * ceilings[c][1]);
+    }
+    simt_hwdb_unref(db);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("accuracy_heldout");
+    TCase *tc = tcase_create("h200");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, heldout_set_within_ceilings);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
