@@ -1,6 +1,8 @@
 #!/bin/bash
 # tests/gpu/build.sh - builds the GPU programs with nvcc alone (no CMake):
-# simt-micro (tests/gpu/micro) and simt-calibrate (clients/calibrate) for
+# simt-micro (tests/gpu/micro), simt-calibrate (clients/calibrate) and
+# simt-heldout (tests/gpu/heldout), with the shared kernels of
+# clients/calibrate/kernels.cu, for
 # Hopper (sm_90), keeping ptxas -v's register and shared-memory report.
 #   tests/gpu/build.sh [OUTDIR]       (default build-gpu/dev)
 # Run from the repository root.
