@@ -101,12 +101,12 @@ static const struct simt_hwdb_field fields[] = {
     F(tensor_sparse_flops_per_s, "throughput", DTYPES, 0, 1e18, OPT),
 
     /* --- latencies, cycles of the SM clock --- */
-    F(fma_latency_cycles, "latency", DOUBLE, 1, 1000, OPT),
-    F(shared_latency_cycles, "latency", DOUBLE, 1, 10000, OPT),
-    F(l1_latency_cycles, "latency", DOUBLE, 1, 10000, OPT),
-    F(l2_latency_cycles, "latency", DOUBLE, 1, 10000, OPT),
-    F(dram_latency_cycles, "latency", DOUBLE, 1, 100000, OPT),
-    F(launch_overhead_s, "latency", DOUBLE, 1e-8, 1e-2, OPT),
+    F(fma_latency_cycles, "latency", DOUBLE, 1, 1000, ALL),
+    F(shared_latency_cycles, "latency", DOUBLE, 1, 10000, ALL),
+    F(l1_latency_cycles, "latency", DOUBLE, 1, 10000, ALL),
+    F(l2_latency_cycles, "latency", DOUBLE, 1, 10000, ALL),
+    F(dram_latency_cycles, "latency", DOUBLE, 1, 100000, ALL),
+    F(launch_overhead_s, "latency", DOUBLE, 1e-8, 1e-2, ALL),
 
     /* --- interconnect --- */
     F(nvlink_generation, "interconnect", INT, 0, 16, OPT),
