@@ -52,7 +52,8 @@ static int ends_with(const char *s, const char *suffix)
 
 /* The *.yaml files of dir/sub, sorted. Hidden files are skipped; *.yml and
  * badly named *.yaml files are refused so that they are not silently ignored. */
-static int list_yaml(const char *dir, const char *sub, struct name_list *out, struct simt_diag *diag)
+static SIMT_WARN_UNUSED int list_yaml(const char *dir, const char *sub, struct name_list *out,
+                                      struct simt_diag *diag)
 {
     out->names = NULL;
     out->count = 0;

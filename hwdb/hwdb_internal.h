@@ -105,7 +105,8 @@ struct layer {
 /* Fills diag (when not NULL) with path, at, field and the message
  * "<rel>:<line>:<column>: <field>: <what>", and returns rc. */
 int hwdb_report(struct simt_diag *diag, int rc, const char *path, const char *rel, struct pos at,
-                const char *field, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+                const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8))) SIMT_WARN_UNUSED;
 /* bounded formatting: truncates silently (messages, key paths) */
 void hwdb_bprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* copies src into dst, truncated to size - 1 characters; NUL-terminated when size > 0 */

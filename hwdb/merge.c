@@ -90,7 +90,7 @@ static const char *merged_text(const struct layer *arch, const struct layer *gpu
 }
 
 static int fail_merged(struct simt_diag *diag, struct merged_pos m, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5))) SIMT_WARN_UNUSED;
 
 static int fail_merged(struct simt_diag *diag, struct merged_pos m, const char *field, const char *fmt, ...)
 {
@@ -113,8 +113,9 @@ static size_t field_index(const struct simt_hwdb_field *fields, size_t count, co
 
 /* Relations between fields that a typo would break: simt_hwdb_spec_check
  * names the field at fault, placed here at the line that set it. */
-static int cross_check(const struct layer *arch, const struct layer *gpu, const struct simt_gpu_spec *s,
-                       const struct simt_hwdb_field *fields, size_t count, struct simt_diag *diag)
+static SIMT_WARN_UNUSED int cross_check(const struct layer *arch, const struct layer *gpu,
+                                        const struct simt_gpu_spec *s, const struct simt_hwdb_field *fields,
+                                        size_t count, struct simt_diag *diag)
 {
     struct simt_diag why;
     memset(&why, 0, sizeof why);
@@ -138,8 +139,8 @@ struct identity {
 
 /* The identity: required strings, vendor (the same in both files when both
  * give it), compute capability, and the amd group for AMD only. */
-static int merge_identity(const struct layer *arch, const struct layer *gpu, struct identity *id,
-                          struct simt_diag *diag)
+static SIMT_WARN_UNUSED int merge_identity(const struct layer *arch, const struct layer *gpu,
+                                           struct identity *id, struct simt_diag *diag)
 {
     struct merged_pos gpu_top = {gpu, gpu->has_group[G_IDENTITY] ? gpu->group_at[G_IDENTITY] : gpu->top};
     static const int required_text[] = {T_NAME, T_VENDOR, T_ARCHITECTURE, T_COMPUTE_CAPABILITY,
@@ -218,8 +219,9 @@ static void copy_field(const struct simt_hwdb_field *f, unsigned present, const 
 
 /* numbers: the arch's, then the GPU's on top; a field the vendor requires
  * must come from one of them */
-static int merge_numbers(const struct layer *arch, const struct layer *gpu, const struct identity *id,
-                         struct simt_gpu_spec *s, struct simt_diag *diag)
+static SIMT_WARN_UNUSED int merge_numbers(const struct layer *arch, const struct layer *gpu,
+                                          const struct identity *id, struct simt_gpu_spec *s,
+                                          struct simt_diag *diag)
 {
     size_t count;
     const struct simt_hwdb_field *fields = simt_hwdb_fields(&count);
@@ -247,8 +249,8 @@ static int merge_numbers(const struct layer *arch, const struct layer *gpu, cons
 }
 
 /* sources: the arch's text, then the GPU's, joined */
-static int merge_sources(const struct layer *arch, const struct layer *gpu, struct simt_hwdb_gpu *out,
-                         struct simt_diag *diag)
+static SIMT_WARN_UNUSED int merge_sources(const struct layer *arch, const struct layer *gpu,
+                                          struct simt_hwdb_gpu *out, struct simt_diag *diag)
 {
     for (int g = 0; g < G_COUNT; g++) {
         if (!arch->has_source[g] && !gpu->has_source[g])

@@ -74,7 +74,7 @@ struct parse {
 };
 
 static int fail_at(struct parse *p, struct pos at, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5))) SIMT_WARN_UNUSED;
 
 static int fail_at(struct parse *p, struct pos at, const char *field, const char *fmt, ...)
 {
@@ -89,7 +89,8 @@ static int fail_at(struct parse *p, struct pos at, const char *field, const char
 /* Fetches a node, refusing a second visit (a YAML alias repeats a node);
  * `use` is where the document refers to it (the key of a value), reported
  * for an alias, or {0,0} to report the node's own position. */
-static int node_get(struct parse *p, int id, yaml_node_t **out, const char *field, struct pos use)
+static SIMT_WARN_UNUSED int node_get(struct parse *p, int id, yaml_node_t **out, const char *field,
+                                     struct pos use)
 {
     yaml_node_t *node = yaml_document_get_node(p->doc, id);
     if (!node)
@@ -231,8 +232,8 @@ static int is_integer_type(enum simt_field_type type)
 }
 
 /* Parses a number node for a field; path is the key path for messages. */
-static int read_number(struct parse *p, const struct simt_hwdb_field *field, const yaml_node_t *node,
-                       const char *path, double *out)
+static SIMT_WARN_UNUSED int read_number(struct parse *p, const struct simt_hwdb_field *field,
+                                        const yaml_node_t *node, const char *path, double *out)
 {
     char what[96], got[128];
     simt_hwdb_field_describe(field, what, sizeof what);
@@ -253,7 +254,8 @@ static int read_number(struct parse *p, const struct simt_hwdb_field *field, con
 }
 
 /* A string value: a non-empty scalar (plain or quoted) without control characters. */
-static int read_text(struct parse *p, const yaml_node_t *node, const char *path, size_t max, char *out)
+static SIMT_WARN_UNUSED int read_text(struct parse *p, const yaml_node_t *node, const char *path, size_t max,
+                                      char *out)
 {
     char got[128];
     if (node->type != YAML_SCALAR_NODE) {
@@ -282,7 +284,8 @@ static int read_text(struct parse *p, const yaml_node_t *node, const char *path,
 typedef int (*pair_fn)(struct parse *p, void *ctx, const yaml_node_t *key, const char *key_text,
                        int value_id);
 
-static int each_pair(struct parse *p, const yaml_node_t *map, const char *path, void *ctx, pair_fn fn)
+static SIMT_WARN_UNUSED int each_pair(struct parse *p, const yaml_node_t *map, const char *path, void *ctx,
+                                      pair_fn fn)
 {
     for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
         yaml_node_t *key;
@@ -314,7 +317,8 @@ static int each_pair(struct parse *p, const yaml_node_t *map, const char *path, 
     return SIMT_OK;
 }
 
-static int expect_mapping(struct parse *p, const yaml_node_t *node, const char *path, const char *what)
+static SIMT_WARN_UNUSED int expect_mapping(struct parse *p, const yaml_node_t *node, const char *path,
+                                           const char *what)
 {
     if (node->type == YAML_MAPPING_NODE)
         return SIMT_OK;
@@ -324,7 +328,7 @@ static int expect_mapping(struct parse *p, const yaml_node_t *node, const char *
 }
 
 /* "unknown key", with a hint: a near spelling in this group, or the group the key belongs to */
-static int unknown_key(struct parse *p, int group, const yaml_node_t *key, const char *text)
+static SIMT_WARN_UNUSED int unknown_key(struct parse *p, int group, const yaml_node_t *key, const char *text)
 {
     char path[160];
     hwdb_bprintf(path, sizeof path, "%s.%s", hwdb_group_names[group], text);
@@ -361,7 +365,8 @@ struct group_ctx {
     int group;
 };
 
-static int read_dtypes(struct parse *p, size_t fi, const yaml_node_t *value, const char *path)
+static SIMT_WARN_UNUSED int read_dtypes(struct parse *p, size_t fi, const yaml_node_t *value,
+                                        const char *path)
 {
     const struct simt_hwdb_field *field = &p->fields[fi];
     struct layer *l = p->layer;
@@ -409,7 +414,8 @@ static int read_dtypes(struct parse *p, size_t fi, const yaml_node_t *value, con
     return SIMT_OK;
 }
 
-static int read_carveouts(struct parse *p, size_t fi, const yaml_node_t *value, const char *path)
+static SIMT_WARN_UNUSED int read_carveouts(struct parse *p, size_t fi, const yaml_node_t *value,
+                                           const char *path)
 {
     const struct simt_hwdb_field *field = &p->fields[fi];
     struct layer *l = p->layer;
@@ -453,7 +459,8 @@ static int read_carveouts(struct parse *p, size_t fi, const yaml_node_t *value, 
     return SIMT_OK;
 }
 
-static int group_pair(struct parse *p, void *ctx, const yaml_node_t *key, const char *text, int value_id)
+static SIMT_WARN_UNUSED int group_pair(struct parse *p, void *ctx, const yaml_node_t *key, const char *text,
+                                       int value_id)
 {
     int group = ((struct group_ctx *)ctx)->group;
     struct layer *l = p->layer;
@@ -505,7 +512,8 @@ static int group_pair(struct parse *p, void *ctx, const yaml_node_t *key, const 
     return unknown_key(p, group, key, text);
 }
 
-static int source_pair(struct parse *p, void *ctx, const yaml_node_t *key, const char *text, int value_id)
+static SIMT_WARN_UNUSED int source_pair(struct parse *p, void *ctx, const yaml_node_t *key, const char *text,
+                                        int value_id)
 {
     (void)ctx;
     struct layer *l = p->layer;
@@ -529,7 +537,8 @@ static int source_pair(struct parse *p, void *ctx, const yaml_node_t *key, const
     return SIMT_OK;
 }
 
-static int top_pair(struct parse *p, void *ctx, const yaml_node_t *key, const char *text, int value_id)
+static SIMT_WARN_UNUSED int top_pair(struct parse *p, void *ctx, const yaml_node_t *key, const char *text,
+                                     int value_id)
 {
     (void)ctx;
     struct layer *l = p->layer;
@@ -618,7 +627,7 @@ static int valid_date(const char *s)
 }
 
 /* Checks a file on its own: its id, its sources, its measured section. */
-static int check_layer(struct parse *p)
+static SIMT_WARN_UNUSED int check_layer(struct parse *p)
 {
     struct layer *l = p->layer;
     if (l->is_gpu) {
@@ -694,7 +703,7 @@ static struct pos offset_pos(const char *path, size_t offset)
     return at;
 }
 
-static int yaml_problem(struct simt_diag *diag, struct layer *l, const yaml_parser_t *parser)
+static SIMT_WARN_UNUSED int yaml_problem(struct simt_diag *diag, struct layer *l, const yaml_parser_t *parser)
 {
     struct pos at = mark_pos(parser->problem_mark);
     const char *problem = parser->problem ? parser->problem : "malformed YAML";
@@ -712,7 +721,7 @@ static int yaml_problem(struct simt_diag *diag, struct layer *l, const yaml_pars
     return hwdb_report(diag, SIMT_EPARSE, l->path, l->rel, at, "", "YAML syntax error: %s", problem);
 }
 
-static int parse_file(struct layer *l, struct simt_diag *diag)
+static SIMT_WARN_UNUSED int parse_file(struct layer *l, struct simt_diag *diag)
 {
     size_t field_count;
     const struct simt_hwdb_field *fields = simt_hwdb_fields(&field_count);

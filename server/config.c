@@ -93,7 +93,8 @@ void simt_config_usage(FILE *out)
 
 /* Parses a decimal integer in [min, max], with an optional binary size
  * suffix when `sizes` is set. Returns 0, or SIMT_EINVAL. */
-static int parse_number(const char *text, int sizes, uint64_t min, uint64_t max, uint64_t *out)
+static SIMT_WARN_UNUSED int parse_number(const char *text, int sizes, uint64_t min, uint64_t max,
+                                         uint64_t *out)
 {
     if (text[0] < '0' || text[0] > '9')
         return SIMT_EINVAL;
@@ -180,7 +181,8 @@ static int is_known_option(const char *name)
 }
 
 /* Applies one known option's value to cfg; SIMT_EINVAL with diag on a bad value. */
-static int apply_option(struct simt_config *cfg, const char *name, const char *value, struct simt_diag *diag)
+static SIMT_WARN_UNUSED int apply_option(struct simt_config *cfg, const char *name, const char *value,
+                                         struct simt_diag *diag)
 {
     for (size_t k = 0; k < COUNT_OF(number_options); k++) {
         const struct number_option *o = &number_options[k];

@@ -160,7 +160,7 @@ static int run(struct simt_server *srv, int sfd, const char *dir, unsigned timeo
 /* Reads the bearer token: the file's first line, without trailing
  * whitespace; 16..SIMT_MAX_TOKEN_BYTES printable characters. 0, or SIMT_EIO
  * (cannot be opened) or SIMT_EINVAL (not a token), diag->message saying why. */
-static int read_token(const char *path, char *token, size_t size, struct simt_diag *diag)
+static SIMT_WARN_UNUSED int read_token(const char *path, char *token, size_t size, struct simt_diag *diag)
 {
     FILE *f = fopen(path, "r");
     if (f == NULL)
@@ -187,7 +187,7 @@ static int read_token(const char *path, char *token, size_t size, struct simt_di
  * before any thread exists, so that every thread inherits the mask and only
  * the signalfd sees them. Also ignores SIGPIPE. 0, or SIMT_EIO with
  * diag->message "sigprocmask: ..." or "signalfd: ...". */
-static int signals_open(int *sfd, struct simt_diag *diag)
+static SIMT_WARN_UNUSED int signals_open(int *sfd, struct simt_diag *diag)
 {
     sigset_t handled;
     sigemptyset(&handled);

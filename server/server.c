@@ -181,7 +181,7 @@ struct local_route {
     local_serve_fn serve;
 };
 
-static int serve_metrics(struct simt_server *srv, struct simt_api_response *resp)
+static SIMT_WARN_UNUSED int serve_metrics(struct simt_server *srv, struct simt_api_response *resp)
 {
     (void)srv;
     int rc = simt_metrics_render(&resp->body, &resp->body_len);
@@ -315,7 +315,8 @@ static void request_reset(struct conn *c)
 
 /* Appends a piece of body, or notes that the limit has been passed (and
  * from then on only counts). Returns 0, or SIMT_ENOMEM. */
-static int body_append(struct simt_server *srv, struct conn *c, const char *data, size_t size)
+static SIMT_WARN_UNUSED int body_append(struct simt_server *srv, struct conn *c, const char *data,
+                                        size_t size)
 {
     c->body_seen += size;
     if (c->too_large)
@@ -523,7 +524,8 @@ int simt_server_reap(struct simt_server *srv)
 
 /* A numeric IPv4 or IPv6 address (brackets allowed) and a port; 0, or
  * SIMT_EINVAL. */
-static int make_address(const char *text, unsigned port, struct sockaddr_storage *ss, int *is_ipv6)
+static SIMT_WARN_UNUSED int make_address(const char *text, unsigned port, struct sockaddr_storage *ss,
+                                         int *is_ipv6)
 {
     memset(ss, 0, sizeof *ss);
     struct sockaddr_in *v4 = (struct sockaddr_in *)ss;

@@ -99,7 +99,7 @@ static int plain_name(const char *name)
 
 /* Reads a whole file into a malloc'd, NUL-terminated buffer: 0, SIMT_EIO
  * (missing, not a regular file, too large, short read) or SIMT_ENOMEM. */
-static int read_file(const char *path, char **body, size_t *len)
+static SIMT_WARN_UNUSED int read_file(const char *path, char **body, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
