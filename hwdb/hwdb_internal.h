@@ -10,6 +10,7 @@
 #ifndef SIMT_HWDB_INTERNAL_H
 #define SIMT_HWDB_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "hwdb.h"
@@ -107,6 +108,10 @@ struct layer {
 int hwdb_report(struct simt_diag *diag, int rc, const char *path, const char *rel, struct pos at,
                 const char *field, const char *fmt, ...)
     __attribute__((format(printf, 7, 8))) SIMT_WARN_UNUSED;
+/* the same with a va_list */
+int hwdb_report_v(struct simt_diag *diag, int rc, const char *path, const char *rel, struct pos at,
+                  const char *field, const char *fmt, va_list ap)
+    __attribute__((format(printf, 7, 0))) SIMT_WARN_UNUSED;
 /* bounded formatting: truncates silently (messages, key paths) */
 void hwdb_bprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* copies src into dst, truncated to size - 1 characters; NUL-terminated when size > 0 */

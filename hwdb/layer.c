@@ -53,13 +53,20 @@ _Static_assert(sizeof(((struct simt_hwdb_gpu *)0)->name) <= TEXT_BUF, "TEXT_BUF 
 int hwdb_report(struct simt_diag *diag, int rc, const char *path, const char *rel, struct pos at,
                 const char *field, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    rc = hwdb_report_v(diag, rc, path, rel, at, field, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int hwdb_report_v(struct simt_diag *diag, int rc, const char *path, const char *rel, struct pos at,
+                  const char *field, const char *fmt, va_list ap)
+{
     if (!diag)
         return rc;
     char what[400];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
     memset(diag, 0, sizeof *diag);
     hwdb_copy_text(diag->file, sizeof diag->file, path ? path : "");
     diag->line = at.line;

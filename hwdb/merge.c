@@ -94,12 +94,11 @@ static int fail_merged(struct simt_diag *diag, struct merged_pos m, const char *
 
 static int fail_merged(struct simt_diag *diag, struct merged_pos m, const char *field, const char *fmt, ...)
 {
-    char what[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int rc = hwdb_report_v(diag, SIMT_EINVAL, m.layer->path, m.layer->rel, m.at, field, fmt, ap);
     va_end(ap);
-    return hwdb_report(diag, SIMT_EINVAL, m.layer->path, m.layer->rel, m.at, field, "%s", what);
+    return rc;
 }
 
 static size_t field_index(const struct simt_hwdb_field *fields, size_t count, const char *name)

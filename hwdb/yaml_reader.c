@@ -78,12 +78,11 @@ static int fail_at(struct parse *p, struct pos at, const char *field, const char
 
 static int fail_at(struct parse *p, struct pos at, const char *field, const char *fmt, ...)
 {
-    char what[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int rc = hwdb_report_v(p->diag, SIMT_EPARSE, p->layer->path, p->layer->rel, at, field, fmt, ap);
     va_end(ap);
-    return hwdb_report(p->diag, SIMT_EPARSE, p->layer->path, p->layer->rel, at, field, "%s", what);
+    return rc;
 }
 
 /* Fetches a node, refusing a second visit (a YAML alias repeats a node);
@@ -253,6 +252,20 @@ static SIMT_WARN_UNUSED int read_number(struct parse *p, const struct simt_hwdb_
     return SIMT_OK;
 }
 
+/* read_number on the node `id`, which the document refers to at `use`
+ * (node_get); *node receives the node. */
+static SIMT_WARN_UNUSED int read_number_node(struct parse *p, const struct simt_hwdb_field *field, int id,
+                                             const char *path, struct pos use, const yaml_node_t **node,
+                                             double *out)
+{
+    yaml_node_t *got;
+    int rc = node_get(p, id, &got, path, use);
+    if (rc != SIMT_OK)
+        return rc;
+    *node = got;
+    return read_number(p, field, got, path, out);
+}
+
 /* A string value: a non-empty scalar (plain or quoted) without control characters. */
 static SIMT_WARN_UNUSED int read_text(struct parse *p, const yaml_node_t *node, const char *path, size_t max,
                                       char *out)
@@ -279,6 +292,37 @@ static SIMT_WARN_UNUSED int read_text(struct parse *p, const yaml_node_t *node, 
     return SIMT_OK;
 }
 
+/* The key node of a mapping's pair: a scalar (`what` says which, for the
+ * message: "a plain string"), visited once. */
+static SIMT_WARN_UNUSED int pair_key(struct parse *p, const yaml_node_pair_t *pair, const char *path,
+                                     const char *what, yaml_node_t **key)
+{
+    int rc = node_get(p, pair->key, key, path, (struct pos){0, 0});
+    if (rc != SIMT_OK)
+        return rc;
+    if ((*key)->type != YAML_SCALAR_NODE)
+        return fail_at(p, mark_pos((*key)->start_mark), path, "a key must be %s, got %s", what,
+                       node_kind(*key));
+    return SIMT_OK;
+}
+
+/* Refuses a key that a pair before `pair` in the mapping already gave;
+ * `path` is the key's full path, for the message. */
+static SIMT_WARN_UNUSED int refuse_repeat(struct parse *p, const yaml_node_t *map,
+                                          const yaml_node_pair_t *pair, const yaml_node_t *key,
+                                          const char *path)
+{
+    const char *text = (const char *)key->data.scalar.value;
+    for (yaml_node_pair_t *prev = map->data.mapping.pairs.start; prev < pair; prev++) {
+        yaml_node_t *prev_key = yaml_document_get_node(p->doc, prev->key);
+        if (prev_key && prev_key->type == YAML_SCALAR_NODE &&
+            strcmp((const char *)prev_key->data.scalar.value, text) == 0)
+            return fail_at(p, mark_pos(key->start_mark), path, "duplicate key (first given at line %d)",
+                           mark_pos(prev_key->start_mark).line);
+    }
+    return SIMT_OK;
+}
+
 /* Every key of a mapping is a plain or quoted scalar and appears once.
  * Calls back with each (key, value) pair. */
 typedef int (*pair_fn)(struct parse *p, void *ctx, const yaml_node_t *key, const char *key_text,
@@ -289,27 +333,18 @@ static SIMT_WARN_UNUSED int each_pair(struct parse *p, const yaml_node_t *map, c
 {
     for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
         yaml_node_t *key;
-        int rc = node_get(p, pair->key, &key, path, (struct pos){0, 0});
+        int rc = pair_key(p, pair, path, "a plain string", &key);
         if (rc != SIMT_OK)
             return rc;
-        if (key->type != YAML_SCALAR_NODE)
-            return fail_at(p, mark_pos(key->start_mark), path, "a key must be a plain string, got %s",
-                           node_kind(key));
         const char *text = (const char *)key->data.scalar.value;
         if (strlen(text) != key->data.scalar.length || key->data.scalar.length == 0 ||
             key->data.scalar.length > 80)
             return fail_at(p, mark_pos(key->start_mark), path, "malformed key");
-        for (yaml_node_pair_t *prev = map->data.mapping.pairs.start; prev < pair; prev++) {
-            yaml_node_t *prev_key = yaml_document_get_node(p->doc, prev->key);
-            if (prev_key && prev_key->type == YAML_SCALAR_NODE &&
-                strcmp((const char *)prev_key->data.scalar.value, text) == 0) {
-                char full[160];
-                hwdb_bprintf(full, sizeof full, "%s%s%s", path, path[0] ? "." : "", text);
-                struct pos first = mark_pos(prev_key->start_mark);
-                return fail_at(p, mark_pos(key->start_mark), full, "duplicate key (first given at line %d)",
-                               first.line);
-            }
-        }
+        char full[160];
+        hwdb_bprintf(full, sizeof full, "%s%s%s", path, path[0] ? "." : "", text);
+        rc = refuse_repeat(p, map, pair, key, full);
+        if (rc != SIMT_OK)
+            return rc;
         rc = fn(p, ctx, key, text, pair->value);
         if (rc != SIMT_OK)
             return rc;
@@ -377,13 +412,11 @@ static SIMT_WARN_UNUSED int read_dtypes(struct parse *p, size_t fi, const yaml_n
         return fail_at(p, mark_pos(value->start_mark), path, "expected at least one data type");
     for (yaml_node_pair_t *pair = value->data.mapping.pairs.start; pair < value->data.mapping.pairs.top;
          pair++) {
-        yaml_node_t *key, *num;
-        rc = node_get(p, pair->key, &key, path, (struct pos){0, 0});
+        yaml_node_t *key;
+        const yaml_node_t *num;
+        rc = pair_key(p, pair, path, "a data type name", &key);
         if (rc != SIMT_OK)
             return rc;
-        if (key->type != YAML_SCALAR_NODE)
-            return fail_at(p, mark_pos(key->start_mark), path, "a key must be a data type name, got %s",
-                           node_kind(key));
         const char *name = (const char *)key->data.scalar.value;
         char sub[200];
         hwdb_bprintf(sub, sizeof sub, "%s.%.40s", path, name);
@@ -392,18 +425,11 @@ static SIMT_WARN_UNUSED int read_dtypes(struct parse *p, size_t fi, const yaml_n
             return fail_at(p, mark_pos(key->start_mark), sub,
                            "unknown data type (expected fp64, fp32, tf32, fp16, bf16, fp8, int8 or int4)");
         unsigned bit = 1u << (unsigned)dtype;
-        for (yaml_node_pair_t *prev = value->data.mapping.pairs.start; prev < pair; prev++) {
-            yaml_node_t *prev_key = yaml_document_get_node(p->doc, prev->key);
-            if (prev_key && prev_key->type == YAML_SCALAR_NODE &&
-                strcmp((const char *)prev_key->data.scalar.value, name) == 0)
-                return fail_at(p, mark_pos(key->start_mark), sub, "duplicate key (first given at line %d)",
-                               mark_pos(prev_key->start_mark).line);
-        }
-        rc = node_get(p, pair->value, &num, sub, mark_pos(key->start_mark));
+        rc = refuse_repeat(p, value, pair, key, sub);
         if (rc != SIMT_OK)
             return rc;
         double v;
-        rc = read_number(p, field, num, sub, &v);
+        rc = read_number_node(p, field, pair->value, sub, mark_pos(key->start_mark), &num, &v);
         if (rc != SIMT_OK)
             return rc;
         double *slot = (double *)(void *)((char *)&l->spec + field->offset);
@@ -434,12 +460,9 @@ static SIMT_WARN_UNUSED int read_carveouts(struct parse *p, size_t fi, const yam
         if (count == SIMT_MAX_CARVEOUTS)
             return fail_at(p, mark_pos(value->start_mark), path, "expected at most %d sizes",
                            SIMT_MAX_CARVEOUTS);
-        yaml_node_t *num;
-        int rc = node_get(p, *item, &num, sub, mark_pos(value->start_mark));
-        if (rc != SIMT_OK)
-            return rc;
+        const yaml_node_t *num;
         double v;
-        rc = read_number(p, field, num, sub, &v);
+        int rc = read_number_node(p, field, *item, sub, mark_pos(value->start_mark), &num, &v);
         if (rc != SIMT_OK)
             return rc;
         sizes[count] = (int64_t)v;

@@ -14,12 +14,6 @@
 #ifndef SIMT_VERSION
 #define SIMT_VERSION "unknown"
 #endif
-#ifndef SIMT_SOURCE_HWDB
-#define SIMT_SOURCE_HWDB ""
-#endif
-#ifndef SIMT_INSTALLED_HWDB
-#define SIMT_INSTALLED_HWDB "/usr/local/share/simtd/hwdb"
-#endif
 
 void simt_config_defaults(struct simt_config *cfg)
 {

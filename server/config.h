@@ -10,6 +10,16 @@
 #include "log.h"
 #include "simt_error.h"
 
+/* Where the database lives, compiled in by server/CMakeLists.txt (the
+ * source tree's hwdb/ and the installed one); the fallbacks serve a build
+ * without them. config.c and static.c (the dashboard beside it) use them. */
+#ifndef SIMT_SOURCE_HWDB
+#define SIMT_SOURCE_HWDB ""
+#endif
+#ifndef SIMT_INSTALLED_HWDB
+#define SIMT_INSTALLED_HWDB "/usr/local/share/simtd/hwdb"
+#endif
+
 #define SIMT_DEFAULT_BIND "127.0.0.1"
 #define SIMT_DEFAULT_PORT 8080u
 #define SIMT_DEFAULT_THREADS 0u /* one per CPU */

@@ -10,14 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config.h"
 #include "simt_error.h"
-
-#ifndef SIMT_SOURCE_HWDB
-#define SIMT_SOURCE_HWDB ""
-#endif
-#ifndef SIMT_INSTALLED_HWDB
-#define SIMT_INSTALLED_HWDB "/usr/local/share/simtd/hwdb"
-#endif
 
 #define CHARTJS_DEBIAN_PATH "/usr/share/javascript/chart.js/chart.min.js"
 #define MAX_FILE_BYTES ((long)16 << 20)
