@@ -44,7 +44,7 @@ int simt_cache_create(size_t entries, struct simt_cache **out)
     *out = NULL;
     struct simt_cache *cache = calloc(1, sizeof *cache);
     if (cache == NULL)
-        return -1;
+        return SIMT_ENOMEM;
     atomic_init(&cache->generation, 1);
     if (entries > 0) {
         size_t sets = 1;
@@ -53,14 +53,14 @@ int simt_cache_create(size_t entries, struct simt_cache **out)
         cache->sets = calloc(sets, sizeof *cache->sets);
         if (cache->sets == NULL) {
             free(cache);
-            return -1;
+            return SIMT_ENOMEM;
         }
         cache->set_mask = sets - 1;
         for (size_t i = 0; i < sets; i++)
             pthread_mutex_init(&cache->sets[i].lock, NULL);
     }
     *out = cache;
-    return 0;
+    return SIMT_OK;
 }
 
 static void entry_clear(struct entry *e)

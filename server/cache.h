@@ -15,6 +15,8 @@
 
 #include <microhttpd.h>
 
+#include "simt_error.h"
+
 #define SIMT_CACHE_MAX_ANSWER_BYTES ((size_t)16 * 1024)
 #define SIMT_CACHE_MAX_REQUEST_BYTES ((size_t)4 * 1024)
 
@@ -32,9 +34,9 @@ struct simt_cache_key {
     uint64_t generation; /* likewise: the generation current when hashed */
 };
 
-/* entries == 0 gives a cache that never holds anything. Returns 0, or -1
- * when out of memory. */
-int simt_cache_create(size_t entries, struct simt_cache **out) __attribute__((warn_unused_result));
+/* entries == 0 gives a cache that never holds anything. Returns 0, or
+ * SIMT_ENOMEM (and *out NULL) when out of memory. */
+int simt_cache_create(size_t entries, struct simt_cache **out) SIMT_WARN_UNUSED;
 void simt_cache_destroy(struct simt_cache *cache); /* NULL is a no-op */
 
 /* 1 when the request may be cached (size limits), after hashing it and

@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +14,8 @@
 #ifndef SIMT_VERSION
 #define SIMT_VERSION "unknown"
 #endif
-#ifndef SIMT_SOURCE_HWDB
-#define SIMT_SOURCE_HWDB ""
-#endif
-#ifndef SIMT_INSTALLED_HWDB
-#define SIMT_INSTALLED_HWDB "/usr/local/share/simtd/hwdb"
-#endif
 
-void simt_config_defaults(struct simt_server_config *cfg)
+void simt_config_defaults(struct simt_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->bind_addr = SIMT_DEFAULT_BIND;
@@ -91,26 +85,18 @@ void simt_config_usage(FILE *out)
             SIMT_DEFAULT_MAX_CONNECTIONS, SIMT_DEFAULT_TIMEOUT_S, SIMT_DEFAULT_CACHE_ENTRIES);
 }
 
-static void set_error(char *error, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_error(char *error, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(error, size, fmt, ap);
-    va_end(ap);
-}
-
 /* Parses a decimal integer in [min, max], with an optional binary size
- * suffix when `sizes` is set. Returns 0, or -1. */
-static int parse_number(const char *text, int sizes, uint64_t min, uint64_t max, uint64_t *out)
+ * suffix when `sizes` is set. Returns 0, or SIMT_EINVAL. */
+static SIMT_WARN_UNUSED int parse_number(const char *text, int sizes, uint64_t min, uint64_t max,
+                                         uint64_t *out)
 {
     if (text[0] < '0' || text[0] > '9')
-        return -1;
+        return SIMT_EINVAL;
     errno = 0;
     char *end = NULL;
     unsigned long long v = strtoull(text, &end, 10);
     if (errno != 0 || end == text)
-        return -1;
+        return SIMT_EINVAL;
     if (sizes && *end != '\0') {
         unsigned shift = 0;
         switch (*end) {
@@ -127,7 +113,7 @@ static int parse_number(const char *text, int sizes, uint64_t min, uint64_t max,
             shift = 30;
             break;
         default:
-            return -1;
+            return SIMT_EINVAL;
         }
         end++;
         if (*end == 'i' && end[1] == 'B')
@@ -135,141 +121,144 @@ static int parse_number(const char *text, int sizes, uint64_t min, uint64_t max,
         else if (*end == 'B')
             end++;
         if (v > (UINT64_MAX >> shift))
-            return -1;
+            return SIMT_EINVAL;
         v <<= shift;
     }
     if (*end != '\0' || v < min || v > max)
-        return -1;
+        return SIMT_EINVAL;
     *out = v;
-    return 0;
+    return SIMT_OK;
 }
 
-enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_server_config *cfg, char *error,
-                                          size_t error_size)
+/* Options that take a number: where it goes and what it may be. */
+static const struct number_option {
+    const char *name;
+    int sizes; /* K, M, G suffixes allowed */
+    uint64_t min, max;
+    const char *range; /* for the message: "must be <range>, not '...'" */
+    size_t offset;     /* into struct simt_config */
+    int is_size_t;     /* the field is a size_t, else an unsigned */
+} number_options[] = {
+    {"--port", 0, 0, 65535, "an integer 0..65535", offsetof(struct simt_config, port), 0},
+    {"--threads", 0, 0, 256, "an integer 0..256", offsetof(struct simt_config, threads), 0},
+    {"--max-body-bytes", 1, 1, (uint64_t)1 << 30, "1..1G bytes", offsetof(struct simt_config, max_body_bytes),
+     1},
+    {"--max-connections", 0, 1, 1000000, "an integer 1..1000000",
+     offsetof(struct simt_config, max_connections), 0},
+    {"--timeout-s", 0, 1, 86400, "an integer 1..86400", offsetof(struct simt_config, timeout_s), 0},
+    {"--cache-entries", 0, 0, 1000000, "an integer 0..1000000", offsetof(struct simt_config, cache_entries),
+     0},
+};
+
+/* Options that take a non-empty string, kept as a pointer into argv. */
+static const struct text_option {
+    const char *name;
+    const char *needs; /* for the message: "--bind needs <needs>" */
+    size_t offset;     /* of a const char * in struct simt_config */
+} text_options[] = {
+    {"--bind", "an address", offsetof(struct simt_config, bind_addr)},
+    {"--hwdb", "a directory", offsetof(struct simt_config, hwdb_dir)},
+    {"--token-file", "a file name", offsetof(struct simt_config, token_file)},
+};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static int is_known_option(const char *name)
+{
+    for (size_t k = 0; k < COUNT_OF(number_options); k++)
+        if (strcmp(name, number_options[k].name) == 0)
+            return 1;
+    for (size_t k = 0; k < COUNT_OF(text_options); k++)
+        if (strcmp(name, text_options[k].name) == 0)
+            return 1;
+    return strcmp(name, "--log-level") == 0 || strcmp(name, "--access-log") == 0;
+}
+
+/* Applies one known option's value to cfg; SIMT_EINVAL with diag on a bad value. */
+static SIMT_WARN_UNUSED int apply_option(struct simt_config *cfg, const char *name, const char *value,
+                                         struct simt_diag *diag)
+{
+    for (size_t k = 0; k < COUNT_OF(number_options); k++) {
+        const struct number_option *o = &number_options[k];
+        if (strcmp(name, o->name) != 0)
+            continue;
+        uint64_t n = 0;
+        if (parse_number(value, o->sizes, o->min, o->max, &n) != SIMT_OK)
+            return simt_diag_fail(diag, SIMT_EINVAL, name, "%s must be %s, not '%s'", name, o->range, value);
+        if (o->is_size_t)
+            *(size_t *)(void *)((char *)cfg + o->offset) = (size_t)n;
+        else
+            *(unsigned *)(void *)((char *)cfg + o->offset) = (unsigned)n;
+        return SIMT_OK;
+    }
+    for (size_t k = 0; k < COUNT_OF(text_options); k++) {
+        const struct text_option *o = &text_options[k];
+        if (strcmp(name, o->name) != 0)
+            continue;
+        if (value[0] == '\0')
+            return simt_diag_fail(diag, SIMT_EINVAL, name, "%s needs %s", name, o->needs);
+        *(const char **)(void *)((char *)cfg + o->offset) = value;
+        return SIMT_OK;
+    }
+    if (strcmp(name, "--log-level") == 0) {
+        if (simt_log_level_parse(value, &cfg->log_level) != SIMT_OK)
+            return simt_diag_fail(diag, SIMT_EINVAL, name,
+                                  "--log-level must be error, warn, info or debug, not '%s'", value);
+        return SIMT_OK;
+    }
+    /* --access-log */
+    if (strcmp(value, "on") == 0)
+        cfg->access_log = 1;
+    else if (strcmp(value, "off") == 0)
+        cfg->access_log = 0;
+    else
+        return simt_diag_fail(diag, SIMT_EINVAL, name, "--access-log must be on or off, not '%s'", value);
+    return SIMT_OK;
+}
+
+int simt_config_parse(int argc, char **argv, struct simt_config *cfg, enum simt_config_action *action,
+                      struct simt_diag *diag)
 {
     simt_config_defaults(cfg);
+    *action = SIMT_CONFIG_RUN;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
-            return SIMT_CONFIG_HELP;
-        if (strcmp(arg, "--version") == 0)
-            return SIMT_CONFIG_VERSION;
-        if (strncmp(arg, "--", 2) != 0) {
-            set_error(error, error_size, "unexpected argument '%s'", arg);
-            return SIMT_CONFIG_ERROR;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            *action = SIMT_CONFIG_HELP;
+            return SIMT_OK;
         }
+        if (strcmp(arg, "--version") == 0) {
+            *action = SIMT_CONFIG_VERSION;
+            return SIMT_OK;
+        }
+        if (strncmp(arg, "--", 2) != 0)
+            return simt_diag_fail(diag, SIMT_EINVAL, arg, "unexpected argument '%s'", arg);
         /* split "--name=value" or take the next argument */
         char name[64];
         const char *value = NULL;
         const char *eq = strchr(arg, '=');
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (name_len >= sizeof name) {
-            set_error(error, error_size, "unknown option '%s'", arg);
-            return SIMT_CONFIG_ERROR;
-        }
+        if (name_len >= sizeof name)
+            return simt_diag_fail(diag, SIMT_EINVAL, arg, "unknown option '%s'", arg);
         memcpy(name, arg, name_len);
         name[name_len] = '\0';
-
-        static const char *const known[] = {"--bind",       "--port",           "--hwdb",
-                                            "--threads",    "--max-body-bytes", "--max-connections",
-                                            "--timeout-s",  "--cache-entries",  "--log-level",
-                                            "--access-log", "--token-file"};
-        int is_known = 0;
-        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-            if (strcmp(name, known[k]) == 0)
-                is_known = 1;
-        if (!is_known) {
-            set_error(error, error_size, "unknown option '%s'", name);
-            return SIMT_CONFIG_ERROR;
-        }
-        if (eq) {
+        if (!is_known_option(name))
+            return simt_diag_fail(diag, SIMT_EINVAL, name, "unknown option '%s'", name);
+        if (eq)
             value = eq + 1;
-        } else if (i + 1 < argc) {
+        else if (i + 1 < argc)
             value = argv[++i];
-        } else {
-            set_error(error, error_size, "option '%s' needs a value", name);
-            return SIMT_CONFIG_ERROR;
-        }
-
-        uint64_t n = 0;
-        if (strcmp(name, "--bind") == 0) {
-            if (value[0] == '\0') {
-                set_error(error, error_size, "--bind needs an address");
-                return SIMT_CONFIG_ERROR;
-            }
-            cfg->bind_addr = value;
-        } else if (strcmp(name, "--port") == 0) {
-            if (parse_number(value, 0, 0, 65535, &n) != 0) {
-                set_error(error, error_size, "--port must be an integer 0..65535, not '%s'", value);
-                return SIMT_CONFIG_ERROR;
-            }
-            cfg->port = (unsigned)n;
-        } else if (strcmp(name, "--hwdb") == 0) {
-            if (value[0] == '\0') {
-                set_error(error, error_size, "--hwdb needs a directory");
-                return SIMT_CONFIG_ERROR;
-            }
-            cfg->hwdb_dir = value;
-        } else if (strcmp(name, "--threads") == 0) {
-            if (parse_number(value, 0, 0, 256, &n) != 0) {
-                set_error(error, error_size, "--threads must be an integer 0..256, not '%s'", value);
-                return SIMT_CONFIG_ERROR;
-            }
-            cfg->threads = (unsigned)n;
-        } else if (strcmp(name, "--max-body-bytes") == 0) {
-            if (parse_number(value, 1, 1, (uint64_t)1 << 30, &n) != 0) {
-                set_error(error, error_size, "--max-body-bytes must be 1..1G bytes, not '%s'", value);
-                return SIMT_CONFIG_ERROR;
-            }
-            cfg->max_body_bytes = (size_t)n;
-        } else if (strcmp(name, "--max-connections") == 0) {
-            if (parse_number(value, 0, 1, 1000000, &n) != 0) {
-                set_error(error, error_size, "--max-connections must be an integer 1..1000000, not '%s'",
-                          value);
-                return SIMT_CONFIG_ERROR;
-            }
-            cfg->max_connections = (unsigned)n;
-        } else if (strcmp(name, "--timeout-s") == 0) {
-            if (parse_number(value, 0, 1, 86400, &n) != 0) {
-                set_error(error, error_size, "--timeout-s must be an integer 1..86400, not '%s'", value);
-                return SIMT_CONFIG_ERROR;
-            }
-            cfg->timeout_s = (unsigned)n;
-        } else if (strcmp(name, "--cache-entries") == 0) {
-            if (parse_number(value, 0, 0, 1000000, &n) != 0) {
-                set_error(error, error_size, "--cache-entries must be an integer 0..1000000, not '%s'",
-                          value);
-                return SIMT_CONFIG_ERROR;
-            }
-            cfg->cache_entries = (unsigned)n;
-        } else if (strcmp(name, "--log-level") == 0) {
-            if (simt_log_level_parse(value, &cfg->log_level) != 0) {
-                set_error(error, error_size, "--log-level must be error, warn, info or debug, not '%s'",
-                          value);
-                return SIMT_CONFIG_ERROR;
-            }
-        } else if (strcmp(name, "--token-file") == 0) {
-            if (value[0] == '\0') {
-                set_error(error, error_size, "--token-file needs a file name");
-                return SIMT_CONFIG_ERROR;
-            }
-            cfg->token_file = value;
-        } else if (strcmp(name, "--access-log") == 0) {
-            if (strcmp(value, "on") == 0) {
-                cfg->access_log = 1;
-            } else if (strcmp(value, "off") == 0) {
-                cfg->access_log = 0;
-            } else {
-                set_error(error, error_size, "--access-log must be on or off, not '%s'", value);
-                return SIMT_CONFIG_ERROR;
-            }
-        }
+        else
+            return simt_diag_fail(diag, SIMT_EINVAL, name, "option '%s' needs a value", name);
+        int rc = apply_option(cfg, name, value, diag);
+        if (rc != SIMT_OK)
+            return rc;
     }
     if (cfg->threads == 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         cfg->threads = cpus > 0 ? (unsigned)cpus : 1u;
     }
-    return SIMT_CONFIG_RUN;
+    return SIMT_OK;
 }
 
 const char *simt_config_version(void)

@@ -8,6 +8,17 @@
 #include <stdio.h>
 
 #include "log.h"
+#include "simt_error.h"
+
+/* Where the database lives, compiled in by server/CMakeLists.txt (the
+ * source tree's hwdb/ and the installed one); the fallbacks serve a build
+ * without them. config.c and static.c (the dashboard beside it) use them. */
+#ifndef SIMT_SOURCE_HWDB
+#define SIMT_SOURCE_HWDB ""
+#endif
+#ifndef SIMT_INSTALLED_HWDB
+#define SIMT_INSTALLED_HWDB "/usr/local/share/simtd/hwdb"
+#endif
 
 #define SIMT_DEFAULT_BIND "127.0.0.1"
 #define SIMT_DEFAULT_PORT 8080u
@@ -19,7 +30,7 @@
 
 #define SIMT_MAX_TOKEN_BYTES 256
 
-struct simt_server_config {
+struct simt_config {
     const char *bind_addr; /* numeric IPv4 or IPv6 address */
     unsigned port;         /* 0: the kernel picks one */
     const char *hwdb_dir;  /* NULL: the bundled database */
@@ -34,18 +45,22 @@ struct simt_server_config {
     const char *token;      /* the token read from token_file by main(), or NULL */
 };
 
-enum simt_config_result {
+/* What the command line asks for. */
+enum simt_config_action {
     SIMT_CONFIG_RUN = 0,     /* start the daemon */
     SIMT_CONFIG_HELP = 1,    /* --help: print usage to stdout, exit 0 */
     SIMT_CONFIG_VERSION = 2, /* --version */
-    SIMT_CONFIG_ERROR = -1   /* bad flags: `error` says why; exit 2 */
 };
 
-void simt_config_defaults(struct simt_server_config *cfg);
+void simt_config_defaults(struct simt_config *cfg);
 
-/* Fills cfg from argv (argv[0] skipped). Strings point into argv. */
-enum simt_config_result simt_config_parse(int argc, char **argv, struct simt_server_config *cfg, char *error,
-                                          size_t error_size);
+/* Fills cfg from argv (argv[0] skipped); strings point into argv. Returns 0
+ * with *action RUN, or HELP / VERSION when that flag comes before any bad
+ * one; or SIMT_EINVAL for bad flags, with diag->field the option ("--port",
+ * or the argument itself) and diag->message why ("--port must be an integer
+ * 0..65535, not 'x'"): main prints it with the usage and exits 2. */
+int simt_config_parse(int argc, char **argv, struct simt_config *cfg, enum simt_config_action *action,
+                      struct simt_diag *diag) SIMT_WARN_UNUSED;
 
 /* The default database directory: the source tree's hwdb/ when it exists,
  * else the installed one. */

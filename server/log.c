@@ -22,14 +22,14 @@ int simt_log_level_parse(const char *name, enum simt_log_level *out)
     for (size_t i = 0; i < sizeof level_names / sizeof level_names[0]; i++) {
         if (strcmp(name, level_names[i]) == 0) {
             *out = (enum simt_log_level)i;
-            return 0;
+            return SIMT_OK;
         }
     }
     if (strcmp(name, "warning") == 0) {
         *out = SIMT_LOG_WARN;
-        return 0;
+        return SIMT_OK;
     }
-    return -1;
+    return SIMT_EINVAL;
 }
 
 const char *simt_log_level_name(enum simt_log_level level)

@@ -12,10 +12,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "simt_error.h"
+
 enum simt_log_level { SIMT_LOG_ERROR = 0, SIMT_LOG_WARN, SIMT_LOG_INFO, SIMT_LOG_DEBUG };
 
-/* Parses "error" | "warn" | "info" | "debug"; returns 0, or -1 when unknown. */
-int simt_log_level_parse(const char *name, enum simt_log_level *out) __attribute__((warn_unused_result));
+/* Parses "error" | "warn" | "info" | "debug" (and "warning"); returns 0,
+ * or SIMT_EINVAL when unknown (*out unchanged). */
+int simt_log_level_parse(const char *name, enum simt_log_level *out) SIMT_WARN_UNUSED;
 const char *simt_log_level_name(enum simt_log_level level);
 
 void simt_log_configure(enum simt_log_level level, int access_log_on);

@@ -158,14 +158,13 @@ static int run(struct simt_server *srv, int sfd, const char *dir, unsigned timeo
 }
 
 /* Reads the bearer token: the file's first line, without trailing
- * whitespace; 16..SIMT_MAX_TOKEN_BYTES printable characters. */
-static int read_token(const char *path, char *token, size_t size, char *error, size_t error_size)
+ * whitespace; 16..SIMT_MAX_TOKEN_BYTES printable characters. 0, or SIMT_EIO
+ * (cannot be opened) or SIMT_EINVAL (not a token), diag->message saying why. */
+static SIMT_WARN_UNUSED int read_token(const char *path, char *token, size_t size, struct simt_diag *diag)
 {
     FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        snprintf(error, error_size, "%s", strerror(errno));
-        return -1;
-    }
+    if (f == NULL)
+        return simt_diag_fail(diag, SIMT_EIO, "--token-file", "%s", strerror(errno));
     char *line = fgets(token, (int)size, f);
     fclose(f);
     size_t n = line != NULL ? strlen(token) : 0;
@@ -173,42 +172,74 @@ static int read_token(const char *path, char *token, size_t size, char *error, s
            (token[n - 1] == '\n' || token[n - 1] == '\r' || token[n - 1] == ' ' || token[n - 1] == '\t'))
         token[--n] = '\0';
     for (size_t i = 0; i < n; i++) {
-        if (token[i] <= ' ' || token[i] > '~') {
-            snprintf(error, error_size, "the token must be printable ASCII without spaces");
-            return -1;
-        }
+        if (token[i] <= ' ' || token[i] > '~')
+            return simt_diag_fail(diag, SIMT_EINVAL, "--token-file",
+                                  "the token must be printable ASCII without spaces");
     }
-    if (n < 16 || n > SIMT_MAX_TOKEN_BYTES) {
-        snprintf(error, error_size, "the token must be 16..%d characters on the first line, found %zu",
-                 SIMT_MAX_TOKEN_BYTES, n);
-        return -1;
+    if (n < 16 || n > SIMT_MAX_TOKEN_BYTES)
+        return simt_diag_fail(diag, SIMT_EINVAL, "--token-file",
+                              "the token must be 16..%d characters on the first line, found %zu",
+                              SIMT_MAX_TOKEN_BYTES, n);
+    return SIMT_OK;
+}
+
+/* Blocks the signals simtd handles and opens a signalfd for them; call it
+ * before any thread exists, so that every thread inherits the mask and only
+ * the signalfd sees them. Also ignores SIGPIPE. 0, or SIMT_EIO with
+ * diag->message "sigprocmask: ..." or "signalfd: ...". */
+static SIMT_WARN_UNUSED int signals_open(int *sfd, struct simt_diag *diag)
+{
+    sigset_t handled;
+    sigemptyset(&handled);
+    sigaddset(&handled, SIGHUP);
+    sigaddset(&handled, SIGTERM);
+    sigaddset(&handled, SIGINT);
+    if (sigprocmask(SIG_BLOCK, &handled, NULL) != 0)
+        return simt_diag_fail(diag, SIMT_EIO, "", "sigprocmask: %s", strerror(errno));
+    signal(SIGPIPE, SIG_IGN);
+    *sfd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (*sfd < 0)
+        return simt_diag_fail(diag, SIMT_EIO, "", "signalfd: %s", strerror(errno));
+    return SIMT_OK;
+}
+
+/* Lists every route in /metrics from the start, the API's and the server's own. */
+static void metrics_add_routes(void)
+{
+    for (size_t i = 0; i < simt_api_route_count(); i++) {
+        const char *method = NULL, *pattern = NULL;
+        if (simt_api_route_at(i, &method, &pattern) == 0)
+            simt_metrics_add_route(pattern);
     }
-    return 0;
+    simt_metrics_add_route("/metrics");
 }
 
 int main(int argc, char **argv)
 {
-    struct simt_server_config cfg;
-    char error[512];
-    switch (simt_config_parse(argc, argv, &cfg, error, sizeof error)) {
+    struct simt_config cfg;
+    enum simt_config_action action = SIMT_CONFIG_RUN;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    if (simt_config_parse(argc, argv, &cfg, &action, &diag) != SIMT_OK) {
+        fprintf(stderr, "simtd: %s\n\n", diag.message);
+        simt_config_usage(stderr);
+        return 2;
+    }
+    switch (action) {
     case SIMT_CONFIG_HELP:
         simt_config_usage(stdout);
         return 0;
     case SIMT_CONFIG_VERSION:
         printf("simtd %s\n", simt_config_version());
         return 0;
-    case SIMT_CONFIG_ERROR:
-        fprintf(stderr, "simtd: %s\n\n", error);
-        simt_config_usage(stderr);
-        return 2;
     case SIMT_CONFIG_RUN:
         break;
     }
     simt_log_configure(cfg.log_level, cfg.access_log);
     static char token[SIMT_MAX_TOKEN_BYTES + 2];
     if (cfg.token_file != NULL) {
-        if (read_token(cfg.token_file, token, sizeof token, error, sizeof error) != 0) {
-            fprintf(stderr, "simtd: --token-file %s: %s\n", cfg.token_file, error);
+        if (read_token(cfg.token_file, token, sizeof token, &diag) != SIMT_OK) {
+            fprintf(stderr, "simtd: --token-file %s: %s\n", cfg.token_file, diag.message);
             return 1;
         }
         cfg.token = token;
@@ -216,7 +247,6 @@ int main(int argc, char **argv)
     const char *dir = cfg.hwdb_dir ? cfg.hwdb_dir : simt_config_default_hwdb();
 
     struct simt_hwdb *db = NULL;
-    struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     if (simt_hwdb_load_dir(dir, &db, &diag) != 0) {
         char where[1024];
@@ -226,37 +256,19 @@ int main(int argc, char **argv)
     }
     size_t gpu_count = simt_hwdb_count(db);
 
-    /* Block the signals we handle before any thread exists, so that every
-     * thread inherits the mask and only the signalfd sees them. */
-    sigset_t handled;
-    sigemptyset(&handled);
-    sigaddset(&handled, SIGHUP);
-    sigaddset(&handled, SIGTERM);
-    sigaddset(&handled, SIGINT);
-    if (sigprocmask(SIG_BLOCK, &handled, NULL) != 0) {
-        fprintf(stderr, "simtd: sigprocmask: %s\n", strerror(errno));
-        simt_hwdb_unref(db);
-        return 1;
-    }
-    signal(SIGPIPE, SIG_IGN);
-    int sfd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
-    if (sfd < 0) {
-        fprintf(stderr, "simtd: signalfd: %s\n", strerror(errno));
+    int sfd = -1;
+    if (signals_open(&sfd, &diag) != SIMT_OK) {
+        fprintf(stderr, "simtd: %s\n", diag.message);
         simt_hwdb_unref(db);
         return 1;
     }
     raise_fd_limit(cfg.max_connections);
-    for (size_t i = 0; i < simt_api_route_count(); i++) {
-        const char *method = NULL, *pattern = NULL;
-        if (simt_api_route_at(i, &method, &pattern) == 0)
-            simt_metrics_add_route(pattern);
-    }
-    simt_metrics_add_route("/metrics");
+    metrics_add_routes();
     simt_metrics_set_gpus(gpu_count);
 
     struct simt_server *srv = NULL;
-    if (simt_server_start(&cfg, db, &srv, error, sizeof error) != 0) {
-        fprintf(stderr, "simtd: %s\n", error);
+    if (simt_server_start(&cfg, db, &srv, &diag) != SIMT_OK) {
+        fprintf(stderr, "simtd: %s\n", diag.message);
         close(sfd);
         return 1;
     }

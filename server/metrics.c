@@ -247,7 +247,7 @@ int simt_metrics_render(char **out, size_t *out_len)
 {
     struct text t = {.buf = malloc(8192), .len = 0, .cap = 8192, .failed = 0};
     if (t.buf == NULL)
-        return -1;
+        return SIMT_ENOMEM;
     size_t n = atomic_load_explicit(&route_count, memory_order_acquire);
 
     text_printf(&t, "# HELP simtd_requests_total HTTP requests answered, by route pattern and status.\n"
@@ -285,9 +285,9 @@ int simt_metrics_render(char **out, size_t *out_len)
                 atomic_load(&inflight));
     if (t.failed) {
         free(t.buf);
-        return -1;
+        return SIMT_ENOMEM;
     }
     *out = t.buf;
     *out_len = t.len;
-    return 0;
+    return SIMT_OK;
 }

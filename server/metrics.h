@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "simt_error.h"
+
 /* Registers a route known up front (a static pattern, "/v1/gpus/{id}"), so
  * that it is listed from the start. Call before serving. */
 void simt_metrics_add_route(const char *pattern);
@@ -30,7 +32,8 @@ void simt_metrics_inflight_add(int delta);
 long simt_metrics_inflight(void);
 
 /* Renders the exposition text (format 0.0.4). *out is malloc'd and owned by
- * the caller (free()). Returns 0, or -1 when out of memory. */
-int simt_metrics_render(char **out, size_t *out_len) __attribute__((warn_unused_result));
+ * the caller (free()). Returns 0, or SIMT_ENOMEM when out of memory (*out
+ * untouched). */
+int simt_metrics_render(char **out, size_t *out_len) SIMT_WARN_UNUSED;
 
 #endif

@@ -172,6 +172,7 @@ static enum MHD_Result answer_error(struct simt_server *srv, struct conn *c, str
  * Matched before the API's. GET / (the dashboard) becomes one more row: a
  * function that fills resp from the dashboard's files. */
 
+/* Fills resp; 0, or a negative SIMT_E* code (answered as a 500). */
 typedef int (*local_serve_fn)(struct simt_server *srv, struct simt_api_response *resp);
 
 struct local_route {
@@ -180,14 +181,15 @@ struct local_route {
     local_serve_fn serve;
 };
 
-static int serve_metrics(struct simt_server *srv, struct simt_api_response *resp)
+static SIMT_WARN_UNUSED int serve_metrics(struct simt_server *srv, struct simt_api_response *resp)
 {
     (void)srv;
-    if (simt_metrics_render(&resp->body, &resp->body_len) != 0)
-        return -1;
+    int rc = simt_metrics_render(&resp->body, &resp->body_len);
+    if (rc != SIMT_OK)
+        return rc;
     resp->status = MHD_HTTP_OK;
     resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
-    return 0;
+    return SIMT_OK;
 }
 
 static const struct local_route local_routes[] = {
@@ -205,7 +207,7 @@ static int serve_local(struct simt_server *srv, const char *method, const char *
         memset(resp, 0, sizeof *resp);
         if (strcmp(method, lr->method) == 0 ||
             (strcmp(method, "HEAD") == 0 && strcmp(lr->method, "GET") == 0)) {
-            if (lr->serve(srv, resp) != 0)
+            if (lr->serve(srv, resp) != SIMT_OK)
                 make_oom(resp);
         } else {
             char msg[96];
@@ -312,16 +314,17 @@ static void request_reset(struct conn *c)
 }
 
 /* Appends a piece of body, or notes that the limit has been passed (and
- * from then on only counts). Returns 0, or -1 when out of memory. */
-static int body_append(struct simt_server *srv, struct conn *c, const char *data, size_t size)
+ * from then on only counts). Returns 0, or SIMT_ENOMEM. */
+static SIMT_WARN_UNUSED int body_append(struct simt_server *srv, struct conn *c, const char *data,
+                                        size_t size)
 {
     c->body_seen += size;
     if (c->too_large)
-        return 0;
+        return SIMT_OK;
     if (c->body_seen > srv->max_body_bytes) {
         c->too_large = 1;
         c->body_len = 0;
-        return 0;
+        return SIMT_OK;
     }
     size_t need = c->body_len + size;
     if (need > c->body_cap) {
@@ -332,13 +335,13 @@ static int body_append(struct simt_server *srv, struct conn *c, const char *data
             cap = srv->max_body_bytes;
         char *grown = realloc(c->body, cap);
         if (grown == NULL)
-            return -1;
+            return SIMT_ENOMEM;
         c->body = grown;
         c->body_cap = cap;
     }
     memcpy(c->body + c->body_len, data, size);
     c->body_len = need;
-    return 0;
+    return SIMT_OK;
 }
 
 static struct conn *conn_of(struct MHD_Connection *mc)
@@ -389,7 +392,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     if (*upload_data_size != 0) { /* a piece of body */
         int rc = body_append(srv, c, upload_data, *upload_data_size);
         *upload_data_size = 0;
-        return rc == 0 ? MHD_YES : MHD_NO;
+        return rc == SIMT_OK ? MHD_YES : MHD_NO;
     }
 
     /* the whole request has arrived */
@@ -519,7 +522,10 @@ int simt_server_reap(struct simt_server *srv)
 
 /* ---- life cycle ---- */
 
-static int make_address(const char *text, unsigned port, struct sockaddr_storage *ss, int *is_ipv6)
+/* A numeric IPv4 or IPv6 address (brackets allowed) and a port; 0, or
+ * SIMT_EINVAL. */
+static SIMT_WARN_UNUSED int make_address(const char *text, unsigned port, struct sockaddr_storage *ss,
+                                         int *is_ipv6)
 {
     memset(ss, 0, sizeof *ss);
     struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
@@ -528,7 +534,7 @@ static int make_address(const char *text, unsigned port, struct sockaddr_storage
         v4->sin_family = AF_INET;
         v4->sin_port = htons((uint16_t)port);
         *is_ipv6 = 0;
-        return 0;
+        return SIMT_OK;
     }
     const char *inner = text;
     char buf[64];
@@ -542,28 +548,17 @@ static int make_address(const char *text, unsigned port, struct sockaddr_storage
         v6->sin6_family = AF_INET6;
         v6->sin6_port = htons((uint16_t)port);
         *is_ipv6 = 1;
-        return 0;
+        return SIMT_OK;
     }
-    return -1;
+    return SIMT_EINVAL;
 }
 
-int simt_server_start(const struct simt_server_config *cfg, struct simt_hwdb *db, struct simt_server **out,
-                      char *error, size_t error_size)
+/* A server record for cfg holding db (not yet listening); NULL when out of memory. */
+static struct simt_server *server_new(const struct simt_config *cfg, struct simt_hwdb *db)
 {
-    *out = NULL;
-    struct sockaddr_storage ss;
-    int is_ipv6 = 0;
-    if (make_address(cfg->bind_addr, cfg->port, &ss, &is_ipv6) != 0) {
-        snprintf(error, error_size, "--bind '%s' is not a numeric IPv4 or IPv6 address", cfg->bind_addr);
-        simt_hwdb_unref(db);
-        return -1;
-    }
     struct simt_server *srv = calloc(1, sizeof *srv);
-    if (srv == NULL) {
-        snprintf(error, error_size, "out of memory");
-        simt_hwdb_unref(db);
-        return -1;
-    }
+    if (srv == NULL)
+        return NULL;
     srv->max_body_bytes = cfg->max_body_bytes;
     if (cfg->token != NULL) {
         snprintf(srv->token, sizeof srv->token, "%s", cfg->token);
@@ -573,15 +568,19 @@ int simt_server_start(const struct simt_server_config *cfg, struct simt_hwdb *db
     srv->timeout_ns = (int64_t)cfg->timeout_s * 1000000000LL;
     srv->db = db;
     pthread_mutex_init(&srv->db_lock, NULL);
-    if (simt_cache_create(cfg->cache_entries, &srv->cache) != 0) {
-        snprintf(error, error_size, "out of memory");
+    if (simt_cache_create(cfg->cache_entries, &srv->cache) != SIMT_OK) {
         pthread_mutex_destroy(&srv->db_lock);
-        simt_hwdb_unref(db);
         free(srv);
-        return -1;
+        return NULL;
     }
     pthread_mutex_init(&srv->conns_lock, NULL);
+    return srv;
+}
 
+/* Starts microhttpd on srv; NULL when it cannot (its logger said why). */
+static struct MHD_Daemon *daemon_start(struct simt_server *srv, const struct simt_config *cfg,
+                                       struct sockaddr_storage *ss, int is_ipv6)
+{
     /* poll(2), not epoll: measured as fast here (tests/bench/RESULTS.md), and
      * microhttpd 0.9.75's edge-triggered epoll loop misses a peer's close
      * that arrives together with the last bytes of an unfinished request, so
@@ -596,25 +595,43 @@ int simt_server_start(const struct simt_server_config *cfg, struct simt_hwdb *db
     unsigned mhd_limit = (cfg->max_connections + 1) * cfg->threads;
     /* the pool size goes last: MHD_OPTION_END in its place ends the list */
     enum MHD_OPTION pool_option = cfg->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END;
-    srv->daemon = MHD_start_daemon(flags, (uint16_t)cfg->port, &on_accept, srv, &on_request, srv,
-                                   /* the logger first, so that option errors reach it too */
-                                   MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)&on_mhd_log, (void *)srv,
-                                   MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT,
-                                   (unsigned int)mhd_limit, MHD_OPTION_CONNECTION_TIMEOUT,
-                                   (unsigned int)cfg->timeout_s, MHD_OPTION_NOTIFY_COMPLETED,
-                                   (MHD_RequestCompletedCallback)&on_completed, (void *)srv,
-                                   MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)&on_connection,
-                                   (void *)srv, pool_option, (unsigned int)cfg->threads, MHD_OPTION_END);
+    return MHD_start_daemon(flags, (uint16_t)cfg->port, &on_accept, srv, &on_request, srv,
+                            /* the logger first, so that option errors reach it too */
+                            MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)&on_mhd_log, (void *)srv,
+                            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)ss, MHD_OPTION_CONNECTION_LIMIT,
+                            (unsigned int)mhd_limit, MHD_OPTION_CONNECTION_TIMEOUT,
+                            (unsigned int)cfg->timeout_s, MHD_OPTION_NOTIFY_COMPLETED,
+                            (MHD_RequestCompletedCallback)&on_completed, (void *)srv,
+                            MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)&on_connection,
+                            (void *)srv, pool_option, (unsigned int)cfg->threads, MHD_OPTION_END);
+}
+
+int simt_server_start(const struct simt_config *cfg, struct simt_hwdb *db, struct simt_server **out,
+                      struct simt_diag *diag)
+{
+    *out = NULL;
+    struct sockaddr_storage ss;
+    int is_ipv6 = 0;
+    if (make_address(cfg->bind_addr, cfg->port, &ss, &is_ipv6) != SIMT_OK) {
+        simt_hwdb_unref(db);
+        return simt_diag_fail(diag, SIMT_EINVAL, "--bind",
+                              "--bind '%s' is not a numeric IPv4 or IPv6 address", cfg->bind_addr);
+    }
+    struct simt_server *srv = server_new(cfg, db);
+    if (srv == NULL) {
+        simt_hwdb_unref(db);
+        return simt_diag_fail(diag, SIMT_ENOMEM, "", "out of memory");
+    }
+    srv->daemon = daemon_start(srv, cfg, &ss, is_ipv6);
     if (srv->daemon == NULL) {
-        snprintf(error, error_size, "cannot listen on %s port %u (see the log above)", cfg->bind_addr,
-                 cfg->port);
         simt_server_stop(srv);
-        return -1;
+        return simt_diag_fail(diag, SIMT_EIO, "--port", "cannot listen on %s port %u (see the log above)",
+                              cfg->bind_addr, cfg->port);
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
     srv->port = info ? info->port : cfg->port;
     *out = srv;
-    return 0;
+    return SIMT_OK;
 }
 
 unsigned simt_server_port(const struct simt_server *srv)

@@ -13,13 +13,16 @@
 
 #include "config.h"
 #include "hwdb.h"
+#include "simt_error.h"
 
 struct simt_server;
 
 /* Starts listening as cfg says. Takes over the caller's reference to db.
- * On failure returns -1 with a message in error, and db is unreferenced. */
-int simt_server_start(const struct simt_server_config *cfg, struct simt_hwdb *db, struct simt_server **out,
-                      char *error, size_t error_size) __attribute__((warn_unused_result));
+ * Returns 0; or SIMT_EINVAL (--bind is not a numeric address), SIMT_ENOMEM,
+ * or SIMT_EIO (the port cannot be bound), with diag->message saying so
+ * (diag->field the flag at fault, or ""), *out NULL and db unreferenced. */
+int simt_server_start(const struct simt_config *cfg, struct simt_hwdb *db, struct simt_server **out,
+                      struct simt_diag *diag) SIMT_WARN_UNUSED;
 
 /* The port actually bound (the kernel's pick when cfg->port was 0). */
 unsigned simt_server_port(const struct simt_server *srv);

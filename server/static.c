@@ -10,12 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#ifndef SIMT_SOURCE_HWDB
-#define SIMT_SOURCE_HWDB ""
-#endif
-#ifndef SIMT_INSTALLED_HWDB
-#define SIMT_INSTALLED_HWDB "/usr/local/share/simtd/hwdb"
-#endif
+#include "config.h"
+#include "simt_error.h"
 
 #define CHARTJS_DEBIAN_PATH "/usr/share/javascript/chart.js/chart.min.js"
 #define MAX_FILE_BYTES ((long)16 << 20)
@@ -95,32 +91,34 @@ static int plain_name(const char *name)
     return 1;
 }
 
-static int read_file(const char *path, char **body, size_t *len)
+/* Reads a whole file into a malloc'd, NUL-terminated buffer: 0, SIMT_EIO
+ * (missing, not a regular file, too large, short read) or SIMT_ENOMEM. */
+static SIMT_WARN_UNUSED int read_file(const char *path, char **body, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return -1;
+        return SIMT_EIO;
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES) {
         fclose(f);
-        return -1;
+        return SIMT_EIO;
     }
     size_t size = (size_t)st.st_size;
     char *data = malloc(size + 1);
     if (data == NULL) {
         fclose(f);
-        return -2;
+        return SIMT_ENOMEM;
     }
     size_t got = fread(data, 1, size, f);
     fclose(f);
     if (got != size) {
         free(data);
-        return -1;
+        return SIMT_EIO;
     }
     data[size] = '\0';
     *body = data;
     *len = size;
-    return 0;
+    return SIMT_OK;
 }
 
 static void fail(struct simt_api_response *resp, int status, const char *code, const char *message,
@@ -170,8 +168,8 @@ int simt_static_serve(const char *method, const char *path, struct simt_api_resp
     }
     int rc = read_file(file, &resp->body, &resp->body_len);
     if (rc != 0) {
-        fail(resp, rc == -2 ? 500 : 404, rc == -2 ? "internal" : "not_found",
-             rc == -2 ? "out of memory" : missing, route);
+        fail(resp, rc == SIMT_ENOMEM ? 500 : 404, rc == SIMT_ENOMEM ? "internal" : "not_found",
+             rc == SIMT_ENOMEM ? "out of memory" : missing, route);
         return 1;
     }
     resp->status = 200;
