@@ -170,11 +170,14 @@ static int64_t ceil_div(int64_t a, int64_t b)
 void simt_gemm_quantize(int64_t m, int64_t n, int64_t batch, int tile_m, int tile_n, int sm_count,
                         struct simt_gemm_quantization *out)
 {
-    int64_t tm = ceil_div(m, tile_m);
-    int64_t tn = ceil_div(n, tile_n);
-    out->tiles = tm * tn * batch;
-    out->waves = sm_count > 0 ? (double)out->tiles / (double)sm_count : 0.0;
-    out->tile_efficiency = ((double)m * (double)n) / ((double)(tm * tile_m) * (double)(tn * tile_n));
+    /* counts in floating point: m * n * batch of any int64 sizes does not
+     * overflow a double (it saturates the int64 count instead) */
+    double tm = ceil((double)m / (double)tile_m);
+    double tn = ceil((double)n / (double)tile_n);
+    double tiles = tm * tn * (double)batch;
+    out->tiles = tiles < 0x1p62 ? (int64_t)tiles : INT64_MAX;
+    out->waves = sm_count > 0 ? tiles / (double)sm_count : 0.0;
+    out->tile_efficiency = ((double)m * (double)n) / ((tm * (double)tile_m) * (tn * (double)tile_n));
     double full = ceil(out->waves);
     out->wave_efficiency = full > 0.0 ? out->waves / full : 0.0;
 }
@@ -431,9 +434,11 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
 {
     const struct simt_gemm_request *req = ctx->req;
     int64_t k_tiles = ceil_div(req->k, tile_k);
+    /* output tiles are bounded by the size check (at most m * n * batch <=
+     * 2^53); their K iterations are not: counted in floating point */
     int64_t output_tiles = ceil_div(req->m, tile->m) * ceil_div(req->n, tile->n) * req->batch;
-    int64_t iterations = output_tiles * k_tiles;
-    int64_t per_sm = ceil_div(iterations, ctx->sm_count);
+    double iterations = (double)output_tiles * (double)k_tiles;
+    double per_sm = ceil(iterations / (double)ctx->sm_count);
     memset(c, 0, sizeof *c);
     c->tile = tile;
     c->tile_k = tile_k;
@@ -445,14 +450,14 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     double cols = (double)(req->n < tile->n ? req->n : tile->n);
     double iteration_flops = 2.0 * (double)tile->m * (double)tile->n * (double)tile_k;
     double iteration_bytes = (rows + cols * rate->column_share) * (double)tile_k * (double)ctx->element_bytes;
-    double active = iterations < ctx->sm_count ? (double)iterations : (double)ctx->sm_count;
+    double active = iterations < (double)ctx->sm_count ? iterations : (double)ctx->sm_count;
     double math_s = iteration_flops / tile_rate(rate, tile);
     double feed_s = iteration_bytes / l2_feed(rate, active);
-    c->compute_s = (double)per_sm * math_s;
-    c->l2_s = (double)per_sm * feed_s;
-    double busy = (double)per_sm * (math_s > feed_s ? math_s : feed_s);
+    c->compute_s = per_sm * math_s;
+    c->l2_s = per_sm * feed_s;
+    double busy = per_sm * (math_s > feed_s ? math_s : feed_s);
     dram_traffic(ctx, c);
-    if (iterations % ctx->sm_count != 0 || output_tiles % ctx->sm_count != 0) {
+    if (fmod(iterations, (double)ctx->sm_count) > 0.0 || output_tiles % ctx->sm_count != 0) {
         double partial_bytes = 2.0 * active * (double)tile->m * (double)tile->n * 4.0;
         double bw = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s : ctx->dram_bytes_per_s;
         c->reduce_s = partial_bytes / bw + ctx->memset_s;
@@ -515,6 +520,39 @@ static int load_elements(int64_t k, int64_t n, int element_bytes)
     return width;
 }
 
+/* The most elements one matrix of the request may hold over its batch:
+ * 2^53, the largest count a double (and a JSON number) holds exactly and
+ * 10^4 times the memory of any GPU in bytes. Within it every tile count the
+ * model forms fits an int64_t and every time is finite. */
+#define MAX_MATRIX_ELEMENTS 0x1p53
+
+/* Refuses a GEMM one of whose matrices (A: m x k, B: k x n, C: m x n, each
+ * batch times) has more than MAX_MATRIX_ELEMENTS elements, naming the
+ * largest of the sizes in that product (the first on a tie). */
+static int check_matrix_sizes(const struct simt_gemm_request *req, struct simt_diag *diag)
+{
+    static const char *const names[] = {"m", "n", "k"};
+    const int64_t sizes[] = {req->m, req->n, req->k};
+    static const int pairs[3][2] = {{0, 2}, {2, 1}, {0, 1}}; /* A, B, C */
+    static const char matrix[] = "ABC";
+    for (int i = 0; i < 3; i++) {
+        int a = pairs[i][0], b = pairs[i][1];
+        double elements = (double)sizes[a] * (double)sizes[b] * (double)req->batch;
+        if (elements <= MAX_MATRIX_ELEMENTS)
+            continue;
+        int first = a < b ? a : b, second = a < b ? b : a;
+        const char *field = sizes[second] > sizes[first] ? names[second] : names[first];
+        int64_t largest = sizes[second] > sizes[first] ? sizes[second] : sizes[first];
+        if (req->batch > largest)
+            field = "batch";
+        return simt_diag_fail(diag, SIMT_EUNSAT, field,
+                              "matrix %c would hold %.4g elements (%s x %s x batch): more than 2^53, beyond "
+                              "the memory of any GPU; %s is too large",
+                              matrix[i], elements, names[a], names[b], field);
+    }
+    return SIMT_OK;
+}
+
 int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                       struct simt_gemm_result *out, struct simt_diag *diag)
 {
@@ -536,6 +574,9 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
         if (value > ((int64_t)1 << 40))
             return simt_diag_fail(diag, SIMT_EINVAL, dims[i].field, "%s must be at most 2^40", dims[i].field);
     }
+    int rc = check_matrix_sizes(req, diag);
+    if (rc != SIMT_OK)
+        return rc;
     int element_bytes = simt_gemm_element_bytes(req->dtype);
     if (element_bytes == 0)
         return simt_diag_fail(diag, SIMT_EINVAL, "dtype",
@@ -547,7 +588,7 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     simt_figure_set_init(gpu, req->policy, &out->figures);
     const struct simt_figure_set *figures = &out->figures;
     struct gemm_path path;
-    int rc = choose_path(gpu, figures, req->dtype, &path, diag);
+    rc = choose_path(gpu, figures, req->dtype, &path, diag);
     if (rc != SIMT_OK)
         return rc;
     rc = simt_figure_require(figures, SIMT_FIG_DRAM_BANDWIDTH, diag);

@@ -531,6 +531,69 @@ START_TEST(tiny_is_launch_bound)
 }
 END_TEST
 
+/* Sizes at the edge of what a double holds (issue 16): each row is either
+ * refused naming the field, or answered with a finite, positive time no
+ * shorter than its flops at the GPU's highest rate for the dtype. The
+ * first three are the red-team's requests (UBSan aborted on the tile
+ * counts; one answered -3.7e10 s); the rest are the largest that fit. Run
+ * on an Ampere-class GPU and on a Hopper-class one (stream-K, whose K
+ * iteration count is the largest product the model forms). */
+static const struct {
+    int64_t m, n, k, batch;
+    enum simt_dtype dtype;
+    const char *refused_field; /* NULL: answered */
+} extreme_rows[] = {
+    {134217728, 134217728, 134217728, 1, SIMT_DTYPE_BF16, "m"}, /* A: 2^54 elements */
+    {8192, 8192, 8192, (int64_t)1 << 40, SIMT_DTYPE_BF16, "batch"},
+    {536870912, 536870912, 536870912, 1, SIMT_DTYPE_BF16, "m"},
+    {8192, (int64_t)1 << 40, 16384, 1, SIMT_DTYPE_BF16, "n"},         /* B: 2^54 elements */
+    {1, 1, (int64_t)1 << 40, (int64_t)1 << 40, SIMT_DTYPE_FP32, "k"}, /* A: 2^80; k first of a tie */
+    {(int64_t)1 << 26, (int64_t)1 << 26, (int64_t)1 << 26, 1, SIMT_DTYPE_BF16, NULL},
+    {(int64_t)1 << 26, (int64_t)1 << 26, (int64_t)1 << 26, 1, SIMT_DTYPE_FP32, NULL},
+    {1, (int64_t)1 << 40, 8192, 1, SIMT_DTYPE_BF16, NULL},
+    {(int64_t)1 << 40, 1, 8192, 1, SIMT_DTYPE_FP16, NULL},
+    {1, 1, (int64_t)1 << 40, 8192, SIMT_DTYPE_BF16, NULL},
+    {8192, 8192, 8192, (int64_t)1 << 26, SIMT_DTYPE_BF16, NULL},
+    {4095, 4097, (int64_t)1 << 35, 1, SIMT_DTYPE_BF16, NULL},
+};
+
+START_TEST(extreme_sizes)
+{
+    for (int hopper = 0; hopper < 2; hopper++) {
+        struct simt_gpu_spec g;
+        round_gpu(&g);
+        g.compute_major = hopper ? 9 : 8;
+        g.l2_bandwidth_bytes_per_s = 1.0e13;
+        g.dram_latency_cycles = 500.0;
+        struct simt_gemm_request req = {extreme_rows[_i].m,     extreme_rows[_i].n,
+                                        extreme_rows[_i].k,     extreme_rows[_i].batch,
+                                        extreme_rows[_i].dtype, SIMT_POLICY_PREFER_MEASURED};
+        struct simt_gemm_result r;
+        struct simt_diag diag;
+        memset(&diag, 0, sizeof diag);
+        int rc = simt_gemm_predict(&g, &req, &r, &diag);
+        if (extreme_rows[_i].refused_field != NULL) {
+            ck_assert_int_eq(rc, SIMT_EUNSAT);
+            ck_assert_str_eq(diag.field, extreme_rows[_i].refused_field);
+            ck_assert(diag.message[0] != '\0');
+            continue;
+        }
+        ck_assert_msg(rc == SIMT_OK, "refused: %s (%s)", diag.message, diag.field);
+        double flops = 2.0 * (double)req.m * (double)req.n * (double)req.k * (double)req.batch;
+        double highest = g.tensor_dense_flops_per_s[req.dtype];
+        double fma = g.fp32_flops_per_clock_per_sm * g.sm_count * g.boost_clock_hz;
+        if (fma > highest)
+            highest = fma;
+        ck_assert(isfinite(r.time_s) && r.time_s > 0.0);
+        ck_assert_double_eq_tol(r.flops, flops, flops * 1e-12);
+        ck_assert_msg(r.time_s >= flops / highest, "%.6g s below the work at peak %.6g s", r.time_s,
+                      flops / highest);
+        ck_assert(r.tiles > 0 && isfinite(r.waves) && r.waves > 0.0);
+        ck_assert(isfinite(r.achieved_flops_per_s) && r.achieved_flops_per_s <= highest);
+    }
+}
+END_TEST
+
 static Suite *gemm_suite(void)
 {
     Suite *s = suite_create("gemm");
@@ -553,6 +616,7 @@ static Suite *gemm_suite(void)
     tcase_add_loop_test(tc, error_rows_test, 0, (int)(sizeof error_rows / sizeof error_rows[0]));
     tcase_add_test(tc, bound_names);
     tcase_add_test(tc, tiny_is_launch_bound);
+    tcase_add_loop_test(tc, extreme_sizes, 0, (int)(sizeof extreme_rows / sizeof extreme_rows[0]));
     suite_add_tcase(s, tc);
     return s;
 }
