@@ -41,12 +41,13 @@ enum group {
     G_LATENCY,
     G_INTERCONNECT,
     G_MEASURED,
+    G_ACHIEVABLE,
     G_COUNT
 };
 
 static const char *const group_names[G_COUNT] = {
-    "identity", "limits",     "amd",     "sm",           "clocks",
-    "memory",   "throughput", "latency", "interconnect", "measured",
+    "identity",   "limits",  "amd",          "sm",       "clocks",     "memory",
+    "throughput", "latency", "interconnect", "measured", "achievable",
 };
 
 /* groups of figures: a file that has one must say where its figures came from */
@@ -724,7 +725,7 @@ static int source_pair(struct parse *p, void *ctx, const yaml_node_t *key, const
         return fail_at(
             p, mark_pos(key->start_mark), path,
             "unknown group (expected identity, limits, amd, sm, clocks, memory, throughput, latency, "
-            "interconnect or measured)");
+            "interconnect, measured or achievable)");
     yaml_node_t *value;
     int rc = node_get(p, value_id, &value, path, mark_pos(key->start_mark));
     if (rc != SIMT_OK)
@@ -790,7 +791,7 @@ static int top_pair(struct parse *p, void *ctx, const yaml_node_t *key, const ch
         return fail_at(
             p, mark_pos(key->start_mark), text,
             "unknown key (expected arch, sources or a group: identity, limits, amd, sm, clocks, memory, "
-            "throughput, latency, interconnect, measured)");
+            "throughput, latency, interconnect, measured, achievable)");
     }
     if (g == G_MEASURED && !l->is_gpu)
         return fail_at(

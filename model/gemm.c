@@ -21,9 +21,14 @@
 /* What a library GEMM reaches of each kind of figure:
  *  - a measured tensor-core figure is itself a cuBLASLt GEMM (simt-calibrate
  *    times 8192^3): taken as is, with that shape's wave quantization removed;
- *  - a datasheet tensor-core rate: the calibration's cuBLASLt GEMMs reached
- *    0.61 to 0.90 of the dense datasheet rates (fp16, bf16, tf32, fp8, int8,
- *    fp64), median 0.66;
+ *  - a datasheet figure times the record's achievable fraction (figures.h,
+ *    source ACHIEVABLE) is what a library reaches: taken as is;
+ *  - TRANSITIONAL, for records that do not carry the fraction yet (the
+ *    database's `achievable` group becomes required once every record has
+ *    it, and the two DATASHEET constants below go with it): a datasheet
+ *    tensor-core rate: the calibration's cuBLASLt GEMMs reached 0.61 to 0.90
+ *    of the dense datasheet rates (fp16, bf16, tf32, fp8, int8, fp64), median
+ *    0.66;
  *  - a measured FMA figure is a microbenchmark of independent FMA chains:
  *    SGEMM on the fp32 squares 4096..16384 reaches 51 TFLOP/s of the
  *    measured 62.3, 0.82;
@@ -218,6 +223,7 @@ struct gemm_path {
     enum simt_figure_id figure;
     double hardware_flops_per_s; /* the figure: measured, or the datasheet's */
     int measured;
+    int achievable;          /* the figure is the datasheet's times the record's achievable fraction */
     double library_fraction; /* of hardware_flops_per_s a library GEMM reaches */
     double peak_flops_per_s; /* hardware_flops_per_s * library_fraction */
     const struct tile_shape *tiles;
@@ -229,7 +235,10 @@ static void finish_path(const struct simt_figure_set *figures, struct gemm_path 
 {
     path->hardware_flops_per_s = simt_figure_get(figures, path->figure);
     path->measured = figures->source[path->figure] == SIMT_FIGURE_MEASURED;
-    if (path->tensor)
+    path->achievable = figures->source[path->figure] == SIMT_FIGURE_ACHIEVABLE;
+    if (path->achievable)
+        path->library_fraction = 1.0;
+    else if (path->tensor)
         path->library_fraction = path->measured ? 1.0 : TENSOR_DATASHEET_FRACTION;
     else
         path->library_fraction = path->measured ? FMA_MEASURED_FRACTION : FMA_DATASHEET_FRACTION;
@@ -807,6 +816,9 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
                "peak: %s FMA units, %.4g flop/s measured x %.2f (SGEMM against the FMA microbenchmark on an "
                "H200) = %.4g flop/s",
                dtype_name, path.hardware_flops_per_s, path.library_fraction, path.peak_flops_per_s);
+    else if (path.achievable)
+        assume(out, "peak: %s %s, %.4g flop/s: the datasheet's times the achievable fraction in the database",
+               dtype_name, path.tensor ? "dense tensor cores" : "FMA units", path.hardware_flops_per_s);
     else
         assume(
             out,

@@ -594,6 +594,24 @@ START_TEST(extreme_sizes)
 }
 END_TEST
 
+/* A datasheet tensor figure with the record's achievable fraction is what a
+ * library reaches: taken as is (no further library fraction). fp16 on the
+ * round GPU: 2e15 x 0.5 = 1e15. */
+START_TEST(achievable_fraction_is_the_peak)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g);
+    g.achievable_tensor[SIMT_DTYPE_FP16] = 0.5;
+    struct simt_gemm_result r = predict_ok(&g, 8192, 8192, 8192, 1, SIMT_DTYPE_FP16);
+    ck_assert_double_eq_tol(r.peak_flops_per_s, 1.0e15, 1.0);
+    ck_assert_int_eq(r.figures.source[SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP16], SIMT_FIGURE_ACHIEVABLE);
+    g.achievable_tensor[SIMT_DTYPE_FP16] = 1.0;
+    struct simt_gemm_result full = predict_ok(&g, 8192, 8192, 8192, 1, SIMT_DTYPE_FP16);
+    ck_assert_double_eq_tol(full.peak_flops_per_s, 2.0e15, 1.0);
+    ck_assert(full.time_s < r.time_s);
+}
+END_TEST
+
 static Suite *gemm_suite(void)
 {
     Suite *s = suite_create("gemm");
@@ -616,6 +634,7 @@ static Suite *gemm_suite(void)
     tcase_add_loop_test(tc, error_rows_test, 0, (int)(sizeof error_rows / sizeof error_rows[0]));
     tcase_add_test(tc, bound_names);
     tcase_add_test(tc, tiny_is_launch_bound);
+    tcase_add_test(tc, achievable_fraction_is_the_peak);
     tcase_add_loop_test(tc, extreme_sizes, 0, (int)(sizeof extreme_rows / sizeof extreme_rows[0]));
     suite_add_tcase(s, tc);
     return s;
