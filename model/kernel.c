@@ -330,9 +330,12 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
 {
     double dram_share = r->dram_bytes_per_s / active_sms;
     double port = r->l2_bytes_per_s / r->sms;
-    if (dram_share > port)
-        dram_share = port; /* one SM cannot take more than its port into L2 */
-    d[C_DRAM] = dram_read_equivalent_bytes(w, r) / (dram_share / r->clock_hz);
+    /* the SM's share of DRAM, priced by the read/write mix, and its port
+     * into L2, which carries bytes whatever their direction: one SM cannot
+     * take more than its port (the port caps bytes, not read-equivalents,
+     * so a faster DRAM never makes a port-bound SM slower) */
+    d[C_DRAM] = fmax(dram_read_equivalent_bytes(w, r) / (dram_share / r->clock_hz),
+                     w->dram_bytes / (port / r->clock_hz));
     d[C_ROWS] =
         r->dram_rows_per_s > 0.0 ? w->dram_rows / (r->dram_rows_per_s / active_sms / r->clock_hz) : 0.0;
     /* The SM's path to L2 moves one line request per line_bytes / port
