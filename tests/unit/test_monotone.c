@@ -248,6 +248,31 @@ START_TEST(doubling_the_bound_figure_halves)
 }
 END_TEST
 
+/* A kernel of one warp takes at least the GPU's fixed per-kernel cost (the
+ * launch_overhead_s figure) wherever the record has one (issue 11 item 4). */
+START_TEST(one_warp_kernel_has_the_launch_floor)
+{
+    if ((size_t)_i >= simt_hwdb_count(db))
+        return;
+    const struct simt_hwdb_gpu *rec = simt_hwdb_at(db, (size_t)_i);
+    struct simt_figure_set figures;
+    simt_figure_set_init(&rec->spec, SIMT_POLICY_PREFER_MEASURED, &figures);
+    double floor_s = simt_figure_get(&figures, SIMT_FIG_LAUNCH_OVERHEAD);
+    if (!(floor_s > 0.0))
+        return; /* no figure yet: the database's gap */
+    struct simt_kernel_request req;
+    simt_kernel_request_init(&req, rec->spec.warp_size);
+    req.block[0] = rec->spec.warp_size;
+    req.registers_per_thread = 16;
+    req.flops_fp32 = 4.0;
+    static struct simt_kernel_result r;
+    if (simt_kernel_predict(&rec->spec, &figures, &req, &r, NULL) != SIMT_OK)
+        return;
+    ck_assert_msg(r.time_s >= floor_s, "%s: one warp takes %.4g s, under the launch floor %.4g s", rec->id,
+                  r.time_s, floor_s);
+}
+END_TEST
+
 /* Enough loop iterations for every GPU of the database (13 today). */
 #define MAX_GPUS 32
 
@@ -259,6 +284,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, doubling_never_slows, 0, MAX_GPUS * Q_COUNT);
     tcase_add_loop_test(tc, doubling_the_bound_figure_halves, 0, MAX_GPUS * HALVING_ROWS);
+    tcase_add_loop_test(tc, one_warp_kernel_has_the_launch_floor, 0, MAX_GPUS);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
