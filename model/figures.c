@@ -2,6 +2,8 @@
  * rates times the clock in use) and names it for the assumptions. Pure. */
 #include "figures.h"
 
+#include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -212,6 +214,13 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
         if (out->source[id] == SIMT_FIGURE_DATASHEET && out->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED)
             out->source[id] = SIMT_FIGURE_DERIVED;
     }
+#ifndef NDEBUG
+    for (int id = 0; id < SIMT_FIG_COUNT; id++) {
+        assert(out->value[id] >= 0.0 && !isinf(out->value[id]));
+        assert(out->fraction[id] >= 0.0 && out->fraction[id] <= 1.0);
+        assert((out->value[id] > 0.0) == (out->source[id] != SIMT_FIGURE_ABSENT));
+    }
+#endif
 }
 
 double simt_figure_get(const struct simt_figure_set *set, enum simt_figure_id id)
