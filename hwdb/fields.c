@@ -28,6 +28,13 @@
             SIMT_FIELD_##type, min, max, OPT                                                                 \
     }
 
+/* achievable fractions: the key inside "achievable:" drops the prefix */
+#define A(key, type)                                                                                         \
+    {                                                                                                        \
+        "achievable_" #key, "achievable", #key, offsetof(struct simt_gpu_spec, achievable_##key),            \
+            SIMT_FIELD_##type, 0, 1, OPT                                                                     \
+    }
+
 static const struct simt_hwdb_field fields[] = {
     /* --- limits: what occupancy uses --- */
     F(warp_size, "limits", INT, 16, 64, ALL),
@@ -134,6 +141,15 @@ static const struct simt_hwdb_field fields[] = {
     M(dram_write_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),
     M(dram_copy_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),
     M(dram_row_activations_per_s, DOUBLE, 1e7, 1e13),
+
+    /* --- achievable fractions of datasheet figures (issue 11) --- */
+    A(dram_bandwidth, DOUBLE),
+    A(dram_write_bandwidth, DOUBLE),
+    A(dram_copy_bandwidth, DOUBLE),
+    A(l2_bandwidth, DOUBLE),
+    A(fp32, DOUBLE),
+    A(fp64, DOUBLE),
+    A(tensor, DTYPES),
 };
 
 const struct simt_hwdb_field *simt_hwdb_fields(size_t *count)

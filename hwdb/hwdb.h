@@ -73,8 +73,9 @@ enum simt_field_type {
 struct simt_hwdb_field {
     const char *name;  /* unique: "dram_bandwidth_bytes_per_s", "measured_dram_bandwidth_bytes_per_s" */
     const char *group; /* YAML section / JSON object: "limits", "sm", "clocks", "memory", ..., "measured" */
-    const char *key;   /* key inside its group: equals name, except in "measured" (no prefix) */
-    size_t offset;     /* into struct simt_gpu_spec */
+    const char
+        *key;      /* key inside its group: equals name, except in "measured" and "achievable" (no prefix) */
+    size_t offset; /* into struct simt_gpu_spec */
     enum simt_field_type type;
     double min; /* inclusive range a value must lie in */
     double max;

@@ -31,6 +31,7 @@ enum group {
     G_LATENCY,
     G_INTERCONNECT,
     G_MEASURED,
+    G_ACHIEVABLE,
     G_COUNT
 };
 

@@ -15,8 +15,8 @@
 /* ---------------------------------------------------------------- groups */
 
 const char *const hwdb_group_names[G_COUNT] = {
-    "identity", "limits",     "amd",     "sm",           "clocks",
-    "memory",   "throughput", "latency", "interconnect", "measured",
+    "identity",   "limits",  "amd",          "sm",       "clocks",     "memory",
+    "throughput", "latency", "interconnect", "measured", "achievable",
 };
 
 int hwdb_group_find(const char *name)

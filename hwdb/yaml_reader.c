@@ -547,7 +547,7 @@ static SIMT_WARN_UNUSED int source_pair(struct parse *p, void *ctx, const yaml_n
         return fail_at(
             p, mark_pos(key->start_mark), path,
             "unknown group (expected identity, limits, amd, sm, clocks, memory, throughput, latency, "
-            "interconnect or measured)");
+            "interconnect, measured or achievable)");
     yaml_node_t *value;
     int rc = node_get(p, value_id, &value, path, mark_pos(key->start_mark));
     if (rc != SIMT_OK)
@@ -614,7 +614,7 @@ static SIMT_WARN_UNUSED int top_pair(struct parse *p, void *ctx, const yaml_node
         return fail_at(
             p, mark_pos(key->start_mark), text,
             "unknown key (expected arch, sources or a group: identity, limits, amd, sm, clocks, memory, "
-            "throughput, latency, interconnect, measured)");
+            "throughput, latency, interconnect, measured, achievable)");
     }
     if (g == G_MEASURED && !l->is_gpu)
         return fail_at(

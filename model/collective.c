@@ -4,6 +4,7 @@
  * bottleneck; the least time wins, as NCCL's own tuner picks. Pure. */
 #include "collective.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -256,8 +257,7 @@ static void run_protocols(const struct plan *p, struct choice *best)
         *best = simple;
 }
 
-int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
-                      struct simt_coll_result *out, struct simt_diag *diag)
+static int check_coll_request(const struct simt_coll_request *req, struct simt_diag *diag)
 {
     if ((int)req->op < 0 || req->op >= SIMT_COLL_OP_COUNT)
         return simt_diag_fail(diag, SIMT_EINVAL, "op",
@@ -275,6 +275,99 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
                               "network_bytes_per_s must be a positive number");
     if ((int64_t)req->gpus * req->nodes > 1000000)
         return simt_diag_fail(diag, SIMT_EINVAL, "nodes", "gpus * nodes must be at most 1000000");
+    return SIMT_OK;
+}
+
+/* The link between the node's GPUs (NVLink or PCIe) at its achievable rate;
+ * SIMT_EUNSAT when the GPU has no such link. */
+static int setup_link(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req, struct fabric *f,
+                      struct simt_coll_result *out, double *link_raw, struct simt_diag *diag)
+{
+    *link_raw = 0.0;
+    f->intra_hop = HOP_NVLINK;
+    f->intra_bytes_per_s = HUGE_VAL;
+    if (req->link == SIMT_LINK_NVLINK) {
+        if (gpu->nvlink_generation < 1 || !(gpu->nvlink_bandwidth_bytes_per_s > 0.0))
+            return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU has no NVLink; use \"pcie\"");
+        out->nvswitch = gpu->nvswitch != 0;
+        if (!out->nvswitch && gpu->nvlink_links > 0 && req->gpus > gpu->nvlink_links + 1)
+            return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
+                                  "without NVSwitch, direct NVLink joins at most %d GPUs (%d links each)",
+                                  gpu->nvlink_links + 1, gpu->nvlink_links);
+        *link_raw = gpu->nvlink_bandwidth_bytes_per_s;
+        if (req->gpus > 1)
+            f->intra_bytes_per_s = *link_raw * NVLINK_FRACTION;
+    } else {
+        if (!(gpu->pcie_bandwidth_bytes_per_s > 0.0))
+            return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU's record gives no PCIe bandwidth");
+        *link_raw = gpu->pcie_bandwidth_bytes_per_s;
+        f->intra_hop = HOP_PCIE;
+        if (req->gpus > 1)
+            f->intra_bytes_per_s = *link_raw * PCIE_FRACTION;
+    }
+    return SIMT_OK;
+}
+
+/* What the answer rests on: link, network, latency, protocol, algorithm. */
+static void assume_collective(const struct simt_coll_request *req, const struct fabric *f,
+                              const struct choice *best, double link_raw, double network_raw,
+                              struct simt_coll_result *out)
+{
+    if (req->gpus > 1) {
+        if (req->link == SIMT_LINK_NVLINK)
+            assume(out,
+                   "link: NVLink %s, %.4g bytes/s per direction per GPU x %.2f achievable (NCCL broadcasts "
+                   "of 1-4 GiB between two H200s) = "
+                   "%.4g bytes/s",
+                   out->nvswitch ? "through NVSwitch" : "directly between the GPUs", link_raw,
+                   NVLINK_FRACTION, f->intra_bytes_per_s);
+        else
+            assume(
+                out,
+                "link: PCIe, %.4g bytes/s per direction per GPU x %.2f achievable (nccl-tests on PCIe reach "
+                "about three quarters of the link) = %.4g bytes/s",
+                link_raw, PCIE_FRACTION, f->intra_bytes_per_s);
+    }
+    if (req->nodes > 1)
+        assume(
+            out,
+            "network: %.4g bytes/s per GPU per direction%s x %.2f achievable = %.4g bytes/s; a node's rings "
+            "leave through its %d NICs",
+            network_raw, req->network_bytes_per_s > 0.0 ? "" : " (default: one 400 Gb/s NDR NIC per GPU)",
+            NETWORK_FRACTION, f->net_bytes_per_s, req->gpus);
+    assume(out,
+           "latency: %.3g s a collective (measured floor on two H200s) plus %.3g s a %s hop (NCCL's tuner)%s",
+           BASE_LATENCY_S, ring_hop_s[f->intra_hop], req->link == SIMT_LINK_NVLINK ? "NVLink" : "PCIe",
+           req->nodes > 1 ? ", network hops 2.7e-06 s (ring) and 5e-06 s (tree)" : "");
+    if (best->protocol == SIMT_COLL_PROTO_SIMPLE)
+        assume(out,
+               "protocol: Simple, pipelined in chunks: (sqrt(%.3g s) + sqrt(bytes / bandwidth))^2 after the "
+               "latency (per-chunk cost fitted to the H200 pair's all-reduces of 16-256 MiB)",
+               PIPELINE_LATENCY_S);
+    else
+        assume(out, "protocol: LL (4 bytes of data and a 4-byte flag a word: half the bandwidth, no pipeline "
+                    "handshake), faster than Simple at this size");
+    if (req->op == SIMT_COLL_ALL_REDUCE && req->nodes > 1)
+        assume(out,
+               "algorithm: %s, the faster of ring and tree here; NVLink SHARP (NVLS) and CollNet are not "
+               "modelled",
+               simt_coll_algorithm_name(best->algorithm));
+    else if (req->op == SIMT_COLL_ALL_TO_ALL)
+        assume(
+            out,
+            "algorithm: pairwise, every rank sending to every other at once (NCCL's grouped send/receive)");
+    else
+        assume(out,
+               "algorithm: ring (a chain for broadcast), what NCCL runs here without NVLink SHARP (NVLS, not "
+               "modelled)");
+}
+
+int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
+                      struct simt_coll_result *out, struct simt_diag *diag)
+{
+    int rc = check_coll_request(req, diag);
+    if (rc != SIMT_OK)
+        return rc;
 
     struct fabric f;
     f.gpus = req->gpus;
@@ -285,28 +378,9 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
                               "a collective needs at least two GPUs (gpus * nodes >= 2)");
 
     memset(out, 0, sizeof *out);
-    double link_raw = 0.0;
-    f.intra_hop = HOP_NVLINK;
-    f.intra_bytes_per_s = HUGE_VAL;
-    if (req->link == SIMT_LINK_NVLINK) {
-        if (gpu->nvlink_generation < 1 || !(gpu->nvlink_bandwidth_bytes_per_s > 0.0))
-            return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU has no NVLink; use \"pcie\"");
-        out->nvswitch = gpu->nvswitch != 0;
-        if (!out->nvswitch && gpu->nvlink_links > 0 && req->gpus > gpu->nvlink_links + 1)
-            return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
-                                  "without NVSwitch, direct NVLink joins at most %d GPUs (%d links each)",
-                                  gpu->nvlink_links + 1, gpu->nvlink_links);
-        link_raw = gpu->nvlink_bandwidth_bytes_per_s;
-        if (req->gpus > 1)
-            f.intra_bytes_per_s = link_raw * NVLINK_FRACTION;
-    } else {
-        if (!(gpu->pcie_bandwidth_bytes_per_s > 0.0))
-            return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU's record gives no PCIe bandwidth");
-        link_raw = gpu->pcie_bandwidth_bytes_per_s;
-        f.intra_hop = HOP_PCIE;
-        if (req->gpus > 1)
-            f.intra_bytes_per_s = link_raw * PCIE_FRACTION;
-    }
+    double link_raw;
+    if ((rc = setup_link(gpu, req, &f, out, &link_raw, diag)) != SIMT_OK)
+        return rc;
     double network_raw =
         req->network_bytes_per_s > 0.0 ? req->network_bytes_per_s : SIMT_COLL_DEFAULT_NETWORK_BYTES_PER_S;
     f.net_bytes_per_s = req->nodes > 1 ? network_raw * NETWORK_FRACTION : HUGE_VAL;
@@ -339,52 +413,7 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
     out->link_bytes_per_s = req->gpus > 1 ? f.intra_bytes_per_s : 0.0;
     out->network_bytes_per_s = req->nodes > 1 ? f.net_bytes_per_s : 0.0;
 
-    if (req->gpus > 1) {
-        if (req->link == SIMT_LINK_NVLINK)
-            assume(out,
-                   "link: NVLink %s, %.4g bytes/s per direction per GPU x %.2f achievable (NCCL broadcasts "
-                   "of 1-4 GiB between two H200s) = "
-                   "%.4g bytes/s",
-                   out->nvswitch ? "through NVSwitch" : "directly between the GPUs", link_raw,
-                   NVLINK_FRACTION, f.intra_bytes_per_s);
-        else
-            assume(
-                out,
-                "link: PCIe, %.4g bytes/s per direction per GPU x %.2f achievable (nccl-tests on PCIe reach "
-                "about three quarters of the link) = %.4g bytes/s",
-                link_raw, PCIE_FRACTION, f.intra_bytes_per_s);
-    }
-    if (req->nodes > 1)
-        assume(
-            out,
-            "network: %.4g bytes/s per GPU per direction%s x %.2f achievable = %.4g bytes/s; a node's rings "
-            "leave through its %d NICs",
-            network_raw, req->network_bytes_per_s > 0.0 ? "" : " (default: one 400 Gb/s NDR NIC per GPU)",
-            NETWORK_FRACTION, f.net_bytes_per_s, req->gpus);
-    assume(out,
-           "latency: %.3g s a collective (measured floor on two H200s) plus %.3g s a %s hop (NCCL's tuner)%s",
-           BASE_LATENCY_S, ring_hop_s[f.intra_hop], req->link == SIMT_LINK_NVLINK ? "NVLink" : "PCIe",
-           req->nodes > 1 ? ", network hops 2.7e-06 s (ring) and 5e-06 s (tree)" : "");
-    if (best.protocol == SIMT_COLL_PROTO_SIMPLE)
-        assume(out,
-               "protocol: Simple, pipelined in chunks: (sqrt(%.3g s) + sqrt(bytes / bandwidth))^2 after the "
-               "latency (per-chunk cost fitted to the H200 pair's all-reduces of 16-256 MiB)",
-               PIPELINE_LATENCY_S);
-    else
-        assume(out, "protocol: LL (4 bytes of data and a 4-byte flag a word: half the bandwidth, no pipeline "
-                    "handshake), faster than Simple at this size");
-    if (req->op == SIMT_COLL_ALL_REDUCE && req->nodes > 1)
-        assume(out,
-               "algorithm: %s, the faster of ring and tree here; NVLink SHARP (NVLS) and CollNet are not "
-               "modelled",
-               simt_coll_algorithm_name(best.algorithm));
-    else if (req->op == SIMT_COLL_ALL_TO_ALL)
-        assume(
-            out,
-            "algorithm: pairwise, every rank sending to every other at once (NCCL's grouped send/receive)");
-    else
-        assume(out,
-               "algorithm: ring (a chain for broadcast), what NCCL runs here without NVLink SHARP (NVLS, not "
-               "modelled)");
+    assert(isfinite(out->time_s) && out->time_s > 0.0);
+    assume_collective(req, &f, &best, link_raw, network_raw, out);
     return SIMT_OK;
 }

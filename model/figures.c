@@ -2,6 +2,8 @@
  * rates times the clock in use) and names it for the assumptions. Pure. */
 #include "figures.h"
 
+#include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -102,12 +104,21 @@ static int valid_id(enum simt_figure_id id)
     return (int)id >= 0 && id < SIMT_FIG_COUNT;
 }
 
-/* measured when allowed and present, else the datasheet value. */
-static void pick(struct simt_figure_set *set, enum simt_figure_id id, double measured, double datasheet)
+/* measured when allowed and present, else the datasheet value times its
+ * achievable fraction when the record has one, else the datasheet value. */
+static void pick_achievable(struct simt_figure_set *set, enum simt_figure_id id, double measured,
+                            double datasheet, double fraction)
 {
+    set->datasheet[id] = 0.0;
+    set->fraction[id] = 0.0;
     if (set->policy == SIMT_POLICY_PREFER_MEASURED && measured > 0.0) {
         set->value[id] = measured;
         set->source[id] = SIMT_FIGURE_MEASURED;
+    } else if (datasheet > 0.0 && fraction > 0.0 && fraction <= 1.0) {
+        set->value[id] = datasheet * fraction;
+        set->source[id] = SIMT_FIGURE_ACHIEVABLE;
+        set->datasheet[id] = datasheet;
+        set->fraction[id] = fraction;
     } else if (datasheet > 0.0) {
         set->value[id] = datasheet;
         set->source[id] = SIMT_FIGURE_DATASHEET;
@@ -117,13 +128,19 @@ static void pick(struct simt_figure_set *set, enum simt_figure_id id, double mea
     }
 }
 
-/* A chip-wide rate from a per-SM per-clock datasheet rate, at the clock in use. */
+static void pick(struct simt_figure_set *set, enum simt_figure_id id, double measured, double datasheet)
+{
+    pick_achievable(set, id, measured, datasheet, 0.0);
+}
+
+/* A chip-wide rate from a per-SM per-clock datasheet rate, at the clock in
+ * use, times its achievable fraction when the record has one. */
 static void per_clock(struct simt_figure_set *set, enum simt_figure_id id, double measured,
-                      double per_clock_per_sm, int sm_count)
+                      double per_clock_per_sm, int sm_count, double fraction)
 {
     double clock = set->value[SIMT_FIG_CLOCK];
     double rate = per_clock_per_sm * (double)sm_count * clock;
-    pick(set, id, measured, rate);
+    pick_achievable(set, id, measured, rate, fraction);
     if (set->source[id] == SIMT_FIGURE_DATASHEET && set->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED)
         set->source[id] = SIMT_FIGURE_DERIVED;
 }
@@ -134,24 +151,26 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
     memset(out, 0, sizeof *out);
     out->policy = policy;
     pick(out, SIMT_FIG_CLOCK, gpu->measured_clock_hz, gpu->boost_clock_hz);
-    pick(out, SIMT_FIG_DRAM_BANDWIDTH, gpu->measured_dram_bandwidth_bytes_per_s,
-         gpu->dram_bandwidth_bytes_per_s);
-    pick(out, SIMT_FIG_L2_BANDWIDTH, gpu->measured_l2_bandwidth_bytes_per_s, gpu->l2_bandwidth_bytes_per_s);
+    pick_achievable(out, SIMT_FIG_DRAM_BANDWIDTH, gpu->measured_dram_bandwidth_bytes_per_s,
+                    gpu->dram_bandwidth_bytes_per_s, gpu->achievable_dram_bandwidth);
+    pick_achievable(out, SIMT_FIG_L2_BANDWIDTH, gpu->measured_l2_bandwidth_bytes_per_s,
+                    gpu->l2_bandwidth_bytes_per_s, gpu->achievable_l2_bandwidth);
     per_clock(out, SIMT_FIG_SHARED_BANDWIDTH, 0.0, (double)gpu->shared_banks * (double)gpu->shared_bank_bytes,
-              gpu->sm_count);
+              gpu->sm_count, 0.0);
     pick(out, SIMT_FIG_DRAM_LATENCY, gpu->measured_dram_latency_cycles, gpu->dram_latency_cycles);
     pick(out, SIMT_FIG_L2_LATENCY, gpu->measured_l2_latency_cycles, gpu->l2_latency_cycles);
     pick(out, SIMT_FIG_L1_LATENCY, gpu->measured_l1_latency_cycles, gpu->l1_latency_cycles);
     pick(out, SIMT_FIG_SHARED_LATENCY, gpu->measured_shared_latency_cycles, gpu->shared_latency_cycles);
     pick(out, SIMT_FIG_FMA_LATENCY, gpu->measured_fma_latency_cycles, gpu->fma_latency_cycles);
     per_clock(out, SIMT_FIG_FP32, gpu->measured_fp32_flops_per_s, gpu->fp32_flops_per_clock_per_sm,
-              gpu->sm_count);
+              gpu->sm_count, gpu->achievable_fp32);
     per_clock(out, SIMT_FIG_FP64, gpu->measured_fp64_flops_per_s, gpu->fp64_flops_per_clock_per_sm,
-              gpu->sm_count);
-    per_clock(out, SIMT_FIG_FP16, 0.0, gpu->fp16_flops_per_clock_per_sm, gpu->sm_count);
-    per_clock(out, SIMT_FIG_SFU, gpu->measured_sfu_ops_per_s, gpu->sfu_ops_per_clock_per_sm, gpu->sm_count);
-    per_clock(out, SIMT_FIG_INT32, 0.0, gpu->int32_ops_per_clock_per_sm, gpu->sm_count);
-    per_clock(out, SIMT_FIG_ISSUE, 0.0, gpu->issue_slots_per_clock_per_sm, gpu->sm_count);
+              gpu->sm_count, gpu->achievable_fp64);
+    per_clock(out, SIMT_FIG_FP16, 0.0, gpu->fp16_flops_per_clock_per_sm, gpu->sm_count, 0.0);
+    per_clock(out, SIMT_FIG_SFU, gpu->measured_sfu_ops_per_s, gpu->sfu_ops_per_clock_per_sm, gpu->sm_count,
+              0.0);
+    per_clock(out, SIMT_FIG_INT32, 0.0, gpu->int32_ops_per_clock_per_sm, gpu->sm_count, 0.0);
+    per_clock(out, SIMT_FIG_ISSUE, 0.0, gpu->issue_slots_per_clock_per_sm, gpu->sm_count, 0.0);
     pick(out, SIMT_FIG_LAUNCH_OVERHEAD, gpu->measured_launch_overhead_s, gpu->launch_overhead_s);
     out->value[SIMT_FIG_DRAM_ROW_CYCLE] = SIMT_DRAM_ROW_CYCLE_S;
     out->source[SIMT_FIG_DRAM_ROW_CYCLE] = SIMT_FIGURE_DOCUMENTED;
@@ -164,13 +183,17 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
      * use stands in for writes, and a copy costs the read and the write with
      * no bus turnaround. */
     double read = out->value[SIMT_FIG_DRAM_BANDWIDTH];
-    pick(out, SIMT_FIG_DRAM_WRITE_BANDWIDTH, gpu->measured_dram_write_bandwidth_bytes_per_s, 0.0);
+    pick_achievable(out, SIMT_FIG_DRAM_WRITE_BANDWIDTH, gpu->measured_dram_write_bandwidth_bytes_per_s,
+                    gpu->achievable_dram_write_bandwidth > 0.0 ? gpu->dram_bandwidth_bytes_per_s : 0.0,
+                    gpu->achievable_dram_write_bandwidth);
     if (out->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] == SIMT_FIGURE_ABSENT && read > 0.0) {
         out->value[SIMT_FIG_DRAM_WRITE_BANDWIDTH] = read;
         out->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] = SIMT_FIGURE_STAND_IN;
     }
     double write = out->value[SIMT_FIG_DRAM_WRITE_BANDWIDTH];
-    pick(out, SIMT_FIG_DRAM_COPY_BANDWIDTH, gpu->measured_dram_copy_bandwidth_bytes_per_s, 0.0);
+    pick_achievable(out, SIMT_FIG_DRAM_COPY_BANDWIDTH, gpu->measured_dram_copy_bandwidth_bytes_per_s,
+                    gpu->achievable_dram_copy_bandwidth > 0.0 ? gpu->dram_bandwidth_bytes_per_s : 0.0,
+                    gpu->achievable_dram_copy_bandwidth);
     if (out->source[SIMT_FIG_DRAM_COPY_BANDWIDTH] == SIMT_FIGURE_ABSENT && read > 0.0 && write > 0.0) {
         out->value[SIMT_FIG_DRAM_COPY_BANDWIDTH] = 2.0 / (1.0 / read + 1.0 / write);
         out->source[SIMT_FIG_DRAM_COPY_BANDWIDTH] = SIMT_FIGURE_STAND_IN;
@@ -186,10 +209,18 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
         clock_ratio = out->value[SIMT_FIG_CLOCK] / gpu->boost_clock_hz;
     for (int d = 0; d < SIMT_DTYPE_COUNT; d++) {
         enum simt_figure_id id = (enum simt_figure_id)(SIMT_FIG_TENSOR_FIRST + d);
-        pick(out, id, gpu->measured_tensor_flops_per_s[d], gpu->tensor_dense_flops_per_s[d] * clock_ratio);
+        pick_achievable(out, id, gpu->measured_tensor_flops_per_s[d],
+                        gpu->tensor_dense_flops_per_s[d] * clock_ratio, gpu->achievable_tensor[d]);
         if (out->source[id] == SIMT_FIGURE_DATASHEET && out->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED)
             out->source[id] = SIMT_FIGURE_DERIVED;
     }
+#ifndef NDEBUG
+    for (int id = 0; id < SIMT_FIG_COUNT; id++) {
+        assert(out->value[id] >= 0.0 && !isinf(out->value[id]));
+        assert(out->fraction[id] >= 0.0 && out->fraction[id] <= 1.0);
+        assert((out->value[id] > 0.0) == (out->source[id] != SIMT_FIGURE_ABSENT));
+    }
+#endif
 }
 
 double simt_figure_get(const struct simt_figure_set *set, enum simt_figure_id id)
@@ -226,6 +257,7 @@ const char *simt_figure_source_name(enum simt_figure_source source)
     case SIMT_FIGURE_MEASURED:
         return "measured";
     case SIMT_FIGURE_DERIVED:
+    case SIMT_FIGURE_ACHIEVABLE:
         return "derived";
     case SIMT_FIGURE_DOCUMENTED:
         return "documented";
@@ -265,6 +297,9 @@ int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id 
                   ? "no measured copy figure: read and write combined with no bus-turnaround cost"
                   : "no measured write figure: the DRAM bandwidth figure stands in";
         break;
+    case SIMT_FIGURE_ACHIEVABLE:
+        return snprintf(buf, size, "%s = %.4g (datasheet %.4g x achievable fraction %.3g from the database)",
+                        figure_names[id], set->value[id], set->datasheet[id], set->fraction[id]);
     case SIMT_FIGURE_DATASHEET:
         how = (id == SIMT_FIG_SHARED_BANDWIDTH || (id >= SIMT_FIG_FP32 && id <= SIMT_FIG_ISSUE))
                   ? "datasheet per-clock rate at boost clock"

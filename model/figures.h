@@ -9,6 +9,10 @@
  * Rules, applied per figure:
  *   - policy PREFER_MEASURED and spec.measured_<x> > 0: that value, source
  *     MEASURED;
+ *   - else the datasheet field times the record's achievable fraction
+ *     (spec.achievable_<x>, 0..1) when the record gives one, source
+ *     ACHIEVABLE; under policy DATASHEET too (it ignores measured figures,
+ *     not fractions);
  *   - else the datasheet field, source DATASHEET;
  *   - per-clock datasheet rates (fp32_flops_per_clock_per_sm, shared banks,
  *     issue slots) are multiplied by the clock figure: boost_clock_hz, or
@@ -16,9 +20,10 @@
  *     DERIVED (a datasheet rate at a measured clock);
  *   - a figure neither measured nor in the datasheet is ABSENT with value 0;
  *     models refuse (SIMT_EUNSAT) rather than invent it;
- *   - the DRAM write and copy bandwidths exist only as measured figures;
- *     without them the DRAM bandwidth figure in use (measured read, or the
- *     datasheet's) stands in, source STAND_IN, and the describe line says so.
+ *   - the DRAM write and copy bandwidths: measured, else the datasheet DRAM
+ *     bandwidth times their own achievable fraction; without either the
+ *     DRAM bandwidth figure in use (measured read, or the datasheet's)
+ *     stands in, source STAND_IN, and the describe line says so.
  * Pure: no allocation, no globals, no I/O. */
 #ifndef SIMT_FIGURES_H
 #define SIMT_FIGURES_H
@@ -40,7 +45,8 @@ enum simt_figure_source {
     SIMT_FIGURE_MEASURED,
     SIMT_FIGURE_DERIVED,    /* a datasheet per-clock rate times a measured clock */
     SIMT_FIGURE_DOCUMENTED, /* a physical constant of the technology, the same for every GPU (see its id) */
-    SIMT_FIGURE_STAND_IN    /* not known for this GPU; another figure stands in (see its id) */
+    SIMT_FIGURE_STAND_IN,   /* not known for this GPU; another figure stands in (see its id) */
+    SIMT_FIGURE_ACHIEVABLE  /* the datasheet figure times the record's achievable fraction (API: "derived") */
 };
 
 /* One id per figure; the name (simt_figure_name) is the API's field name. */
@@ -95,6 +101,10 @@ struct simt_figure_set {
     enum simt_figure_policy policy;
     double value[SIMT_FIG_COUNT]; /* unit: the figure's name */
     enum simt_figure_source source[SIMT_FIG_COUNT];
+    /* source ACHIEVABLE: the datasheet figure and the fraction it was
+     * multiplied by (value = datasheet * fraction); 0 otherwise */
+    double datasheet[SIMT_FIG_COUNT];
+    double fraction[SIMT_FIG_COUNT];
 };
 
 /* Fills *out from gpu under policy. Never fails; absent figures are 0 with
@@ -115,7 +125,8 @@ int simt_figure_require(const struct simt_figure_set *set, enum simt_figure_id i
 /* Static strings: "dram_bandwidth_bytes_per_s", "tensor_flops_per_s.bf16";
  * NULL for an id out of range. */
 const char *simt_figure_name(enum simt_figure_id id);
-/* "measured", "datasheet", "derived", "documented", "stand-in", "absent". */
+/* "measured", "datasheet", "derived" (DERIVED and ACHIEVABLE), "documented",
+ * "stand-in", "absent". */
 const char *simt_figure_source_name(enum simt_figure_source source);
 
 /* Writes one assumption line for a used figure into buf, e.g.

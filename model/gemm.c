@@ -5,6 +5,7 @@
  * rule, and the fixed cost of a GEMM kernel. Pure. */
 #include "gemm.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,9 +22,14 @@
 /* What a library GEMM reaches of each kind of figure:
  *  - a measured tensor-core figure is itself a cuBLASLt GEMM (simt-calibrate
  *    times 8192^3): taken as is, with that shape's wave quantization removed;
- *  - a datasheet tensor-core rate: the calibration's cuBLASLt GEMMs reached
- *    0.61 to 0.90 of the dense datasheet rates (fp16, bf16, tf32, fp8, int8,
- *    fp64), median 0.66;
+ *  - a datasheet figure times the record's achievable fraction (figures.h,
+ *    source ACHIEVABLE) is what a library reaches: taken as is;
+ *  - TRANSITIONAL, for records that do not carry the fraction yet (the
+ *    database's `achievable` group becomes required once every record has
+ *    it, and the two DATASHEET constants below go with it): a datasheet
+ *    tensor-core rate: the calibration's cuBLASLt GEMMs reached 0.61 to 0.90
+ *    of the dense datasheet rates (fp16, bf16, tf32, fp8, int8, fp64), median
+ *    0.66;
  *  - a measured FMA figure is a microbenchmark of independent FMA chains:
  *    SGEMM on the fp32 squares 4096..16384 reaches 51 TFLOP/s of the
  *    measured 62.3, 0.82;
@@ -32,15 +38,19 @@
 #define FMA_MEASURED_FRACTION 0.82
 #define FMA_DATASHEET_FRACTION 0.76
 /* Leading dimensions that are not 16-byte multiples rule out TMA and 16-byte
- * vector loads: cuBLAS falls back to kernels that load each operand in
- * pieces as wide as the alignment allows. Two constants describe them:
+ * vector loads: cuBLAS falls back to kernels that load each operand one
+ * element at a time, however wide a load the dimensions would allow: a bf16
+ * 3000x5000x700 GEMM (K a multiple of 4 elements, not 8) on an H200 runs at
+ * the rate of the odd squares, about 135 TFLOP/s (the independent H200 set
+ * of issue 11: the earlier rule, 4-element loads, under-predicted it by
+ * 67%; one-element loads put it within a few percent). Two constants
+ * describe these kernels:
  *  - NONTMA_FRACTION: their rate relative to the aligned kernels when each
  *    load carries 8 bytes or more, fitted to the fp64 squares 4095, 4097,
  *    8191, 8193 (median error 0; they run at about 0.7 of the aligned fp64
  *    squares beside them);
  *  - SCALAR_LOADS_PER_CLOCK_PER_SM: operand loads an SM issues per clock,
- *    each carrying as many elements as the alignment allows (one for an odd
- *    dimension), fitted to the twelve fp16, bf16 and tf32 squares 4095,
+ *    each carrying one element, fitted to the twelve fp16, bf16 and tf32 squares 4095,
  *    4097, 8191, 8193 (median error 0): 2- and 4-byte elements run at nearly
  *    the same flop rate (about 150 TFLOP/s at 8191), so the limit counts
  *    loads, not bytes. These kernels are the older data-parallel ones: no
@@ -170,11 +180,14 @@ static int64_t ceil_div(int64_t a, int64_t b)
 void simt_gemm_quantize(int64_t m, int64_t n, int64_t batch, int tile_m, int tile_n, int sm_count,
                         struct simt_gemm_quantization *out)
 {
-    int64_t tm = ceil_div(m, tile_m);
-    int64_t tn = ceil_div(n, tile_n);
-    out->tiles = tm * tn * batch;
-    out->waves = sm_count > 0 ? (double)out->tiles / (double)sm_count : 0.0;
-    out->tile_efficiency = ((double)m * (double)n) / ((double)(tm * tile_m) * (double)(tn * tile_n));
+    /* counts in floating point: m * n * batch of any int64 sizes does not
+     * overflow a double (it saturates the int64 count instead) */
+    double tm = ceil((double)m / (double)tile_m);
+    double tn = ceil((double)n / (double)tile_n);
+    double tiles = tm * tn * (double)batch;
+    out->tiles = tiles < 0x1p62 ? (int64_t)tiles : INT64_MAX;
+    out->waves = sm_count > 0 ? tiles / (double)sm_count : 0.0;
+    out->tile_efficiency = ((double)m * (double)n) / ((tm * (double)tile_m) * (tn * (double)tile_n));
     double full = ceil(out->waves);
     out->wave_efficiency = full > 0.0 ? out->waves / full : 0.0;
 }
@@ -215,6 +228,7 @@ struct gemm_path {
     enum simt_figure_id figure;
     double hardware_flops_per_s; /* the figure: measured, or the datasheet's */
     int measured;
+    int achievable;          /* the figure is the datasheet's times the record's achievable fraction */
     double library_fraction; /* of hardware_flops_per_s a library GEMM reaches */
     double peak_flops_per_s; /* hardware_flops_per_s * library_fraction */
     const struct tile_shape *tiles;
@@ -226,7 +240,10 @@ static void finish_path(const struct simt_figure_set *figures, struct gemm_path 
 {
     path->hardware_flops_per_s = simt_figure_get(figures, path->figure);
     path->measured = figures->source[path->figure] == SIMT_FIGURE_MEASURED;
-    if (path->tensor)
+    path->achievable = figures->source[path->figure] == SIMT_FIGURE_ACHIEVABLE;
+    if (path->achievable)
+        path->library_fraction = 1.0;
+    else if (path->tensor)
         path->library_fraction = path->measured ? 1.0 : TENSOR_DATASHEET_FRACTION;
     else
         path->library_fraction = path->measured ? FMA_MEASURED_FRACTION : FMA_DATASHEET_FRACTION;
@@ -431,9 +448,11 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
 {
     const struct simt_gemm_request *req = ctx->req;
     int64_t k_tiles = ceil_div(req->k, tile_k);
+    /* output tiles are bounded by the size check (at most m * n * batch <=
+     * 2^53); their K iterations are not: counted in floating point */
     int64_t output_tiles = ceil_div(req->m, tile->m) * ceil_div(req->n, tile->n) * req->batch;
-    int64_t iterations = output_tiles * k_tiles;
-    int64_t per_sm = ceil_div(iterations, ctx->sm_count);
+    double iterations = (double)output_tiles * (double)k_tiles;
+    double per_sm = ceil(iterations / (double)ctx->sm_count);
     memset(c, 0, sizeof *c);
     c->tile = tile;
     c->tile_k = tile_k;
@@ -445,14 +464,14 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     double cols = (double)(req->n < tile->n ? req->n : tile->n);
     double iteration_flops = 2.0 * (double)tile->m * (double)tile->n * (double)tile_k;
     double iteration_bytes = (rows + cols * rate->column_share) * (double)tile_k * (double)ctx->element_bytes;
-    double active = iterations < ctx->sm_count ? (double)iterations : (double)ctx->sm_count;
+    double active = iterations < (double)ctx->sm_count ? iterations : (double)ctx->sm_count;
     double math_s = iteration_flops / tile_rate(rate, tile);
     double feed_s = iteration_bytes / l2_feed(rate, active);
-    c->compute_s = (double)per_sm * math_s;
-    c->l2_s = (double)per_sm * feed_s;
-    double busy = (double)per_sm * (math_s > feed_s ? math_s : feed_s);
+    c->compute_s = per_sm * math_s;
+    c->l2_s = per_sm * feed_s;
+    double busy = per_sm * (math_s > feed_s ? math_s : feed_s);
     dram_traffic(ctx, c);
-    if (iterations % ctx->sm_count != 0 || output_tiles % ctx->sm_count != 0) {
+    if (fmod(iterations, (double)ctx->sm_count) > 0.0 || output_tiles % ctx->sm_count != 0) {
         double partial_bytes = 2.0 * active * (double)tile->m * (double)tile->n * 4.0;
         double bw = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s : ctx->dram_bytes_per_s;
         c->reduce_s = partial_bytes / bw + ctx->memset_s;
@@ -504,19 +523,42 @@ static double l2_floor(double sm_flops_per_s, const struct gemm_path *path, int 
     return sm_flops_per_s / best_intensity;
 }
 
-/* Widest load, in elements, that the leading dimensions k and n allow: the
- * largest power of two dividing both, at most 16 bytes. */
-static int load_elements(int64_t k, int64_t n, int element_bytes)
+/* The most elements one matrix of the request may hold over its batch:
+ * 2^53, the largest count a double (and a JSON number) holds exactly and
+ * 10^4 times the memory of any GPU in bytes. Within it every tile count the
+ * model forms fits an int64_t and every time is finite. */
+#define MAX_MATRIX_ELEMENTS 0x1p53
+
+/* Refuses a GEMM one of whose matrices (A: m x k, B: k x n, C: m x n, each
+ * batch times) has more than MAX_MATRIX_ELEMENTS elements, naming the
+ * largest of the sizes in that product (the first on a tie). */
+static int check_matrix_sizes(const struct simt_gemm_request *req, struct simt_diag *diag)
 {
-    int widest = 16 / element_bytes;
-    int width = 1;
-    while (width < widest && k % (2 * width) == 0 && n % (2 * width) == 0)
-        width *= 2;
-    return width;
+    static const char *const names[] = {"m", "n", "k"};
+    const int64_t sizes[] = {req->m, req->n, req->k};
+    static const int pairs[3][2] = {{0, 2}, {2, 1}, {0, 1}}; /* A, B, C */
+    static const char matrix[] = "ABC";
+    for (int i = 0; i < 3; i++) {
+        int a = pairs[i][0], b = pairs[i][1];
+        double elements = (double)sizes[a] * (double)sizes[b] * (double)req->batch;
+        if (elements <= MAX_MATRIX_ELEMENTS)
+            continue;
+        int first = a < b ? a : b, second = a < b ? b : a;
+        const char *field = sizes[second] > sizes[first] ? names[second] : names[first];
+        int64_t largest = sizes[second] > sizes[first] ? sizes[second] : sizes[first];
+        if (req->batch > largest)
+            field = "batch";
+        return simt_diag_fail(diag, SIMT_EUNSAT, field,
+                              "matrix %c would hold %.4g elements (%s x %s x batch): more than 2^53, beyond "
+                              "the memory of any GPU; %s is too large",
+                              matrix[i], elements, names[a], names[b], field);
+    }
+    return SIMT_OK;
 }
 
-int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
-                      struct simt_gemm_result *out, struct simt_diag *diag)
+/* Sizes and dtype in range, a GPU with SMs. */
+static int check_request(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                         struct simt_diag *diag)
 {
     static const struct {
         const char *field;
@@ -536,252 +578,283 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
         if (value > ((int64_t)1 << 40))
             return simt_diag_fail(diag, SIMT_EINVAL, dims[i].field, "%s must be at most 2^40", dims[i].field);
     }
-    int element_bytes = simt_gemm_element_bytes(req->dtype);
-    if (element_bytes == 0)
+    int rc = check_matrix_sizes(req, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    if (simt_gemm_element_bytes(req->dtype) == 0)
         return simt_diag_fail(diag, SIMT_EINVAL, "dtype",
                               "dtype must be fp64, fp32, tf32, fp16, bf16, fp8 or int8");
     if (gpu->sm_count < 1)
         return simt_diag_fail(diag, SIMT_EUNSAT, "gpu", "the GPU record has no SM count");
-    memset(out, 0, sizeof *out);
+    return SIMT_OK;
+}
 
-    simt_figure_set_init(gpu, req->policy, &out->figures);
-    const struct simt_figure_set *figures = &out->figures;
+/* Everything one prediction sets up before it tries the candidates. */
+struct gemm_setup {
     struct gemm_path path;
-    int rc = choose_path(gpu, figures, req->dtype, &path, diag);
-    if (rc != SIMT_OK)
-        return rc;
-    rc = simt_figure_require(figures, SIMT_FIG_DRAM_BANDWIDTH, diag);
-    if (rc != SIMT_OK)
-        return rc;
-    simt_figure_mask used = SIMT_FIG_BIT(path.figure) | SIMT_FIG_BIT(SIMT_FIG_DRAM_BANDWIDTH);
-
-    out->flops = 2.0 * (double)req->m * (double)req->n * (double)req->k * (double)req->batch;
-    out->alignment_elements = 16 / element_bytes;
-    out->alignment_ok = req->k % out->alignment_elements == 0 && req->n % out->alignment_elements == 0;
-    out->tensor_cores = path.tensor;
-    out->peak_flops_per_s = path.peak_flops_per_s;
-    out->peak_measured = path.measured;
-
-    double dram_bw = simt_figure_get(figures, SIMT_FIG_DRAM_BANDWIDTH);
-    double l2_bw = simt_figure_get(figures, SIMT_FIG_L2_BANDWIDTH);
-    if (l2_bw > 0.0)
-        used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
-    double clock = simt_figure_get(figures, SIMT_FIG_CLOCK);
-    double dram_latency_cycles = simt_figure_get(figures, SIMT_FIG_DRAM_LATENCY);
-    double latency_s = clock > 0.0 ? dram_latency_cycles / clock : 0.0;
-    if (latency_s > 0.0)
-        used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_LATENCY) | SIMT_FIG_BIT(SIMT_FIG_CLOCK);
-
+    struct gemm_path fma_path; /* GEMV: the FMA units' path (peak 0 when not tried) */
     struct shape_context ctx;
-    ctx.req = req;
-    ctx.element_bytes = element_bytes;
-    ctx.out_bytes = output_bytes(req->dtype);
-    ctx.sm_count = gpu->sm_count;
-    ctx.dram_bytes_per_s = dram_bw;
-    ctx.dram_write_bytes_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_WRITE_BANDWIDTH);
-    ctx.dram_copy_bytes_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_COPY_BANDWIDTH);
-    if (!(ctx.dram_write_bytes_per_s > 0.0))
-        ctx.dram_write_bytes_per_s = dram_bw;
-    if (!(ctx.dram_copy_bytes_per_s > 0.0))
-        ctx.dram_copy_bytes_per_s = dram_bw;
-    used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
-    ctx.l2_bytes_per_s = l2_bw;
-    ctx.floor_s = KERNEL_FLOOR_S;
-    ctx.reduce_in_kernel = path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
-    ctx.fill_s = 2.0 * latency_s;
-    ctx.memset_s = WORKSPACE_MEMSET_S;
-    int tile_k = path.tile_k_bytes / element_bytes;
-    if (tile_k < 1)
-        tile_k = 1;
-
     struct kernel_rate rate;
-    memset(&rate, 0, sizeof rate);
-    rate.sm_flops_per_s = path.peak_flops_per_s / (double)gpu->sm_count;
-    rate.l2_bytes_per_s = l2_bw;
+    int tile_k;
+    int stream_k;
+    int register_fed_b;
+    double calibration_wave_efficiency;
+    double dram_bw;
+    double l2_bw;
+    double clock;
+    double latency_s;
+    simt_figure_mask used;
+};
+
+/* The DRAM, L2 and latency figures and the per-candidate context. */
+static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                          const struct simt_figure_set *figures, struct gemm_setup *s)
+{
+    int element_bytes = simt_gemm_element_bytes(req->dtype);
+    s->dram_bw = simt_figure_get(figures, SIMT_FIG_DRAM_BANDWIDTH);
+    s->l2_bw = simt_figure_get(figures, SIMT_FIG_L2_BANDWIDTH);
+    if (s->l2_bw > 0.0)
+        s->used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
+    s->clock = simt_figure_get(figures, SIMT_FIG_CLOCK);
+    double dram_latency_cycles = simt_figure_get(figures, SIMT_FIG_DRAM_LATENCY);
+    s->latency_s = s->clock > 0.0 ? dram_latency_cycles / s->clock : 0.0;
+    if (s->latency_s > 0.0)
+        s->used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_LATENCY) | SIMT_FIG_BIT(SIMT_FIG_CLOCK);
+
+    struct shape_context *ctx = &s->ctx;
+    ctx->req = req;
+    ctx->element_bytes = element_bytes;
+    ctx->out_bytes = output_bytes(req->dtype);
+    ctx->sm_count = gpu->sm_count;
+    ctx->dram_bytes_per_s = s->dram_bw;
+    ctx->dram_write_bytes_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_WRITE_BANDWIDTH);
+    ctx->dram_copy_bytes_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_COPY_BANDWIDTH);
+    if (!(ctx->dram_write_bytes_per_s > 0.0))
+        ctx->dram_write_bytes_per_s = s->dram_bw;
+    if (!(ctx->dram_copy_bytes_per_s > 0.0))
+        ctx->dram_copy_bytes_per_s = s->dram_bw;
+    s->used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
+    ctx->l2_bytes_per_s = s->l2_bw;
+    ctx->floor_s = KERNEL_FLOOR_S;
+    ctx->reduce_in_kernel = s->path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
+    ctx->fill_s = 2.0 * s->latency_s;
+    ctx->memset_s = WORKSPACE_MEMSET_S;
+    s->tile_k = s->path.tile_k_bytes / element_bytes;
+    if (s->tile_k < 1)
+        s->tile_k = 1;
+}
+
+/* How fast an SM runs the path's kernels: the peak (de-quantized when it
+ * was measured at the calibration shape), the L2 feed, and the limits of
+ * tf32's register-fed B, the FMA kernels' load/store path and the
+ * fallback kernels of unaligned shapes. */
+static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int alignment_ok,
+                       struct gemm_setup *s)
+{
+    const struct gemm_path *path = &s->path;
+    int element_bytes = s->ctx.element_bytes;
+    struct kernel_rate *rate = &s->rate;
+    int hopper_tensor = path->tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
+    rate->sm_flops_per_s = path->peak_flops_per_s / (double)gpu->sm_count;
+    rate->l2_bytes_per_s = s->l2_bw;
     /* Hopper on: blocks run in clusters of two along M that share each B
      * tile, fetched from L2 once and multicast by TMA to both */
-    rate.column_share =
-        path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9 ? 0.5 : 1.0;
-    rate.l2_floor_per_sm = l2_floor(rate.sm_flops_per_s, &path, element_bytes, rate.column_share);
+    rate->column_share = hopper_tensor ? 0.5 : 1.0;
+    rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, rate->column_share);
     /* cuBLAS's Hopper and later kernels can schedule stream-K */
-    int stream_k = path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
+    s->stream_k = hopper_tensor;
 
     /* A measured tensor-core figure is a cuBLASLt GEMM of the calibration
      * shape, its wave quantization included: the SMs' own rate is that much
      * higher. */
-    double calibration_wave_efficiency = 1.0;
-    if (path.measured && path.tensor) {
+    s->calibration_wave_efficiency = 1.0;
+    if (path->measured && path->tensor) {
         struct simt_gemm_request calibration = *req;
         calibration.m = calibration.n = calibration.k = CALIBRATION_DIMENSION;
         calibration.batch = 1;
-        struct shape_context cal = ctx;
+        struct shape_context cal = s->ctx;
         cal.req = &calibration;
         struct candidate c;
         memset(&c, 0, sizeof c);
         c.time_s = HUGE_VAL;
-        choose_among(&cal, &rate, path.tiles, path.tile_count, tile_k, 0, &c);
-        calibration_wave_efficiency = c.waves / ceil(c.waves);
-        rate.sm_flops_per_s /= calibration_wave_efficiency;
-        rate.l2_floor_per_sm = l2_floor(rate.sm_flops_per_s, &path, element_bytes, rate.column_share);
+        choose_among(&cal, rate, path->tiles, path->tile_count, s->tile_k, 0, &c);
+        s->calibration_wave_efficiency = c.waves / ceil(c.waves);
+        rate->sm_flops_per_s /= s->calibration_wave_efficiency;
+        rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, rate->column_share);
     }
     /* tf32 on wgmma: row-major B fed through registers */
-    int register_fed_b = path.tensor && req->dtype == SIMT_DTYPE_TF32 && gpu->vendor == SIMT_VENDOR_NVIDIA &&
-                         gpu->compute_major >= 9 && clock > 0.0;
-    if (register_fed_b) {
-        rate.register_b_per_s_per_sm = SCALAR_LOADS_PER_CLOCK_PER_SM * clock;
-        used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
+    s->register_fed_b = hopper_tensor && req->dtype == SIMT_DTYPE_TF32 && s->clock > 0.0;
+    if (s->register_fed_b) {
+        rate->register_b_per_s_per_sm = SCALAR_LOADS_PER_CLOCK_PER_SM * s->clock;
+        s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
-    if (!path.tensor && clock > 0.0) {
-        rate.staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * clock;
-        used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
+    if (!path->tensor && s->clock > 0.0) {
+        rate->staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * s->clock;
+        s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
-    int load_width = load_elements(req->k, req->n, element_bytes);
-    if (path.tensor && !out->alignment_ok) {
+    if (path->tensor && !alignment_ok) {
         /* the fallback kernels are the older data-parallel ones: no
          * stream-K, split-K reduced by a second kernel */
-        rate.unaligned = 1;
-        stream_k = 0;
-        ctx.reduce_in_kernel = 0;
+        rate->unaligned = 1;
+        s->stream_k = 0;
+        s->ctx.reduce_in_kernel = 0;
         /* with no clock figure only the non-TMA fraction applies */
-        rate.loads_per_s_per_sm =
-            clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM * (double)load_width * clock : HUGE_VAL;
-        used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
+        rate->loads_per_s_per_sm = s->clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM * s->clock : HUGE_VAL;
+        s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
+}
 
-    struct candidate best;
-    memset(&best, 0, sizeof best);
-    best.time_s = HUGE_VAL;
-    choose_among(&ctx, &rate, path.tiles, path.tile_count, tile_k, stream_k, &best);
-
-    /* a matrix-vector product: GEMV on the FMA units, operands streamed
-     * once (no reuse for L2 to feed) */
-    struct gemm_path fma_path;
-    memset(&fma_path, 0, sizeof fma_path);
-    if (req->m == 1 || req->n == 1) {
-        fma_path.figure = SIMT_FIG_FP32;
-        finish_path(figures, &fma_path);
-        if (fma_path.peak_flops_per_s > 0.0) {
-            struct kernel_rate gemv;
-            memset(&gemv, 0, sizeof gemv);
-            gemv.sm_flops_per_s = fma_path.peak_flops_per_s / (double)gpu->sm_count;
-            gemv.column_share = 1.0;
-            int gemv_k = 32 / element_bytes;
-            struct candidate c;
-            memset(&c, 0, sizeof c);
-            c.time_s = HUGE_VAL;
-            choose_among(&ctx, &gemv, req->m == 1 ? &gemv_row : &gemv_column, 1, gemv_k, 0, &c);
-            if (c.time_s < best.time_s) {
-                best = c;
-                best.gemv = 1;
-                used |= SIMT_FIG_BIT(SIMT_FIG_FP32);
-            }
-        }
+/* A matrix-vector product: GEMV on the FMA units, operands streamed once
+ * (no reuse for L2 to feed); replaces *best when faster. */
+static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                     const struct simt_figure_set *figures, struct gemm_setup *s, struct candidate *best)
+{
+    memset(&s->fma_path, 0, sizeof s->fma_path);
+    if (req->m != 1 && req->n != 1)
+        return;
+    s->fma_path.figure = SIMT_FIG_FP32;
+    finish_path(figures, &s->fma_path);
+    if (!(s->fma_path.peak_flops_per_s > 0.0))
+        return;
+    struct kernel_rate gemv;
+    memset(&gemv, 0, sizeof gemv);
+    gemv.sm_flops_per_s = s->fma_path.peak_flops_per_s / (double)gpu->sm_count;
+    gemv.column_share = 1.0;
+    int gemv_k = 32 / s->ctx.element_bytes;
+    struct candidate c;
+    memset(&c, 0, sizeof c);
+    c.time_s = HUGE_VAL;
+    choose_among(&s->ctx, &gemv, req->m == 1 ? &gemv_row : &gemv_column, 1, gemv_k, 0, &c);
+    if (c.time_s < best->time_s) {
+        *best = c;
+        best->gemv = 1;
+        s->used |= SIMT_FIG_BIT(SIMT_FIG_FP32);
     }
-    out->figures_used = used;
+}
 
+/* The chosen candidate into the answer, and what bounds it. */
+static void fill_result(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                        const struct gemm_setup *s, const struct candidate *best,
+                        struct simt_gemm_result *out)
+{
     struct simt_gemm_quantization q;
-    simt_gemm_quantize(req->m, req->n, req->batch, best.tile->m, best.tile->n, gpu->sm_count, &q);
-    out->time_s = best.time_s;
-    out->achieved_flops_per_s = out->flops / best.time_s;
-    out->tile_m = best.tile->m;
-    out->tile_n = best.tile->n;
-    out->tile_k = best.tile_k;
-    out->split_k = best.split;
-    out->stream_k = best.stream_k;
-    out->tensor_cores = best.gemv ? 0 : path.tensor;
-    out->tiles = best.tiles;
-    out->waves = best.waves;
+    simt_gemm_quantize(req->m, req->n, req->batch, best->tile->m, best->tile->n, gpu->sm_count, &q);
+    out->time_s = best->time_s;
+    out->achieved_flops_per_s = out->flops / best->time_s;
+    out->tile_m = best->tile->m;
+    out->tile_n = best->tile->n;
+    out->tile_k = best->tile_k;
+    out->split_k = best->split;
+    out->stream_k = best->stream_k;
+    out->tensor_cores = best->gemv ? 0 : s->path.tensor;
+    out->tiles = best->tiles;
+    out->waves = best->waves;
     out->tile_efficiency = q.tile_efficiency;
-    out->wave_efficiency = best.waves / ceil(best.waves);
-    out->dram_bandwidth_bytes_per_s = dram_bw;
-    out->dram_bytes = best.dram_bytes;
-    out->compute_s = best.compute_s;
-    out->l2_s = best.l2_s;
-    out->dram_s = best.dram_s;
-    out->overhead_s = best.overhead_s;
-    out->reduce_s = best.reduce_s;
+    out->wave_efficiency = best->waves / ceil(best->waves);
+    out->dram_bandwidth_bytes_per_s = s->dram_bw;
+    out->dram_bytes = best->dram_bytes;
+    out->compute_s = best->compute_s;
+    out->l2_s = best->l2_s;
+    out->dram_s = best->dram_s;
+    out->overhead_s = best->overhead_s;
+    out->reduce_s = best->reduce_s;
     out->bound = SIMT_GEMM_BOUND_COMPUTE;
-    double top = best.compute_s;
-    if (best.l2_s > top) {
-        top = best.l2_s;
+    double top = best->compute_s;
+    if (best->l2_s > top) {
+        top = best->l2_s;
         out->bound = SIMT_GEMM_BOUND_L2;
     }
-    if (best.dram_s > top) {
-        top = best.dram_s;
+    if (best->dram_s > top) {
+        top = best->dram_s;
         out->bound = SIMT_GEMM_BOUND_DRAM;
     }
-    if (best.overhead_s > top)
+    if (best->overhead_s > top)
         out->bound = SIMT_GEMM_BOUND_LAUNCH;
+}
 
-    /* what the answer rests on, besides the figures in figures_used */
-    const char *dtype_name = simt_dtype_name(req->dtype);
-    if (best.gemv)
+/* The kernel's assumptions: which kernel, stream-K, split-K, tf32's B, the
+ * FMA kernels' load/store path. */
+static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                          const struct gemm_setup *s, const struct candidate *best,
+                          struct simt_gemm_result *out)
+{
+    if (best->gemv)
         assume(out,
                "kernel: a matrix-vector product (GEMV) on the FMA units at %.4g flop/s, one output %s per "
                "block of 256, chosen as the least predicted time",
-               fma_path.peak_flops_per_s, req->m == 1 ? "row" : "column");
+               s->fma_path.peak_flops_per_s, req->m == 1 ? "row" : "column");
     else
         assume(
             out,
             "tile: %dx%dx%d thread-block tile from the %s %s list, one tile per SM at a time, chosen (with "
             "the split-K factor) as the least predicted time",
             out->tile_m, out->tile_n, out->tile_k, arch_family(gpu),
-            path.tensor ? "tensor-core" : "FMA (SIMT)");
-    if (best.stream_k)
+            s->path.tensor ? "tensor-core" : "FMA (SIMT)");
+    if (best->stream_k)
         assume(out,
                "stream-K: the K iterations of the %lld tiles shared out evenly over the %d SMs, so the "
                "part-empty last wave (wave efficiency %.2f) does not cost; partial tiles handed over through "
                "L2%s",
-               (long long)best.tiles, gpu->sm_count, out->wave_efficiency,
-               best.reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200)"
-                                   : "");
-    if (best.split > 1)
+               (long long)best->tiles, gpu->sm_count, out->wave_efficiency,
+               best->reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200)"
+                                    : "");
+    if (best->split > 1)
         assume(out, "split-K %d: K cut across %d blocks per output tile; fp32 partial sums reduced %s",
-               best.split, best.split,
-               ctx.reduce_in_kernel ? "in the same kernel through L2, after a memset of their semaphores "
-                                      "(0.85 us, measured on an H200)"
-                                    : "by a second kernel that reads every split's partial through DRAM and "
-                                      "writes C (a kernel with "
-                                      "its own fixed cost and first and last latencies)");
-    if (register_fed_b && !best.gemv)
+               best->split, best->split,
+               s->ctx.reduce_in_kernel
+                   ? "in the same kernel through L2, after a memset of their semaphores "
+                     "(0.85 us, measured on an H200)"
+                   : "by a second kernel that reads every split's partial through DRAM and "
+                     "writes C (a kernel with "
+                     "its own fixed cost and first and last latencies)");
+    if (s->register_fed_b && !best->gemv)
         assume(out,
                "tf32 B: row-major B reaches wgmma through registers (Hopper's tf32 is K-major only in shared "
                "memory), %.2f elements per clock per SM (the fallback kernels' measured rate for one-element "
                "loads), "
                "each serving 2x%d flops of this tile",
                SCALAR_LOADS_PER_CLOCK_PER_SM, out->tile_m);
-    if (rate.staged_per_s_per_sm > 0.0 && !best.gemv)
+    if (s->rate.staged_per_s_per_sm > 0.0 && !best->gemv)
         assume(out,
                "FMA kernel: every operand and output element passes through the SM's load/store path on its "
                "own, %.1f per clock per SM (fitted to cuBLAS's small-M SGEMM, m = 2..8, on an H200)",
                SIMT_STAGED_PER_CLOCK_PER_SM);
-    if (path.measured && path.tensor)
+}
+
+/* The figures' assumptions: the peak, alignment, memory, overhead. */
+static void assume_figures(const struct simt_gemm_request *req, const struct gemm_setup *s,
+                           struct simt_gemm_result *out)
+{
+    const struct gemm_path *path = &s->path;
+    const char *dtype_name = simt_dtype_name(req->dtype);
+    if (path->measured && path->tensor)
         assume(
             out,
             "peak: %s tensor cores, %.4g flop/s measured as a cuBLASLt %d^3 GEMM; the SMs' own rate is that "
             "over its wave efficiency %.3f",
-            dtype_name, path.hardware_flops_per_s, CALIBRATION_DIMENSION, calibration_wave_efficiency);
-    else if (path.measured)
+            dtype_name, path->hardware_flops_per_s, CALIBRATION_DIMENSION, s->calibration_wave_efficiency);
+    else if (path->measured)
         assume(out,
                "peak: %s FMA units, %.4g flop/s measured x %.2f (SGEMM against the FMA microbenchmark on an "
                "H200) = %.4g flop/s",
-               dtype_name, path.hardware_flops_per_s, path.library_fraction, path.peak_flops_per_s);
+               dtype_name, path->hardware_flops_per_s, path->library_fraction, path->peak_flops_per_s);
+    else if (path->achievable)
+        assume(out, "peak: %s %s, %.4g flop/s: the datasheet's times the achievable fraction in the database",
+               dtype_name, path->tensor ? "dense tensor cores" : "FMA units", path->hardware_flops_per_s);
     else
         assume(
             out,
             "peak: %s %s, datasheet %.4g flop/s x %.2f (what cuBLAS reached of the datasheet on an H200; no "
             "measured figure) = %.4g flop/s",
-            dtype_name, path.tensor ? "dense tensor cores" : "FMA units at boost clock",
-            path.hardware_flops_per_s, path.library_fraction, path.peak_flops_per_s);
-    if (!out->alignment_ok && path.tensor)
+            dtype_name, path->tensor ? "dense tensor cores" : "FMA units at boost clock",
+            path->hardware_flops_per_s, path->library_fraction, path->peak_flops_per_s);
+    if (!out->alignment_ok && path->tensor)
         assume(
             out,
             "alignment: k or n is not a multiple of %d elements (16 bytes): no TMA; the fallback kernels run "
-            "at %.2f of the aligned rate at best and issue %.1f operand loads of %d element%s per clock per "
-            "SM "
+            "at %.2f of the aligned rate at best and issue %.1f operand loads of 1 element per clock per SM "
             "(both measured on an H200)",
-            out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, load_width,
-            load_width == 1 ? "" : "s");
+            out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM);
     else if (!out->alignment_ok)
         assume(
             out,
@@ -794,13 +867,59 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
         "read and written at the copy rate, the rest at the read or the write rate; operand tiles fed to "
         "each SM "
         "from L2%s",
-        ctx.out_bytes, l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)");
+        s->ctx.out_bytes, s->l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)");
     assume(out,
            "overhead: %.3g s per GEMM kernel in a stream of them (measured floor of back-to-back cuBLAS "
            "GEMMs on "
            "an H200; a lone launch adds the launch overhead) plus two DRAM latencies (%.3g s) per wave for "
            "the first "
            "loads and the last stores",
-           KERNEL_FLOOR_S, 2.0 * latency_s);
+           KERNEL_FLOOR_S, 2.0 * s->latency_s);
+}
+
+int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                      struct simt_gemm_result *out, struct simt_diag *diag)
+{
+    int rc = check_request(gpu, req, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    int element_bytes = simt_gemm_element_bytes(req->dtype);
+    memset(out, 0, sizeof *out);
+
+    simt_figure_set_init(gpu, req->policy, &out->figures);
+    const struct simt_figure_set *figures = &out->figures;
+    struct gemm_setup s;
+    memset(&s, 0, sizeof s);
+    rc = choose_path(gpu, figures, req->dtype, &s.path, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    rc = simt_figure_require(figures, SIMT_FIG_DRAM_BANDWIDTH, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    s.used = SIMT_FIG_BIT(s.path.figure) | SIMT_FIG_BIT(SIMT_FIG_DRAM_BANDWIDTH);
+
+    out->flops = 2.0 * (double)req->m * (double)req->n * (double)req->k * (double)req->batch;
+    out->alignment_elements = 16 / element_bytes;
+    out->alignment_ok = req->k % out->alignment_elements == 0 && req->n % out->alignment_elements == 0;
+    out->tensor_cores = s.path.tensor;
+    out->peak_flops_per_s = s.path.peak_flops_per_s;
+    out->peak_measured = s.path.measured;
+
+    setup_context(gpu, req, figures, &s);
+    setup_rate(gpu, req, out->alignment_ok, &s);
+    struct candidate best;
+    memset(&best, 0, sizeof best);
+    best.time_s = HUGE_VAL;
+    choose_among(&s.ctx, &s.rate, s.path.tiles, s.path.tile_count, s.tile_k, s.stream_k, &best);
+    try_gemv(gpu, req, figures, &s, &best);
+    out->figures_used = s.used;
+
+    fill_result(gpu, req, &s, &best, out);
+    assert(isfinite(out->time_s) && out->time_s > 0.0);
+    assert(out->tile_efficiency > 0.0 && out->tile_efficiency <= 1.0);
+    assert(out->wave_efficiency > 0.0 && out->wave_efficiency <= 1.0);
+    /* what the answer rests on, besides the figures in figures_used */
+    assume_kernel(gpu, req, &s, &best, out);
+    assume_figures(req, &s, out);
     return SIMT_OK;
 }

@@ -151,6 +151,19 @@ struct simt_gpu_spec {
     double measured_dram_row_activations_per_s;       /* DRAM rows opened per second: reads that share no
                                                        * row with another (simt-calibrate: 8-byte reads
                                                        * 1 KiB apart), reads per second */
+
+    /* --- achievable: of a datasheet figure, the fraction real code reaches
+     * (0..1, 0 when not given). Data, each with its source in the database:
+     * measured on a card of the architecture, or published. A figure that
+     * is not measured is the datasheet's times its fraction
+     * (figures.h: source ACHIEVABLE). --- */
+    double achievable_dram_bandwidth;       /* of dram_bandwidth_bytes_per_s, a streaming read */
+    double achievable_dram_write_bandwidth; /* of dram_bandwidth_bytes_per_s, a kernel that only stores */
+    double achievable_dram_copy_bandwidth;  /* of dram_bandwidth_bytes_per_s, a copy (bytes read + written) */
+    double achievable_l2_bandwidth;         /* of l2_bandwidth_bytes_per_s */
+    double achievable_fp32;                 /* of the FP32 rate at boost clock */
+    double achievable_fp64;                 /* of the FP64 rate at boost clock */
+    double achievable_tensor[SIMT_DTYPE_COUNT]; /* of tensor_dense_flops_per_s, a library GEMM */
 };
 
 #endif

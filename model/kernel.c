@@ -3,6 +3,7 @@
  * wave, add the launch, then try each piece of advice. Pure. */
 #include "kernel.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -158,6 +159,98 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
 }
 
 /* Prices one warp's lifetime with the access models. */
+/* One global (or local) access of a warp: its L1 and L2 traffic, its DRAM
+ * bytes and rows, and the latency of one round of it. */
+static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel_access *a, int rows,
+                       double independent, double rounds, const struct rates *r, struct warp_cost *w,
+                       unsigned *assumed, double *latency, struct simt_diag *diag)
+{
+    struct simt_coalescing_result co;
+    int is_load = a->op == SIMT_OP_LOAD;
+    int rc = simt_coalescing_compute(gpu, &a->pattern, &co, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    w->l1_wavefronts += a->count * co.cache_lines;
+    w->data_wavefronts += a->count * co.cache_lines;
+    if (a->space == SIMT_SPACE_LOCAL) {
+        *assumed |= SIMT_KERNEL_ASSUMED_LOCAL_L1;
+        *latency = r->l1_latency;
+        return SIMT_OK;
+    }
+    *assumed |= SIMT_KERNEL_ASSUMED_COLD_DRAM;
+    double dram = (double)co.dram_bytes;
+    double useful = (double)co.useful_bytes;
+    int64_t stride = a->pattern.lane_stride_elements;
+    if (!a->pattern.explicit_addresses && (stride == 1 || stride == -1)) {
+        /* contiguous lanes: the warps of the grid tile a contiguous
+         * range, so the granules a misaligned warp shares with its
+         * neighbours are fetched once (DRAM moves the footprint) */
+        dram = useful;
+    } else if (!a->pattern.explicit_addresses && (stride > 1 || stride < -1) && dram > useful) {
+        if (rows > 1) {
+            /* a column of a 2D tile: the block's other rows use the
+             * rest of each sector while it sits in L2 */
+            dram = fmax(useful, dram / rows);
+            *assumed |= SIMT_KERNEL_ASSUMED_ROW_REUSE;
+        } else {
+            *assumed |= SIMT_KERNEL_ASSUMED_NO_REUSE;
+        }
+    }
+    /* DRAM rows. The address map gives each DRAM row 256
+     * contiguous bytes (dram_interleave) before it moves to another
+     * channel, so the accesses of a warp (and of its neighbours,
+     * for contiguous lanes) that fall in one such chunk share one
+     * row activation, and accesses in distinct chunks each open
+     * their own. A pseudo-channel opens rows at a limited rate
+     * whatever they deliver (tRRD, tFAW: the activation current),
+     * which the database holds as dram_row_activations_per_s.
+     * Why rows, and not the L1's outstanding misses or the L2's
+     * request rate: on the H200, 8-byte reads 128 B apart and 256 B
+     * apart cost the same per read everywhere but in DRAM rows (one
+     * line request, one sector, one 64-B DRAM access each; 16 and
+     * 32 chunks a warp), yet the first runs at 6.0e10 reads/s (the
+     * L2's line rate) and the second at 4.3e10 to 4.65e10
+     * (kernels.json; simt-calibrate run 3): a per-line or per-miss
+     * limit would slow the first, which does more of them a second,
+     * before the second. Reads 512 B, 1 KiB and 2 KiB apart run at
+     * the 256-B rate (within 10%), so from 256 B on each read opens
+     * its own row. Dense streams open one row per 256 B, 1.8e10 a
+     * second at 4.5 TB/s, well below the H200's 4.26e10: the limit
+     * binds only for sparse accesses (4-byte strides up to 16 and
+     * 8-byte up to 8 fill their chunks and stay bus-bound). */
+    double opened = dram / r->dram_interleave;
+    if (!(!a->pattern.explicit_addresses && (stride == 1 || stride == -1)) && co.dram_bytes > 0) {
+        double chunks = simt_coalescing_distinct_blocks(&a->pattern, (int64_t)r->dram_interleave);
+        opened = chunks * dram / (double)co.dram_bytes; /* the same reuse as the bytes */
+    }
+    opened = fmin(fmax(opened, dram / r->dram_interleave), dram / r->dram_granularity);
+    if (opened > 1.000001 * dram / r->dram_interleave)
+        w->sparse = 1;
+    w->dram_rows += a->count * opened;
+    double l2 = (double)co.sector_bytes_moved;
+    w->dram_bytes += a->count * dram;
+    if (a->op == SIMT_OP_STORE)
+        w->dram_write_bytes += a->count * dram;
+    else
+        w->dram_read_bytes += a->count * dram;
+    w->l2_bytes += a->count * l2;
+    w->l2_lines += a->count * co.cache_lines;
+    w->useful_bytes += a->count * useful;
+    double miss = l2 > 0.0 ? fmin(1.0, dram / l2) : 1.0;
+    /* A round of `independent` loads completes with the slowest of
+     * its DRAM granule accesses: each takes the fastest latency plus
+     * an exponential spread of one row cycle (so one access costs the
+     * measured pointer-chase mean), and the expected maximum of n is
+     * the row cycle times the n-th harmonic number. */
+    double granules = fmax(1.0, ceil(dram / r->dram_granularity - 1e-9));
+    double spread = fmin(r->dram_row_cycle, r->dram_latency);
+    double dram_round = (r->dram_latency - spread) + spread * simt_harmonic(independent * granules);
+    *latency = miss * dram_round + (1.0 - miss) * r->l2_latency;
+    if (is_load)
+        w->dram_queue_rounds += rounds * miss;
+    return SIMT_OK;
+}
+
 static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                      const struct rates *r, struct warp_cost *w, unsigned *assumed, struct simt_diag *diag)
 {
@@ -175,88 +268,9 @@ static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_r
         switch (a->space) {
         case SIMT_SPACE_GLOBAL:
         case SIMT_SPACE_LOCAL: {
-            struct simt_coalescing_result co;
-            int rc = simt_coalescing_compute(gpu, &a->pattern, &co, diag);
+            int rc = cost_global(gpu, a, rows, independent, rounds, r, w, assumed, &latency, diag);
             if (rc != SIMT_OK)
                 return rc;
-            w->l1_wavefronts += a->count * co.cache_lines;
-            w->data_wavefronts += a->count * co.cache_lines;
-            if (a->space == SIMT_SPACE_LOCAL) {
-                *assumed |= SIMT_KERNEL_ASSUMED_LOCAL_L1;
-                latency = r->l1_latency;
-                break;
-            }
-            *assumed |= SIMT_KERNEL_ASSUMED_COLD_DRAM;
-            double dram = (double)co.dram_bytes;
-            double useful = (double)co.useful_bytes;
-            int64_t stride = a->pattern.lane_stride_elements;
-            if (!a->pattern.explicit_addresses && (stride == 1 || stride == -1)) {
-                /* contiguous lanes: the warps of the grid tile a contiguous
-                 * range, so the granules a misaligned warp shares with its
-                 * neighbours are fetched once (DRAM moves the footprint) */
-                dram = useful;
-            } else if (!a->pattern.explicit_addresses && (stride > 1 || stride < -1) && dram > useful) {
-                if (rows > 1) {
-                    /* a column of a 2D tile: the block's other rows use the
-                     * rest of each sector while it sits in L2 */
-                    dram = fmax(useful, dram / rows);
-                    *assumed |= SIMT_KERNEL_ASSUMED_ROW_REUSE;
-                } else {
-                    *assumed |= SIMT_KERNEL_ASSUMED_NO_REUSE;
-                }
-            }
-            /* DRAM rows. The address map gives each DRAM row 256
-             * contiguous bytes (dram_interleave) before it moves to another
-             * channel, so the accesses of a warp (and of its neighbours,
-             * for contiguous lanes) that fall in one such chunk share one
-             * row activation, and accesses in distinct chunks each open
-             * their own. A pseudo-channel opens rows at a limited rate
-             * whatever they deliver (tRRD, tFAW: the activation current),
-             * which the database holds as dram_row_activations_per_s.
-             * Why rows, and not the L1's outstanding misses or the L2's
-             * request rate: on the H200, 8-byte reads 128 B apart and 256 B
-             * apart cost the same per read everywhere but in DRAM rows (one
-             * line request, one sector, one 64-B DRAM access each; 16 and
-             * 32 chunks a warp), yet the first runs at 6.0e10 reads/s (the
-             * L2's line rate) and the second at 4.3e10 to 4.65e10
-             * (kernels.json; simt-calibrate run 3): a per-line or per-miss
-             * limit would slow the first, which does more of them a second,
-             * before the second. Reads 512 B, 1 KiB and 2 KiB apart run at
-             * the 256-B rate (within 10%), so from 256 B on each read opens
-             * its own row. Dense streams open one row per 256 B, 1.8e10 a
-             * second at 4.5 TB/s, well below the H200's 4.26e10: the limit
-             * binds only for sparse accesses (4-byte strides up to 16 and
-             * 8-byte up to 8 fill their chunks and stay bus-bound). */
-            double opened = dram / r->dram_interleave;
-            if (!(!a->pattern.explicit_addresses && (stride == 1 || stride == -1)) && co.dram_bytes > 0) {
-                double chunks = simt_coalescing_distinct_blocks(&a->pattern, (int64_t)r->dram_interleave);
-                opened = chunks * dram / (double)co.dram_bytes; /* the same reuse as the bytes */
-            }
-            opened = fmin(fmax(opened, dram / r->dram_interleave), dram / r->dram_granularity);
-            if (opened > 1.000001 * dram / r->dram_interleave)
-                w->sparse = 1;
-            w->dram_rows += a->count * opened;
-            double l2 = (double)co.sector_bytes_moved;
-            w->dram_bytes += a->count * dram;
-            if (a->op == SIMT_OP_STORE)
-                w->dram_write_bytes += a->count * dram;
-            else
-                w->dram_read_bytes += a->count * dram;
-            w->l2_bytes += a->count * l2;
-            w->l2_lines += a->count * co.cache_lines;
-            w->useful_bytes += a->count * useful;
-            double miss = l2 > 0.0 ? fmin(1.0, dram / l2) : 1.0;
-            /* A round of `independent` loads completes with the slowest of
-             * its DRAM granule accesses: each takes the fastest latency plus
-             * an exponential spread of one row cycle (so one access costs the
-             * measured pointer-chase mean), and the expected maximum of n is
-             * the row cycle times the n-th harmonic number. */
-            double granules = fmax(1.0, ceil(dram / r->dram_granularity - 1e-9));
-            double spread = fmin(r->dram_row_cycle, r->dram_latency);
-            double dram_round = (r->dram_latency - spread) + spread * simt_harmonic(independent * granules);
-            latency = miss * dram_round + (1.0 - miss) * r->l2_latency;
-            if (is_load)
-                w->dram_queue_rounds += rounds * miss;
             break;
         }
         case SIMT_SPACE_SHARED: {
@@ -330,9 +344,12 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
 {
     double dram_share = r->dram_bytes_per_s / active_sms;
     double port = r->l2_bytes_per_s / r->sms;
-    if (dram_share > port)
-        dram_share = port; /* one SM cannot take more than its port into L2 */
-    d[C_DRAM] = dram_read_equivalent_bytes(w, r) / (dram_share / r->clock_hz);
+    /* the SM's share of DRAM, priced by the read/write mix, and its port
+     * into L2, which carries bytes whatever their direction: one SM cannot
+     * take more than its port (the port caps bytes, not read-equivalents,
+     * so a faster DRAM never makes a port-bound SM slower) */
+    d[C_DRAM] = fmax(dram_read_equivalent_bytes(w, r) / (dram_share / r->clock_hz),
+                     w->dram_bytes / (port / r->clock_hz));
     d[C_ROWS] =
         r->dram_rows_per_s > 0.0 ? w->dram_rows / (r->dram_rows_per_s / active_sms / r->clock_hz) : 0.0;
     /* The SM's path to L2 moves one line request per line_bytes / port
@@ -449,6 +466,92 @@ static const char *occupancy_field(const char *model_field)
     return model_field;
 }
 
+/* DRAM and L2: bandwidths by direction, row activations, latencies. */
+static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                             int has_global_store, struct rates *r, simt_figure_mask *used, unsigned *assumed,
+                             struct simt_diag *diag)
+{
+    int rc;
+    if ((rc = need(figures, SIMT_FIG_DRAM_BANDWIDTH, used, &r->dram_bytes_per_s, diag)) != SIMT_OK ||
+        (rc = need(figures, SIMT_FIG_L2_BANDWIDTH, used, &r->l2_bytes_per_s, diag)) != SIMT_OK ||
+        (rc = need(figures, SIMT_FIG_DRAM_LATENCY, used, &r->dram_latency, diag)) != SIMT_OK)
+        return rc;
+    /* writes: their own figure, and a copy's for the mix (the DRAM
+     * figure stands in for both on a card that lacks them) */
+    r->dram_write_bytes_per_s = r->dram_bytes_per_s;
+    r->dram_copy_bytes_per_s = r->dram_bytes_per_s;
+    if (has_global_store) {
+        double write = simt_figure_get(figures, SIMT_FIG_DRAM_WRITE_BANDWIDTH);
+        double copy = simt_figure_get(figures, SIMT_FIG_DRAM_COPY_BANDWIDTH);
+        if (write > 0.0 && copy > 0.0) {
+            r->dram_write_bytes_per_s = write;
+            r->dram_copy_bytes_per_s = copy;
+            *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
+        }
+    }
+    /* row activations: measured only; without the figure they are not limited */
+    r->dram_interleave = simt_figure_get(figures, SIMT_FIG_DRAM_INTERLEAVE);
+    if (!(r->dram_interleave > 0.0))
+        r->dram_interleave = 256.0;
+    r->dram_rows_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_ACTIVATIONS);
+    if (r->dram_rows_per_s > 0.0)
+        *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_ACTIVATIONS) | SIMT_FIG_BIT(SIMT_FIG_DRAM_INTERLEAVE);
+    r->dram_row_cycle = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * r->clock_hz;
+    *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
+    r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
+    r->dram_granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
+                          : gpu->sector_bytes > 0                ? gpu->sector_bytes
+                                                                 : 32;
+    /* the L2 latency only matters for hits; without it a hit costs a miss */
+    r->l2_latency = simt_figure_get(figures, SIMT_FIG_L2_LATENCY);
+    if (r->l2_latency > 0.0) {
+        *used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
+    } else {
+        r->l2_latency = r->dram_latency;
+        *assumed |= SIMT_KERNEL_ASSUMED_L2_LATENCY;
+    }
+    return SIMT_OK;
+}
+
+/* The arithmetic pipes the request uses, their latency, and the launch. */
+static int read_pipes(const struct simt_figure_set *figures, const struct simt_kernel_request *req,
+                      double per_cycle, struct rates *r, simt_figure_mask *used, unsigned *assumed,
+                      struct simt_diag *diag)
+{
+    int rc;
+    double v;
+    double alu = req->flops_fp32 + req->flops_fp64 + req->flops_fp16 + req->sfu_ops;
+    if (alu > 0.0 && (rc = need(figures, SIMT_FIG_FMA_LATENCY, used, &r->fma_latency, diag)) != SIMT_OK)
+        return rc;
+    struct {
+        double amount;
+        enum simt_figure_id id;
+        double *out;
+        const char *field;
+    } pipes[4] = {
+        {req->flops_fp32, SIMT_FIG_FP32, &r->fp32_per_cycle, "per_thread.flops.fp32"},
+        {req->flops_fp64, SIMT_FIG_FP64, &r->fp64_per_cycle, "per_thread.flops.fp64"},
+        {req->flops_fp16, SIMT_FIG_FP16, &r->fp16_per_cycle, "per_thread.flops.fp16"},
+        {req->sfu_ops, SIMT_FIG_SFU, &r->sfu_per_cycle, "per_thread.sfu_ops"},
+    };
+    for (int i = 0; i < 4; i++) {
+        if (pipes[i].amount <= 0.0)
+            continue;
+        if ((rc = need(figures, pipes[i].id, used, &v, diag)) != SIMT_OK) {
+            if (diag != NULL)
+                copy_text(diag->field, sizeof diag->field, pipes[i].field);
+            return rc;
+        }
+        *pipes[i].out = v * per_cycle;
+    }
+    r->launch_s = simt_figure_get(figures, SIMT_FIG_LAUNCH_OVERHEAD);
+    if (r->launch_s > 0.0)
+        *used |= SIMT_FIG_BIT(SIMT_FIG_LAUNCH_OVERHEAD);
+    else
+        *assumed |= SIMT_KERNEL_ASSUMED_NO_LAUNCH;
+    return SIMT_OK;
+}
+
 static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
                       const struct simt_kernel_request *req, struct rates *r, simt_figure_mask *used,
                       unsigned *assumed, struct simt_diag *diag)
@@ -478,45 +581,8 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
         has_l1 |= (a->space == SIMT_SPACE_CONSTANT || a->space == SIMT_SPACE_LOCAL) && a->op == SIMT_OP_LOAD;
     }
     if (has_global) {
-        if ((rc = need(figures, SIMT_FIG_DRAM_BANDWIDTH, used, &r->dram_bytes_per_s, diag)) != SIMT_OK ||
-            (rc = need(figures, SIMT_FIG_L2_BANDWIDTH, used, &r->l2_bytes_per_s, diag)) != SIMT_OK ||
-            (rc = need(figures, SIMT_FIG_DRAM_LATENCY, used, &r->dram_latency, diag)) != SIMT_OK)
+        if ((rc = read_global_rates(gpu, figures, has_global_store, r, used, assumed, diag)) != SIMT_OK)
             return rc;
-        /* writes: their own figure, and a copy's for the mix (the DRAM
-         * figure stands in for both on a card that lacks them) */
-        r->dram_write_bytes_per_s = r->dram_bytes_per_s;
-        r->dram_copy_bytes_per_s = r->dram_bytes_per_s;
-        if (has_global_store) {
-            double write = simt_figure_get(figures, SIMT_FIG_DRAM_WRITE_BANDWIDTH);
-            double copy = simt_figure_get(figures, SIMT_FIG_DRAM_COPY_BANDWIDTH);
-            if (write > 0.0 && copy > 0.0) {
-                r->dram_write_bytes_per_s = write;
-                r->dram_copy_bytes_per_s = copy;
-                *used |=
-                    SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
-            }
-        }
-        /* row activations: measured only; without the figure they are not limited */
-        r->dram_interleave = simt_figure_get(figures, SIMT_FIG_DRAM_INTERLEAVE);
-        if (!(r->dram_interleave > 0.0))
-            r->dram_interleave = 256.0;
-        r->dram_rows_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_ACTIVATIONS);
-        if (r->dram_rows_per_s > 0.0)
-            *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_ACTIVATIONS) | SIMT_FIG_BIT(SIMT_FIG_DRAM_INTERLEAVE);
-        r->dram_row_cycle = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * r->clock_hz;
-        *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
-        r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
-        r->dram_granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
-                              : gpu->sector_bytes > 0                ? gpu->sector_bytes
-                                                                     : 32;
-        /* the L2 latency only matters for hits; without it a hit costs a miss */
-        r->l2_latency = simt_figure_get(figures, SIMT_FIG_L2_LATENCY);
-        if (r->l2_latency > 0.0) {
-            *used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
-        } else {
-            r->l2_latency = r->dram_latency;
-            *assumed |= SIMT_KERNEL_ASSUMED_L2_LATENCY;
-        }
     } else {
         /* unused, but keep the shares finite */
         r->dram_bytes_per_s = 1.0;
@@ -550,39 +616,76 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
         }
         r->l1_latency = l1_latency;
     }
-    double alu = req->flops_fp32 + req->flops_fp64 + req->flops_fp16 + req->sfu_ops;
-    if (alu > 0.0 && (rc = need(figures, SIMT_FIG_FMA_LATENCY, used, &r->fma_latency, diag)) != SIMT_OK)
-        return rc;
-    struct {
-        double amount;
-        enum simt_figure_id id;
-        double *out;
-        const char *field;
-    } pipes[4] = {
-        {req->flops_fp32, SIMT_FIG_FP32, &r->fp32_per_cycle, "per_thread.flops.fp32"},
-        {req->flops_fp64, SIMT_FIG_FP64, &r->fp64_per_cycle, "per_thread.flops.fp64"},
-        {req->flops_fp16, SIMT_FIG_FP16, &r->fp16_per_cycle, "per_thread.flops.fp16"},
-        {req->sfu_ops, SIMT_FIG_SFU, &r->sfu_per_cycle, "per_thread.sfu_ops"},
-    };
-    for (int i = 0; i < 4; i++) {
-        if (pipes[i].amount <= 0.0)
-            continue;
-        if ((rc = need(figures, pipes[i].id, used, &v, diag)) != SIMT_OK) {
-            if (diag != NULL)
-                copy_text(diag->field, sizeof diag->field, pipes[i].field);
-            return rc;
-        }
-        *pipes[i].out = v * per_cycle;
-    }
-    r->launch_s = simt_figure_get(figures, SIMT_FIG_LAUNCH_OVERHEAD);
-    if (r->launch_s > 0.0)
-        *used |= SIMT_FIG_BIT(SIMT_FIG_LAUNCH_OVERHEAD);
-    else
-        *assumed |= SIMT_KERNEL_ASSUMED_NO_LAUNCH;
-    return SIMT_OK;
+    return read_pipes(figures, req, per_cycle, r, used, assumed, diag);
 }
 
 /* The prediction without advice. */
+/* Threads, warps and blocks of the launch, and its occupancy. */
+static int shape_and_occupancy(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
+                               const struct rates *r, struct simt_kernel_result *res, struct simt_diag *diag)
+{
+    int64_t threads = (int64_t)req->block[0] * req->block[1] * req->block[2];
+    res->blocks = req->grid[0] * req->grid[1] * req->grid[2];
+    res->threads_per_block = (int)threads;
+    res->warps_per_block = (int)((threads + r->lanes - 1) / r->lanes);
+    if (threads % r->lanes != 0)
+        res->assumed |= SIMT_KERNEL_ASSUMED_PARTIAL_WARP;
+    struct simt_occ_request occ;
+    simt_occupancy_request_init(&occ);
+    occ.block_size = (int)threads;
+    occ.registers_per_thread = req->registers_per_thread;
+    occ.static_shared_bytes = req->static_shared_bytes;
+    occ.dynamic_shared_bytes = req->dynamic_shared_bytes;
+    occ.block_barriers = req->block_barriers;
+    occ.grid_size = res->blocks;
+    int rc;
+    struct simt_diag inner;
+    memset(&inner, 0, sizeof inner);
+    rc = simt_occupancy_compute(gpu, &occ, &res->occupancy, &inner);
+    if (rc == SIMT_OK && res->occupancy.active_blocks_per_sm < 1)
+        rc = SIMT_EUNSAT;
+    if (rc != SIMT_OK)
+        return fail(diag, rc, occupancy_field(inner.field),
+                    inner.message[0] ? inner.message : "the launch cannot run on this GPU");
+    return SIMT_OK;
+}
+
+/* The breakdown: each term alone, and the bound (the largest). */
+static void breakdown(const struct warp_cost *w, const struct rates *r, double s, double warps_total,
+                      double alone, struct simt_kernel_result *res)
+{
+    double d[C_COUNT];
+    demands(w, r, s, r->sms, d);
+    double busiest_warps = ceil((double)res->blocks / r->sms) * res->warps_per_block;
+    /* DRAM: its bus (bytes by direction) or its row activations, whichever is busier */
+    res->breakdown_s[SIMT_BOUND_DRAM] = warps_total * dram_read_equivalent_bytes(w, r) / r->dram_bytes_per_s;
+    if (r->dram_rows_per_s > 0.0)
+        res->breakdown_s[SIMT_BOUND_DRAM] =
+            fmax(res->breakdown_s[SIMT_BOUND_DRAM], warps_total * w->dram_rows / r->dram_rows_per_s);
+    else if (w->sparse)
+        res->assumed |= SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT;
+    res->breakdown_s[SIMT_BOUND_L2] = warps_total * w->l2_lines * r->line_bytes / r->l2_bytes_per_s;
+    if (!(w->dram_bytes > 0.0 || w->l2_bytes > 0.0)) {
+        res->breakdown_s[SIMT_BOUND_DRAM] = 0.0;
+        res->breakdown_s[SIMT_BOUND_L2] = 0.0;
+    }
+    res->breakdown_s[SIMT_BOUND_SHARED] = busiest_warps * d[C_DATA] / r->clock_hz;
+    res->issue_s = busiest_warps * d[C_ISSUE] / r->clock_hz;
+    res->fp32_s = busiest_warps * d[C_FP32] / r->clock_hz;
+    res->fp64_s = busiest_warps * d[C_FP64] / r->clock_hz;
+    res->fp16_s = busiest_warps * d[C_FP16] / r->clock_hz;
+    res->constant_s = busiest_warps * d[C_CONSTANT] / r->clock_hz;
+    res->breakdown_s[SIMT_BOUND_COMPUTE] =
+        fmax(fmax(res->issue_s, res->fp32_s), fmax(fmax(res->fp64_s, res->fp16_s), res->constant_s));
+    res->breakdown_s[SIMT_BOUND_SFU] = busiest_warps * d[C_SFU] / r->clock_hz;
+    res->breakdown_s[SIMT_BOUND_LATENCY] = alone / r->clock_hz;
+    res->breakdown_s[SIMT_BOUND_LAUNCH] = r->launch_s;
+    res->bound = SIMT_BOUND_LAUNCH;
+    for (int b = 0; b < SIMT_BOUND_COUNT; b++)
+        if (res->breakdown_s[b] > res->breakdown_s[res->bound])
+            res->bound = (enum simt_kernel_bound)b;
+}
+
 static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
                         const struct simt_kernel_request *req, struct simt_kernel_result *out,
                         struct simt_diag *diag)
@@ -596,32 +699,12 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     if ((rc = read_rates(gpu, figures, req, &r, &res.figures_used, &res.assumed, diag)) != SIMT_OK)
         return rc;
 
-    /* shape and occupancy */
-    int64_t threads = (int64_t)req->block[0] * req->block[1] * req->block[2];
-    res.blocks = req->grid[0] * req->grid[1] * req->grid[2];
-    res.threads_per_block = (int)threads;
-    res.warps_per_block = (int)((threads + r.lanes - 1) / r.lanes);
-    if (threads % r.lanes != 0)
-        res.assumed |= SIMT_KERNEL_ASSUMED_PARTIAL_WARP;
-    struct simt_occ_request occ;
-    simt_occupancy_request_init(&occ);
-    occ.block_size = (int)threads;
-    occ.registers_per_thread = req->registers_per_thread;
-    occ.static_shared_bytes = req->static_shared_bytes;
-    occ.dynamic_shared_bytes = req->dynamic_shared_bytes;
-    occ.block_barriers = req->block_barriers;
-    occ.grid_size = res.blocks;
-    struct simt_diag inner;
-    memset(&inner, 0, sizeof inner);
-    rc = simt_occupancy_compute(gpu, &occ, &res.occupancy, &inner);
-    if (rc == SIMT_OK && res.occupancy.active_blocks_per_sm < 1)
-        rc = SIMT_EUNSAT;
-    if (rc != SIMT_OK)
-        return fail(diag, rc, occupancy_field(inner.field),
-                    inner.message[0] ? inner.message : "the launch cannot run on this GPU");
+    if ((rc = shape_and_occupancy(gpu, req, &r, &res, diag)) != SIMT_OK)
+        return rc;
 
     /* divergence */
     struct simt_divergence_result dv;
+    struct simt_diag inner;
     memset(&inner, 0, sizeof inner);
     if ((rc = simt_divergence_compute(&req->branch, &dv, &inner)) != SIMT_OK) {
         char field[160];
@@ -679,37 +762,9 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     res.time_s = res.execution_s + r.launch_s;
     res.achieved_dram_bandwidth_bytes_per_s = res.execution_s > 0.0 ? res.dram_bytes / res.execution_s : 0.0;
 
-    /* breakdown: each term alone */
-    double d[C_COUNT];
-    demands(&w, &r, s, r.sms, d);
-    double busiest_warps = ceil((double)res.blocks / r.sms) * res.warps_per_block;
-    /* DRAM: its bus (bytes by direction) or its row activations, whichever is busier */
-    res.breakdown_s[SIMT_BOUND_DRAM] = warps_total * dram_read_equivalent_bytes(&w, &r) / r.dram_bytes_per_s;
-    if (r.dram_rows_per_s > 0.0)
-        res.breakdown_s[SIMT_BOUND_DRAM] =
-            fmax(res.breakdown_s[SIMT_BOUND_DRAM], warps_total * w.dram_rows / r.dram_rows_per_s);
-    else if (w.sparse)
-        res.assumed |= SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT;
-    res.breakdown_s[SIMT_BOUND_L2] = warps_total * w.l2_lines * r.line_bytes / r.l2_bytes_per_s;
-    if (!(w.dram_bytes > 0.0 || w.l2_bytes > 0.0)) {
-        res.breakdown_s[SIMT_BOUND_DRAM] = 0.0;
-        res.breakdown_s[SIMT_BOUND_L2] = 0.0;
-    }
-    res.breakdown_s[SIMT_BOUND_SHARED] = busiest_warps * d[C_DATA] / r.clock_hz;
-    res.issue_s = busiest_warps * d[C_ISSUE] / r.clock_hz;
-    res.fp32_s = busiest_warps * d[C_FP32] / r.clock_hz;
-    res.fp64_s = busiest_warps * d[C_FP64] / r.clock_hz;
-    res.fp16_s = busiest_warps * d[C_FP16] / r.clock_hz;
-    res.constant_s = busiest_warps * d[C_CONSTANT] / r.clock_hz;
-    res.breakdown_s[SIMT_BOUND_COMPUTE] =
-        fmax(fmax(res.issue_s, res.fp32_s), fmax(fmax(res.fp64_s, res.fp16_s), res.constant_s));
-    res.breakdown_s[SIMT_BOUND_SFU] = busiest_warps * d[C_SFU] / r.clock_hz;
-    res.breakdown_s[SIMT_BOUND_LATENCY] = alone / r.clock_hz;
-    res.breakdown_s[SIMT_BOUND_LAUNCH] = r.launch_s;
-    res.bound = SIMT_BOUND_LAUNCH;
-    for (int b = 0; b < SIMT_BOUND_COUNT; b++)
-        if (res.breakdown_s[b] > res.breakdown_s[res.bound])
-            res.bound = (enum simt_kernel_bound)b;
+    breakdown(&w, &r, s, warps_total, alone, &res);
+    assert(isfinite(res.time_s) && res.time_s >= 0.0);
+    assert(res.divergence_serialization >= 1.0);
     *out = res;
     return SIMT_OK;
 }

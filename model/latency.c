@@ -2,6 +2,7 @@
  * requests, and the latency-hiding questions built on it. Pure. */
 #include "latency.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -237,9 +238,8 @@ static double fma_throughput(double warps, double ilp, double latency, double se
     return (partitions - extra) * rate_lo + extra * rate_hi;
 }
 
-int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
-                         const struct simt_latency_request *req, struct simt_latency_result *out,
-                         struct simt_diag *diag)
+static int check_latency_request(const struct simt_gpu_spec *gpu, const struct simt_latency_request *req,
+                                 struct simt_diag *diag)
 {
     if (!(req->warps_per_sm > 0.0) || req->warps_per_sm > 4096.0)
         return fail(diag, SIMT_EINVAL, "warps_per_sm", "warps_per_sm must be > 0 and at most 4096");
@@ -253,123 +253,172 @@ int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figu
         return fail(diag, SIMT_EUNSAT, "sm_count", "the GPU record has no SMs");
     if ((int)req->level < 0 || (int)req->level > (int)SIMT_LATENCY_FMA)
         return fail(diag, SIMT_EINVAL, "level", "level must be dram, l2, shared or fma");
+    return SIMT_OK;
+}
 
-    struct simt_latency_result r;
-    memset(&r, 0, sizeof r);
-    r.target_fraction = req->target_fraction > 0.0 ? req->target_fraction : 0.9;
-    double clock, bandwidth, latency, l2 = 0.0;
-    int rc = need(figures, SIMT_FIG_CLOCK, &r.figures_used, &clock, diag);
-    if (rc != SIMT_OK)
-        return rc;
+/* The FMA level: operations instead of bytes (one FMA = 2 flops) through
+ * the sub-partitions' pipelines. */
+static void fma_level(const struct simt_gpu_spec *gpu, const struct simt_latency_request *req, double clock,
+                      double bandwidth, double latency, struct simt_latency_result *r)
+{
+    int sms = gpu->sm_count;
+    int lanes = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    double customers = req->warps_per_sm * req->ilp;
+    double fma_per_cycle_sm = bandwidth / 2.0 / sms / clock;
+    int partitions = gpu->sub_partitions > 0 ? gpu->sub_partitions : 4;
+    double service = lanes / (fma_per_cycle_sm / partitions); /* cycles per warp FMA in one partition */
+    double warp_instr = fma_throughput(req->warps_per_sm, req->ilp, latency, service, partitions);
+    r->request_bytes = lanes;
+    r->in_flight_per_sm = customers * lanes;
+    r->required_in_flight_per_sm = fma_per_cycle_sm * latency;
+    r->achieved_per_s = warp_instr * lanes * clock * sms;
+    r->peak_per_s = bandwidth / 2.0;
+    r->latency_cycles = latency;
+    r->fraction_of_peak = r->achieved_per_s / r->peak_per_s;
+    double per_partition = r->target_fraction * latency / (service * req->ilp);
+    r->warps_needed = ceil(per_partition - 1e-9) * partitions;
+}
+
+/* What the memory levels share: the figures and the request's shape. */
+struct memory_level {
+    double clock;
+    double bandwidth; /* the level's, chip */
+    double latency;   /* unloaded, cycles */
+    double l2;        /* DRAM: the L2 figure that caps an SM's port (0: none) */
+    double rate_sm;   /* bytes per cycle one SM can get */
+    double service;   /* cycles one warp request holds the SM's share */
+    int level_active; /* SMs sharing the level */
+};
+
+/* DRAM: a warp's round of `ilp` requests ends with the slowest of its
+ * DRAM granule accesses: the pointer-chase mean is the fastest access plus
+ * one row cycle of exponential spread, and the expected maximum of n such
+ * accesses adds row x H(n); requests queue in the DRAM banks, W = row u /
+ * (1 - u), u solved with the throughput. Returns requests per cycle per SM
+ * (0 when there is no solution). */
+static double dram_level(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                         const struct simt_latency_request *req, const struct memory_level *ml,
+                         struct simt_latency_result *r)
+{
+    int sms = gpu->sm_count;
+    double granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
+                         : gpu->sector_bytes > 0                ? gpu->sector_bytes
+                                                                : 32;
+    double line = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
+    double granules = ceil(r->request_bytes / granularity - 1e-9);
+    double row = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * ml->clock;
+    r->figures_used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
+    double spread = fmin(row, ml->latency);
+    struct dram_loop loop;
+    loop.base = ml->latency - spread + spread * simt_harmonic(req->ilp * granules);
+    loop.row = row;
+    loop.service_dram = req->ilp * ml->service;
+    loop.service_l2 = 0.0;
+    if (ml->l2 > 0.0) {
+        loop.service_l2 = req->ilp * ceil(r->request_bytes / line - 1e-9) * line / (ml->l2 / sms / ml->clock);
+        r->figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
+    }
+    loop.u_per_rate = req->ilp * r->request_bytes * ml->level_active * ml->clock / ml->bandwidth;
+    double rounds = dram_loop_rate(&loop, req->warps_per_sm, NULL);
+    if (!(rounds > 0.0))
+        return 0.0;
+    r->latency_cycles = req->warps_per_sm / rounds;
+    /* fraction of peak rises with warps: the smallest whole number that reaches the target */
+    double per_round_fraction = req->ilp * r->request_bytes / ml->rate_sm;
+    int lo_w = 0, hi_w = MAX_WARPS_SEARCHED;
+    if (dram_loop_rate(&loop, hi_w, NULL) * per_round_fraction < r->target_fraction) {
+        r->warps_needed = (double)INFINITY;
+    } else {
+        while (hi_w - lo_w > 1) {
+            int mid = (lo_w + hi_w) / 2;
+            if (dram_loop_rate(&loop, mid, NULL) * per_round_fraction >= r->target_fraction)
+                hi_w = mid;
+            else
+                lo_w = mid;
+        }
+        r->warps_needed = hi_w;
+    }
+    return rounds * req->ilp;
+}
+
+/* The SM's share of a memory level (an SM cannot take more than its port
+ * into L2), and what one warp request costs in it. */
+static void memory_share(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                         const struct simt_latency_request *req, struct memory_level *ml,
+                         struct simt_latency_result *r)
+{
     int sms = gpu->sm_count;
     int active = req->active_sms > 0 && req->active_sms < sms ? req->active_sms : sms;
     int lanes = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    ml->l2 = 0.0;
+    if (req->level == SIMT_LATENCY_SHARED) {
+        ml->rate_sm = ml->bandwidth / sms / ml->clock;
+    } else {
+        ml->rate_sm = ml->bandwidth / active / ml->clock;
+        /* one SM cannot take more than its port into L2 */
+        ml->l2 = simt_figure_get(figures, SIMT_FIG_L2_BANDWIDTH);
+        if (req->level == SIMT_LATENCY_L2)
+            ml->l2 = 0.0; /* the level itself */
+        if (ml->l2 > 0.0 && ml->rate_sm > ml->l2 / sms / ml->clock) {
+            ml->rate_sm = ml->l2 / sms / ml->clock;
+            r->figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
+        }
+    }
+    ml->level_active = req->level == SIMT_LATENCY_SHARED ? sms : active;
+    r->request_bytes = lanes * req->bytes_per_lane;
+    ml->service = r->request_bytes / ml->rate_sm;
+    r->in_flight_per_sm = req->warps_per_sm * req->ilp * r->request_bytes;
+    r->required_in_flight_per_sm = ml->rate_sm * ml->latency;
+    r->peak_per_s = ml->rate_sm * ml->clock * ml->level_active;
+}
+
+int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                         const struct simt_latency_request *req, struct simt_latency_result *out,
+                         struct simt_diag *diag)
+{
+    int rc = check_latency_request(gpu, req, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    struct simt_latency_result r;
+    memset(&r, 0, sizeof r);
+    r.target_fraction = req->target_fraction > 0.0 ? req->target_fraction : 0.9;
+    struct memory_level ml;
+    memset(&ml, 0, sizeof ml);
+    if ((rc = need(figures, SIMT_FIG_CLOCK, &r.figures_used, &ml.clock, diag)) != SIMT_OK)
+        return rc;
     double customers = req->warps_per_sm * req->ilp;
 
     static const enum simt_figure_id bw_ids[] = {SIMT_FIG_DRAM_BANDWIDTH, SIMT_FIG_L2_BANDWIDTH,
                                                  SIMT_FIG_SHARED_BANDWIDTH, SIMT_FIG_FP32};
     static const enum simt_figure_id lat_ids[] = {SIMT_FIG_DRAM_LATENCY, SIMT_FIG_L2_LATENCY,
                                                   SIMT_FIG_SHARED_LATENCY, SIMT_FIG_FMA_LATENCY};
-    if ((rc = need(figures, bw_ids[req->level], &r.figures_used, &bandwidth, diag)) != SIMT_OK)
+    if ((rc = need(figures, bw_ids[req->level], &r.figures_used, &ml.bandwidth, diag)) != SIMT_OK)
         return rc;
-    if ((rc = need(figures, lat_ids[req->level], &r.figures_used, &latency, diag)) != SIMT_OK)
+    if ((rc = need(figures, lat_ids[req->level], &r.figures_used, &ml.latency, diag)) != SIMT_OK)
         return rc;
-    r.unloaded_latency_cycles = latency;
+    r.unloaded_latency_cycles = ml.latency;
 
     if (req->level == SIMT_LATENCY_FMA) {
-        /* operations instead of bytes: one FMA = 2 flops */
-        double fma_per_cycle_sm = bandwidth / 2.0 / sms / clock;
-        int partitions = gpu->sub_partitions > 0 ? gpu->sub_partitions : 4;
-        double service = lanes / (fma_per_cycle_sm / partitions); /* cycles per warp FMA in one partition */
-        double warp_instr = fma_throughput(req->warps_per_sm, req->ilp, latency, service, partitions);
-        r.request_bytes = lanes;
-        r.in_flight_per_sm = customers * lanes;
-        r.required_in_flight_per_sm = fma_per_cycle_sm * latency;
-        r.achieved_per_s = warp_instr * lanes * clock * sms;
-        r.peak_per_s = bandwidth / 2.0;
-        r.latency_cycles = latency;
-        r.fraction_of_peak = r.achieved_per_s / r.peak_per_s;
-        double per_partition = r.target_fraction * latency / (service * req->ilp);
-        r.warps_needed = ceil(per_partition - 1e-9) * partitions;
+        fma_level(gpu, req, ml.clock, ml.bandwidth, ml.latency, &r);
         *out = r;
         return SIMT_OK;
     }
-
-    double rate_sm; /* bytes per cycle one SM can get */
-    if (req->level == SIMT_LATENCY_SHARED) {
-        rate_sm = bandwidth / sms / clock;
-    } else {
-        rate_sm = bandwidth / active / clock;
-        /* one SM cannot take more than its port into L2 */
-        l2 = simt_figure_get(figures, SIMT_FIG_L2_BANDWIDTH);
-        if (req->level == SIMT_LATENCY_L2)
-            l2 = 0.0; /* the level itself */
-        if (l2 > 0.0 && rate_sm > l2 / sms / clock) {
-            rate_sm = l2 / sms / clock;
-            r.figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
-        }
-    }
-    int level_active = req->level == SIMT_LATENCY_SHARED ? sms : active;
-    r.request_bytes = lanes * req->bytes_per_lane;
-    double service = r.request_bytes / rate_sm;
-    r.in_flight_per_sm = customers * r.request_bytes;
-    r.required_in_flight_per_sm = rate_sm * latency;
-    r.peak_per_s = rate_sm * clock * level_active;
+    memory_share(gpu, figures, req, &ml, &r);
 
     double requests_per_cycle;
     if (req->level == SIMT_LATENCY_DRAM) {
-        /* A warp's round of `ilp` requests ends with the slowest of its
-         * DRAM granule accesses: the pointer-chase mean is the fastest
-         * access plus one row cycle of exponential spread, and the expected
-         * maximum of n such accesses adds row x H(n); requests queue in the
-         * DRAM banks, W = row u / (1 - u), u solved with the throughput. */
-        double granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
-                             : gpu->sector_bytes > 0                ? gpu->sector_bytes
-                                                                    : 32;
-        double line = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
-        double granules = ceil(r.request_bytes / granularity - 1e-9);
-        double row = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * clock;
-        r.figures_used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
-        double spread = fmin(row, latency);
-        struct dram_loop loop;
-        loop.base = latency - spread + spread * simt_harmonic(req->ilp * granules);
-        loop.row = row;
-        loop.service_dram = req->ilp * service;
-        loop.service_l2 = 0.0;
-        if (l2 > 0.0) {
-            loop.service_l2 = req->ilp * ceil(r.request_bytes / line - 1e-9) * line / (l2 / sms / clock);
-            r.figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
-        }
-        loop.u_per_rate = req->ilp * r.request_bytes * level_active * clock / bandwidth;
-        double rounds = dram_loop_rate(&loop, req->warps_per_sm, NULL);
-        if (!(rounds > 0.0))
+        requests_per_cycle = dram_level(gpu, figures, req, &ml, &r);
+        if (!(requests_per_cycle > 0.0))
             return fail(diag, SIMT_EINVAL, "warps_per_sm", "no solution for this concurrency");
-        requests_per_cycle = rounds * req->ilp;
-        r.latency_cycles = req->warps_per_sm / rounds;
-        /* fraction of peak rises with warps: the smallest whole number that reaches the target */
-        double per_round_fraction = req->ilp * r.request_bytes / rate_sm;
-        int lo_w = 0, hi_w = MAX_WARPS_SEARCHED;
-        if (dram_loop_rate(&loop, hi_w, NULL) * per_round_fraction < r.target_fraction) {
-            r.warps_needed = (double)INFINITY;
-        } else {
-            while (hi_w - lo_w > 1) {
-                int mid = (lo_w + hi_w) / 2;
-                if (dram_loop_rate(&loop, mid, NULL) * per_round_fraction >= r.target_fraction)
-                    hi_w = mid;
-                else
-                    lo_w = mid;
-            }
-            r.warps_needed = hi_w;
-        }
     } else if (req->level == SIMT_LATENCY_SHARED) {
         /* fixed-latency pipeline: exact closed loop */
-        requests_per_cycle = fmin(customers / latency, 1.0 / service);
-        r.warps_needed = ceil(r.target_fraction * latency / service / req->ilp - 1e-9);
+        requests_per_cycle = fmin(customers / ml.latency, 1.0 / ml.service);
+        r.warps_needed = ceil(r.target_fraction * ml.latency / ml.service / req->ilp - 1e-9);
     } else {
         /* The unloaded latency is a pointer chase of one small request; a
          * warp's request adds its own transfer time (service) on top. */
-        struct simt_mva_center center = {service, 1.0};
-        double delay = latency;
+        struct simt_mva_center center = {ml.service, 1.0};
+        double delay = ml.latency;
         struct simt_mva_result m;
         rc = simt_mva_solve(&center, 1, delay, customers, &m);
         if (rc != SIMT_OK)
@@ -380,8 +429,10 @@ int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figu
     }
     if (req->level != SIMT_LATENCY_DRAM)
         r.latency_cycles = customers / requests_per_cycle;
-    r.achieved_per_s = requests_per_cycle * r.request_bytes * clock * level_active;
+    r.achieved_per_s = requests_per_cycle * r.request_bytes * ml.clock * ml.level_active;
     r.fraction_of_peak = r.achieved_per_s / r.peak_per_s;
+    assert(isfinite(r.achieved_per_s) && r.achieved_per_s >= 0.0);
+    assert(r.fraction_of_peak >= 0.0 && r.fraction_of_peak <= 1.0 + 1e-9);
     *out = r;
     return SIMT_OK;
 }

@@ -146,6 +146,77 @@ START_TEST(test_names_and_require)
 }
 END_TEST
 
+/* The figure rule's third tier: with the record's achievable fractions a
+ * figure that is not measured is datasheet x fraction (source ACHIEVABLE,
+ * API "derived"), under either policy; a measured figure beats it under
+ * PREFER_MEASURED. The fixture: DRAM 2e12, L2 8e12, FP32 256 x 100 SMs x
+ * 1 GHz = 2.56e13, FP64 1.28e13, bf16 tensor 5e14. */
+static const struct {
+    enum simt_figure_id id;
+    enum simt_figure_policy policy;
+    int measured; /* give the figures measured values (1.5e12, 5e12, 2e13, 4e14, ...) */
+    double want;
+    enum simt_figure_source source;
+} achievable_rows[] = {
+    {SIMT_FIG_DRAM_BANDWIDTH, SIMT_POLICY_PREFER_MEASURED, 0, 2.0e12 * 0.9, SIMT_FIGURE_ACHIEVABLE},
+    {SIMT_FIG_DRAM_BANDWIDTH, SIMT_POLICY_PREFER_MEASURED, 1, 1.5e12, SIMT_FIGURE_MEASURED},
+    {SIMT_FIG_DRAM_BANDWIDTH, SIMT_POLICY_DATASHEET, 1, 2.0e12 * 0.9, SIMT_FIGURE_ACHIEVABLE},
+    {SIMT_FIG_L2_BANDWIDTH, SIMT_POLICY_PREFER_MEASURED, 0, 8.0e12 * 0.7, SIMT_FIGURE_ACHIEVABLE},
+    {SIMT_FIG_L2_BANDWIDTH, SIMT_POLICY_PREFER_MEASURED, 1, 5.0e12, SIMT_FIGURE_MEASURED},
+    {SIMT_FIG_FP32, SIMT_POLICY_PREFER_MEASURED, 0, 2.56e13 * 0.8, SIMT_FIGURE_ACHIEVABLE},
+    {SIMT_FIG_FP32, SIMT_POLICY_PREFER_MEASURED, 1, 2.0e13, SIMT_FIGURE_MEASURED},
+    {SIMT_FIG_FP32, SIMT_POLICY_DATASHEET, 1, 2.56e13 * 0.8, SIMT_FIGURE_ACHIEVABLE},
+    {SIMT_FIG_FP64, SIMT_POLICY_DATASHEET, 0, 1.28e13 * 0.6, SIMT_FIGURE_ACHIEVABLE},
+    {SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_BF16, SIMT_POLICY_PREFER_MEASURED, 0, 5.0e14 * 0.75,
+     SIMT_FIGURE_ACHIEVABLE},
+    {SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_BF16, SIMT_POLICY_PREFER_MEASURED, 1, 4.0e14, SIMT_FIGURE_MEASURED},
+    {SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_BF16, SIMT_POLICY_DATASHEET, 1, 5.0e14 * 0.75,
+     SIMT_FIGURE_ACHIEVABLE},
+    /* no fraction for fp16: the datasheet figure as it is (today's rule) */
+    {SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP16, SIMT_POLICY_PREFER_MEASURED, 0, 5.0e14, SIMT_FIGURE_DATASHEET},
+    /* write and copy: their own fractions of the datasheet DRAM figure */
+    {SIMT_FIG_DRAM_WRITE_BANDWIDTH, SIMT_POLICY_PREFER_MEASURED, 0, 2.0e12 * 0.85, SIMT_FIGURE_ACHIEVABLE},
+    {SIMT_FIG_DRAM_WRITE_BANDWIDTH, SIMT_POLICY_PREFER_MEASURED, 1, 1.2e12, SIMT_FIGURE_MEASURED},
+    {SIMT_FIG_DRAM_COPY_BANDWIDTH, SIMT_POLICY_DATASHEET, 1, 2.0e12 * 0.8, SIMT_FIGURE_ACHIEVABLE},
+};
+
+START_TEST(test_achievable_rows)
+{
+    struct simt_gpu_spec g = fixture_gpu();
+    g.achievable_dram_bandwidth = 0.9;
+    g.achievable_dram_write_bandwidth = 0.85;
+    g.achievable_dram_copy_bandwidth = 0.8;
+    g.achievable_l2_bandwidth = 0.7;
+    g.achievable_fp32 = 0.8;
+    g.achievable_fp64 = 0.6;
+    g.achievable_tensor[SIMT_DTYPE_BF16] = 0.75;
+    if (achievable_rows[_i].measured) {
+        g.measured_dram_bandwidth_bytes_per_s = 1.5e12;
+        g.measured_l2_bandwidth_bytes_per_s = 5.0e12;
+        g.measured_fp32_flops_per_s = 2.0e13;
+        g.measured_tensor_flops_per_s[SIMT_DTYPE_BF16] = 4.0e14;
+        g.measured_dram_write_bandwidth_bytes_per_s = 1.2e12;
+        g.measured_dram_copy_bandwidth_bytes_per_s = 1.1e12;
+    }
+    struct simt_figure_set set;
+    simt_figure_set_init(&g, achievable_rows[_i].policy, &set);
+    enum simt_figure_id id = achievable_rows[_i].id;
+    ck_assert_double_eq_tol(simt_figure_get(&set, id), achievable_rows[_i].want,
+                            achievable_rows[_i].want * 1e-12);
+    ck_assert_int_eq(set.source[id], achievable_rows[_i].source);
+    char line[256];
+    ck_assert_int_gt(simt_figure_describe(&set, id, line, sizeof line), 0);
+    if (achievable_rows[_i].source == SIMT_FIGURE_ACHIEVABLE) {
+        ck_assert_str_eq(simt_figure_source_name(set.source[id]), "derived");
+        ck_assert(set.fraction[id] > 0.0 && set.fraction[id] <= 1.0);
+        ck_assert_double_eq_tol(set.datasheet[id] * set.fraction[id], set.value[id], set.value[id] * 1e-12);
+        ck_assert_msg(strstr(line, "achievable fraction") != NULL, "%s", line);
+    } else {
+        ck_assert(set.fraction[id] <= 0.0);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("figures");
@@ -153,6 +224,8 @@ int main(void)
     tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof rows / sizeof rows[0]));
     tcase_add_loop_test(tc, test_dram_directions, 0, (int)(sizeof dram_rows / sizeof dram_rows[0]));
     tcase_add_test(tc, test_names_and_require);
+    tcase_add_loop_test(tc, test_achievable_rows, 0,
+                        (int)(sizeof achievable_rows / sizeof achievable_rows[0]));
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -335,8 +335,8 @@ END_TEST
 
 /* ------------------------------------------------------------ field table */
 
-static const char *const known_groups[] = {"limits",     "amd",     "sm",           "clocks",  "memory",
-                                           "throughput", "latency", "interconnect", "measured"};
+static const char *const known_groups[] = {"limits",     "amd",     "sm",           "clocks",   "memory",
+                                           "throughput", "latency", "interconnect", "measured", "achievable"};
 
 static size_t field_size(const struct simt_hwdb_field *f)
 {
@@ -370,6 +370,10 @@ START_TEST(test_field_table_shape)
             ck_assert_msg(strncmp(f[i].name, "measured_", 9) == 0 && strcmp(f[i].name + 9, f[i].key) == 0,
                           "%s", f[i].name);
             ck_assert_uint_eq(f[i].required, 0);
+        } else if (strcmp(f[i].group, "achievable") == 0) {
+            ck_assert_msg(strncmp(f[i].name, "achievable_", 11) == 0 && strcmp(f[i].name + 11, f[i].key) == 0,
+                          "%s", f[i].name);
+            ck_assert_msg(f[i].min >= 0.0 && f[i].max <= 1.0, "%s: a fraction", f[i].name);
         } else {
             ck_assert_str_eq(f[i].name, f[i].key);
         }
