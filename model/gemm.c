@@ -38,19 +38,15 @@
 #define FMA_MEASURED_FRACTION 0.82
 #define FMA_DATASHEET_FRACTION 0.76
 /* Leading dimensions that are not 16-byte multiples rule out TMA and 16-byte
- * vector loads: cuBLAS falls back to kernels that load each operand one
- * element at a time, however wide a load the dimensions would allow: a bf16
- * 3000x5000x700 GEMM (K a multiple of 4 elements, not 8) on an H200 runs at
- * the rate of the odd squares, about 135 TFLOP/s (the independent H200 set
- * of issue 11: the earlier rule, 4-element loads, under-predicted it by
- * 67%; one-element loads put it within a few percent). Two constants
- * describe these kernels:
+ * vector loads: cuBLAS falls back to kernels that load each operand in
+ * pieces as wide as the alignment allows. Two constants describe them:
  *  - NONTMA_FRACTION: their rate relative to the aligned kernels when each
  *    load carries 8 bytes or more, fitted to the fp64 squares 4095, 4097,
  *    8191, 8193 (median error 0; they run at about 0.7 of the aligned fp64
  *    squares beside them);
  *  - SCALAR_LOADS_PER_CLOCK_PER_SM: operand loads an SM issues per clock,
- *    each carrying one element, fitted to the twelve fp16, bf16 and tf32 squares 4095,
+ *    each carrying as many elements as the alignment allows (one for an odd
+ *    dimension), fitted to the twelve fp16, bf16 and tf32 squares 4095,
  *    4097, 8191, 8193 (median error 0): 2- and 4-byte elements run at nearly
  *    the same flop rate (about 150 TFLOP/s at 8191), so the limit counts
  *    loads, not bytes. These kernels are the older data-parallel ones: no
@@ -523,6 +519,17 @@ static double l2_floor(double sm_flops_per_s, const struct gemm_path *path, int 
     return sm_flops_per_s / best_intensity;
 }
 
+/* Widest load, in elements, that the leading dimensions k and n allow: the
+ * largest power of two dividing both, at most 16 bytes. */
+static int load_elements(int64_t k, int64_t n, int element_bytes)
+{
+    int widest = 16 / element_bytes;
+    int width = 1;
+    while (width < widest && k % (2 * width) == 0 && n % (2 * width) == 0)
+        width *= 2;
+    return width;
+}
+
 /* The most elements one matrix of the request may hold over its batch:
  * 2^53, the largest count a double (and a JSON number) holds exactly and
  * 10^4 times the memory of any GPU in bytes. Within it every tile count the
@@ -699,7 +706,9 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         s->stream_k = 0;
         s->ctx.reduce_in_kernel = 0;
         /* with no clock figure only the non-TMA fraction applies */
-        rate->loads_per_s_per_sm = s->clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM * s->clock : HUGE_VAL;
+        int load_width = load_elements(req->k, req->n, element_bytes);
+        rate->loads_per_s_per_sm =
+            s->clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM * (double)load_width * s->clock : HUGE_VAL;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
 }
@@ -848,13 +857,16 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             "measured figure) = %.4g flop/s",
             dtype_name, path->tensor ? "dense tensor cores" : "FMA units at boost clock",
             path->hardware_flops_per_s, path->library_fraction, path->peak_flops_per_s);
+    int load_width = load_elements(req->k, req->n, s->ctx.element_bytes);
     if (!out->alignment_ok && path->tensor)
         assume(
             out,
             "alignment: k or n is not a multiple of %d elements (16 bytes): no TMA; the fallback kernels run "
-            "at %.2f of the aligned rate at best and issue %.1f operand loads of 1 element per clock per SM "
+            "at %.2f of the aligned rate at best and issue %.1f operand loads of %d element%s per clock per "
+            "SM "
             "(both measured on an H200)",
-            out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM);
+            out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, load_width,
+            load_width == 1 ? "" : "s");
     else if (!out->alignment_ok)
         assume(
             out,

@@ -403,11 +403,11 @@ START_TEST(alignment_rows)
 }
 END_TEST
 
-/* An unaligned bf16 GEMM: k = 8196 = 4 * 2049 is not a 16-byte multiple;
- * the fallback kernels issue 3.35 one-element loads per clock per SM (at
- * 1 GHz: 3.35e9 elements/s), which the 256x128 tile turns into 170.7 flops
- * each: 5.72e11 flop/s per SM against 1e13 aligned (and 0.73e13 for the
- * non-TMA kernels): about 17.5 times slower. */
+/* An unaligned bf16 GEMM: k = 8196 = 4 * 2049 allows 4-element (8-byte)
+ * loads; the fallback kernels issue 3.35 of them per clock per SM (at 1 GHz:
+ * 1.34e10 elements/s), which the 256x128 tile turns into 170.7 flops each:
+ * 2.29e12 flop/s per SM against 1e13 aligned (and 0.73e13 for the non-TMA
+ * kernels): about 4.4 times slower. */
 START_TEST(unaligned_is_slower)
 {
     struct simt_gpu_spec g;
@@ -415,7 +415,8 @@ START_TEST(unaligned_is_slower)
     struct simt_gemm_result a = predict_ok(&g, 8192, 8192, 8192, 1, SIMT_DTYPE_BF16);
     struct simt_gemm_result u = predict_ok(&g, 8192, 8192, 8196, 1, SIMT_DTYPE_BF16);
     ck_assert_int_eq(u.alignment_ok, 0);
-    ck_assert_msg(u.time_s > 16.0 * a.time_s && u.time_s < 19.0 * a.time_s, "%.3f", u.time_s / a.time_s);
+    ck_assert(u.time_s > 4.0 * a.time_s);
+    ck_assert(u.time_s < 4.8 * a.time_s);
     /* fp64 with odd k: one element is 8 bytes, the non-TMA fraction bounds */
     g.tensor_dense_flops_per_s[SIMT_DTYPE_FP64] = 1.0e14;
     a = predict_ok(&g, 4096, 4096, 4096, 1, SIMT_DTYPE_FP64);
@@ -611,26 +612,6 @@ START_TEST(achievable_fraction_is_the_peak)
 }
 END_TEST
 
-/* The fallback kernels load one element at a time whatever the alignment
- * would allow: K = 700 (a multiple of 4 bf16 elements, not of 8) runs at
- * the rate of K = 701 (odd), 3000x5000 bf16 on a Hopper-class GPU with a
- * clock (the load limit applies). Under the earlier rule (4-element loads)
- * K = 700 was predicted 3x faster; on an H200 it runs at the odd rate. */
-START_TEST(unaligned_loads_one_element)
-{
-    struct simt_gpu_spec g;
-    round_gpu(&g);
-    g.compute_major = 9;
-    struct simt_gemm_result even = predict_ok(&g, 3000, 5000, 700, 1, SIMT_DTYPE_BF16);
-    struct simt_gemm_result odd = predict_ok(&g, 3000, 5000, 701, 1, SIMT_DTYPE_BF16);
-    struct simt_gemm_result aligned = predict_ok(&g, 3000, 5000, 704, 1, SIMT_DTYPE_BF16);
-    ck_assert_int_eq(even.alignment_ok, 0);
-    ck_assert_int_eq(aligned.alignment_ok, 1);
-    ck_assert_double_eq_tol(even.time_s / odd.time_s, 700.0 / 701.0, 0.01);
-    ck_assert(even.time_s > 2.0 * aligned.time_s);
-}
-END_TEST
-
 static Suite *gemm_suite(void)
 {
     Suite *s = suite_create("gemm");
@@ -653,7 +634,6 @@ static Suite *gemm_suite(void)
     tcase_add_loop_test(tc, error_rows_test, 0, (int)(sizeof error_rows / sizeof error_rows[0]));
     tcase_add_test(tc, bound_names);
     tcase_add_test(tc, tiny_is_launch_bound);
-    tcase_add_test(tc, unaligned_loads_one_element);
     tcase_add_test(tc, achievable_fraction_is_the_peak);
     tcase_add_loop_test(tc, extreme_sizes, 0, (int)(sizeof extreme_rows / sizeof extreme_rows[0]));
     suite_add_tcase(s, tc);
