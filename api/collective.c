@@ -1,48 +1,48 @@
-/* h_collective.c - POST /v1/collective: read the operation, size and
+/* collective.c - POST /v1/collective: read the operation, size and
  * topology strictly, run the collective model, answer with the time, the
  * algorithm chosen and NCCL's algorithm and bus bandwidths. */
 #include <string.h>
 
-#include "api_internal.h"
 #include "collective.h"
+#include "read.h"
+#include "routes.h"
+#include "resolve.h"
+#include "rows.h"
 
-static const char *const collective_keys[] = {
-    "gpu", "op", "bytes", "gpus", "link", "nodes", "network_bytes_per_s", NULL};
+/* In the order of enum simt_coll_op and enum simt_link. */
 static const char *const op_choices[] = {"all_reduce", "all_gather", "reduce_scatter",
                                          "all_to_all", "broadcast",  NULL};
 static const char *const link_choices[] = {"nvlink", "pcie", NULL};
 
-json_t *h_collective(struct simt_call *call)
+#define R struct simt_coll_request
+static const struct simt_api_field fields[] = {
+    SIMT_ROW_GPU(SIMT_API_REQUIRED),
+    SIMT_ROW_CHOICE("op", SIMT_API_REQUIRED, op_choices, 0, R, op, "Collective."),
+    SIMT_ROW_NUMBER("bytes", SIMT_API_REQUIRED, 1.0, 1.0e18, 0.0, R, bytes,
+                    "As the NCCL tests count: the larger of one rank's send and receive buffers."),
+    SIMT_ROW_INT("gpus", SIMT_API_REQUIRED, 1, 1 << 20, 0, R, gpus, "GPUs (per node)."),
+    SIMT_ROW_CHOICE("link", SIMT_API_KEEP, link_choices, 0, R, link,
+                    "Interconnect; default: NVLink where the GPU has it, else PCIe."),
+    SIMT_ROW_INT("nodes", 0, 1, 1 << 20, 1, R, nodes, "Nodes."),
+    SIMT_ROW_NUMBER("network_bytes_per_s", 0, 1.0, 1.0e15, 0.0, R, network_bytes_per_s,
+                    "Network bandwidth per GPU between nodes."),
+};
+#undef R
+
+static json_t *answer_collective(struct simt_call *call)
 {
-    if (simt_check_keys(call, call->body, "", collective_keys) != 0)
-        return NULL;
-    struct simt_resolved_gpu gpu;
-    if (simt_resolve_gpu(call, call->body, "", "gpu", &gpu) != 0)
+    const struct simt_resolved_gpu *gpu = simt_resolve_gpu(call, call->body, "", "gpu");
+    if (gpu == NULL)
         return NULL;
     struct simt_coll_request req;
     memset(&req, 0, sizeof req);
-    int op_index = 0, link_index = 0;
     /* without "link": NVLink where the GPU has it, else PCIe */
-    int has_nvlink = gpu.spec.nvlink_generation > 0 && gpu.spec.nvlink_bandwidth_bytes_per_s > 0.0;
+    int has_nvlink = gpu->spec.nvlink_generation > 0 && gpu->spec.nvlink_bandwidth_bytes_per_s > 0.0;
     int link_given = json_object_get(call->body, "link") != NULL;
-    if (simt_get_enum(call, call->body, "", "op", 1, op_choices, 0, &op_index) != 0 ||
-        simt_get_double(call, call->body, "", "bytes", 1, 1.0, 1.0e18, 0.0, &req.bytes) != 0 ||
-        simt_get_int(call, call->body, "", "gpus", 1, 1, 1 << 20, 0, &req.gpus) != 0 ||
-        simt_get_enum(call, call->body, "", "link", 0, link_choices, has_nvlink ? 0 : 1, &link_index) != 0 ||
-        simt_get_int(call, call->body, "", "nodes", 0, 1, 1 << 20, 1, &req.nodes) != 0 ||
-        simt_get_double(call, call->body, "", "network_bytes_per_s", 0, 1.0, 1.0e15, 0.0,
-                        &req.network_bytes_per_s) != 0) {
-        json_decref(gpu.overridden);
+    req.link = has_nvlink ? SIMT_LINK_NVLINK : SIMT_LINK_PCIE;
+    if (simt_read_fields(call, call->body, "", fields, SIMT_COUNT_OF(fields), 0, NULL, &req) != 0)
         return NULL;
-    }
-    if (simt_coll_op_parse(op_choices[op_index], &req.op) != SIMT_OK ||
-        simt_link_parse(link_choices[link_index], &req.link) != SIMT_OK) {
-        json_decref(gpu.overridden);
-        simt_call_fail(call, 400, "invalid_argument", "op", "op or link not known");
-        return NULL;
-    }
     if (req.nodes == 1 && json_object_get(call->body, "network_bytes_per_s") != NULL) {
-        json_decref(gpu.overridden);
         simt_call_fail(call, 400, "invalid_argument", "network_bytes_per_s",
                        "network_bytes_per_s applies between nodes: give nodes >= 2 as well");
         return NULL;
@@ -51,8 +51,8 @@ json_t *h_collective(struct simt_call *call)
     struct simt_coll_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
-    int rc = simt_coll_predict(&gpu.spec, &req, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
+    int rc = simt_coll_predict(&gpu->spec, &req, &r, &diag);
+    json_t *answer = simt_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
     simt_set_real(answer, "time_s", r.time_s);
@@ -78,3 +78,13 @@ json_t *h_collective(struct simt_call *call)
         simt_call_assume(call, "%s", r.assumptions[i]);
     return answer;
 }
+
+const struct simt_api_endpoint simt_api_collective_endpoint = {
+    .method = "POST",
+    .route = "/v1/collective",
+    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
+    .handler = answer_collective,
+    .fields = fields,
+    .field_count = SIMT_COUNT_OF(fields),
+    .doc = "An NCCL-style collective: time, algorithm, algorithm and bus bandwidths.",
+};

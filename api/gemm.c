@@ -1,64 +1,48 @@
-/* h_gemm.c - POST /v1/gemm: read the GEMM's shape and data type strictly,
+/* gemm.c - POST /v1/gemm: read the GEMM's shape and data type strictly,
  * run the GEMM model, answer in the contract's shape with the tile, the
  * quantization, the figures it used and what else it assumed. */
 #include <stdio.h>
 #include <string.h>
 
-#include "api_internal.h"
 #include "gemm.h"
+#include "read.h"
+#include "routes.h"
+#include "resolve.h"
+#include "rows.h"
 
 #define MAX_DIMENSION ((int64_t)1 << 40)
 
-static const char *const gemm_keys[] = {"gpu", "m", "n", "k", "dtype", "batch", NULL};
-
-/* The dtypes a GEMM takes, in the contract's order. */
+/* The dtypes a GEMM takes, in the contract's order (enum simt_dtype's). */
 static const char *const gemm_dtypes[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", NULL};
 
-/* One assumption line per figure the model read. */
-static void assume_figures(struct simt_call *call, const struct simt_figure_set *figures,
-                           simt_figure_mask used)
-{
-    for (int id = 0; id < SIMT_FIG_COUNT; id++) {
-        if (!(used & SIMT_FIG_BIT(id)))
-            continue;
-        char line[256];
-        if (simt_figure_describe(figures, (enum simt_figure_id)id, line, sizeof line) >= 0)
-            simt_call_assume(call, "%s", line);
-    }
-}
+#define R struct simt_gemm_request
+static const struct simt_api_field fields[] = {
+    SIMT_ROW_GPU(SIMT_API_REQUIRED),
+    SIMT_ROW_INT("m", SIMT_API_REQUIRED, 1, MAX_DIMENSION, 0, R, m, "Rows of A and C."),
+    SIMT_ROW_INT("n", SIMT_API_REQUIRED, 1, MAX_DIMENSION, 0, R, n, "Columns of B and C."),
+    SIMT_ROW_INT("k", SIMT_API_REQUIRED, 1, MAX_DIMENSION, 0, R, k, "The reduction dimension."),
+    SIMT_ROW_CHOICE("dtype", SIMT_API_REQUIRED, gemm_dtypes, 0, R, dtype,
+                    "Input type (fp32: no tensor cores)."),
+    SIMT_ROW_INT("batch", 0, 1, MAX_DIMENSION, 1, R, batch, "Independent GEMMs."),
+};
+#undef R
 
-json_t *h_gemm(struct simt_call *call)
+static json_t *answer_gemm(struct simt_call *call)
 {
-    if (simt_check_keys(call, call->body, "", gemm_keys) != 0)
-        return NULL;
-    struct simt_resolved_gpu gpu;
-    if (simt_resolve_gpu(call, call->body, "", "gpu", &gpu) != 0)
+    const struct simt_resolved_gpu *gpu = simt_resolve_gpu(call, call->body, "", "gpu");
+    if (gpu == NULL)
         return NULL;
     struct simt_gemm_request req;
     memset(&req, 0, sizeof req);
-    int dtype_index = 0;
-    if (simt_get_int64(call, call->body, "", "m", 1, 1, MAX_DIMENSION, 0, &req.m) != 0 ||
-        simt_get_int64(call, call->body, "", "n", 1, 1, MAX_DIMENSION, 0, &req.n) != 0 ||
-        simt_get_int64(call, call->body, "", "k", 1, 1, MAX_DIMENSION, 0, &req.k) != 0 ||
-        simt_get_enum(call, call->body, "", "dtype", 1, gemm_dtypes, 0, &dtype_index) != 0 ||
-        simt_get_int64(call, call->body, "", "batch", 0, 1, MAX_DIMENSION, 1, &req.batch) != 0) {
-        json_decref(gpu.overridden);
+    if (simt_read_fields(call, call->body, "", fields, SIMT_COUNT_OF(fields), 0, NULL, &req) != 0)
         return NULL;
-    }
-    if (simt_dtype_parse(gemm_dtypes[dtype_index], &req.dtype) != SIMT_OK) {
-        json_decref(gpu.overridden);
-        simt_call_fail(call, 400, "invalid_argument", "dtype", "dtype %s is not known",
-                       gemm_dtypes[dtype_index]);
-        return NULL;
-    }
-    req.policy =
-        call->figures == SIMT_FIGURES_DATASHEET ? SIMT_POLICY_DATASHEET : SIMT_POLICY_PREFER_MEASURED;
+    req.policy = call->policy;
 
     struct simt_gemm_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
-    int rc = simt_gemm_predict(&gpu.spec, &req, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
+    int rc = simt_gemm_predict(&gpu->spec, &req, &r, &diag);
+    json_t *answer = simt_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
     simt_set_real(answer, "time_s", r.time_s);
@@ -91,6 +75,16 @@ json_t *h_gemm(struct simt_call *call)
 
     for (int i = 0; i < r.assumption_count; i++)
         simt_call_assume(call, "%s", r.assumptions[i]);
-    assume_figures(call, &r.figures, r.figures_used);
+    simt_call_assume_figures(call, &r.figures, r.figures_used);
     return answer;
 }
+
+const struct simt_api_endpoint simt_api_gemm_endpoint = {
+    .method = "POST",
+    .route = "/v1/gemm",
+    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
+    .handler = answer_gemm,
+    .fields = fields,
+    .field_count = SIMT_COUNT_OF(fields),
+    .doc = "A (batched) GEMM C = A x B: time, bound, tile and efficiencies.",
+};

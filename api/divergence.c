@@ -1,51 +1,42 @@
-/* h_divergence.c - POST /v1/divergence: the cost of a divergent branch in one
+/* divergence.c - POST /v1/divergence: the cost of a divergent branch in one
  * warp, from k equal paths, explicit lane paths or random per-lane paths. */
 #include <string.h>
 
-#include "api_internal.h"
 #include "divergence.h"
+#include "resolve.h"
+#include "routes.h"
 #include "warp_json.h"
 
-static const char *const divergence_keys[] = {"gpu",          "paths",        "lane_paths",
-                                              "random_paths", "active_lanes", NULL};
+static const struct simt_api_field fields[] = {
+    SIMT_ROW_GPU(0),
+    SIMT_BRANCH_ROWS,
+};
 
-json_t *h_divergence(struct simt_call *call)
+static json_t *answer_divergence(struct simt_call *call)
 {
-    if (simt_check_keys(call, call->body, "", divergence_keys) != 0)
-        return NULL;
-    struct simt_resolved_gpu gpu;
-    int has_gpu = json_object_get(call->body, "gpu") != NULL;
     int lanes = 32;
-    if (has_gpu) {
-        if (simt_resolve_gpu(call, call->body, "", "gpu", &gpu) != 0)
+    if (json_object_get(call->body, "gpu") != NULL) {
+        const struct simt_resolved_gpu *gpu = simt_resolve_gpu(call, call->body, "", "gpu");
+        if (gpu == NULL)
             return NULL;
-        if (gpu.spec.warp_size > 0 && gpu.spec.warp_size <= SIMT_MAX_LANES)
-            lanes = gpu.spec.warp_size;
+        if (gpu->spec.warp_size > 0 && gpu->spec.warp_size <= SIMT_MAX_LANES)
+            lanes = gpu->spec.warp_size;
     }
     struct simt_branch branch;
-    if (simt_read_branch(call, call->body, "", lanes, &branch) != 0) {
-        if (has_gpu)
-            json_decref(gpu.overridden);
+    if (simt_api_warp_json_read_branch(call, call->body, "", lanes, &branch) != 0)
         return NULL;
-    }
     struct simt_divergence_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_divergence_compute(&branch, &r, &diag);
-    if (rc != SIMT_OK) {
-        if (has_gpu)
-            json_decref(gpu.overridden);
-        simt_call_fail_diag(call, rc, "", &diag);
-        return NULL;
-    }
-    json_t *answer = has_gpu ? simt_answer_new(&gpu) : json_object();
+    json_t *answer = simt_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
     simt_set_real(answer, "serialization", r.serialization);
     simt_set_real(answer, "simt_efficiency", r.simt_efficiency);
     simt_set_real(answer, "expected_paths", r.expected_paths);
     simt_set_int(answer, "lanes", lanes);
-    if (!has_gpu)
+    if (!call->has_gpu)
         simt_call_assume(call, "a warp of 32 lanes (no gpu given)");
     simt_call_assume(call, "every path costs the same; the warp issues each path it meets once");
     if (branch.form == SIMT_BRANCH_RANDOM)
@@ -55,3 +46,13 @@ json_t *h_divergence(struct simt_call *call)
                          branch.paths);
     return answer;
 }
+
+const struct simt_api_endpoint simt_api_divergence_endpoint = {
+    .method = "POST",
+    .route = "/v1/divergence",
+    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
+    .handler = answer_divergence,
+    .fields = fields,
+    .field_count = SIMT_COUNT_OF(fields),
+    .doc = "The cost of a divergent branch in one warp: k equal paths, lane paths or random paths.",
+};

@@ -1,48 +1,48 @@
-/* h_memory.c - POST /v1/memory/coalescing, /v1/memory/banks and
+/* memory.c - POST /v1/memory/coalescing, /v1/memory/banks and
  * /v1/memory/constant: one warp-wide access read strictly, priced by the
  * coalescing, bank and constant-memory models. */
 #include <stdio.h>
 #include <string.h>
 
-#include "api_internal.h"
 #include "banks.h"
 #include "coalescing.h"
 #include "constant.h"
+#include "read.h"
+#include "routes.h"
+#include "resolve.h"
 #include "warp_json.h"
 
-static const char *const access_keys[] = {"gpu", SIMT_WARP_ACCESS_KEYS, NULL};
+static const struct simt_api_field access_fields[] = {
+    SIMT_ROW_GPU(SIMT_API_REQUIRED),
+    SIMT_WARP_ROW_ELEMENT_BYTES(SIMT_API_REQUIRED),
+    SIMT_WARP_ROW_STRIDE,
+    SIMT_WARP_ROW_OFFSET,
+    SIMT_WARP_ROW_ADDRESSES,
+    SIMT_WARP_ROW_ACTIVE,
+};
 
-static int warp_lanes(const struct simt_gpu_spec *gpu)
+/* Common start: GPU, access. Returns the GPU, or NULL (error recorded). */
+static const struct simt_resolved_gpu *read_access_request(struct simt_call *call,
+                                                           struct simt_warp_access *access)
 {
-    return gpu->warp_size > 0 && gpu->warp_size <= SIMT_MAX_LANES ? gpu->warp_size : 32;
+    const struct simt_resolved_gpu *gpu = simt_resolve_gpu(call, call->body, "", "gpu");
+    if (gpu == NULL || simt_api_warp_json_read_access(call, call->body, "",
+                                                      simt_api_warp_json_lanes(&gpu->spec), 1, access) != 0)
+        return NULL;
+    return gpu;
 }
 
-/* Common start: keys, GPU, access. Returns 0 or -1 (error recorded; gpu released). */
-static int read_access_request(struct simt_call *call, const char *const *keys, int element_required,
-                               struct simt_resolved_gpu *gpu, struct simt_warp_access *access)
+static json_t *answer_coalescing(struct simt_call *call)
 {
-    if (simt_check_keys(call, call->body, "", keys) != 0)
-        return -1;
-    if (simt_resolve_gpu(call, call->body, "", "gpu", gpu) != 0)
-        return -1;
-    if (simt_read_warp_access(call, call->body, "", warp_lanes(&gpu->spec), element_required, access) != 0) {
-        json_decref(gpu->overridden);
-        return -1;
-    }
-    return 0;
-}
-
-json_t *h_memory_coalescing(struct simt_call *call)
-{
-    struct simt_resolved_gpu gpu;
     struct simt_warp_access access;
-    if (read_access_request(call, access_keys, 1, &gpu, &access) != 0)
+    const struct simt_resolved_gpu *gpu = read_access_request(call, &access);
+    if (gpu == NULL)
         return NULL;
     struct simt_coalescing_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
-    int rc = simt_coalescing_compute(&gpu.spec, &access, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
+    int rc = simt_coalescing_compute(&gpu->spec, &access, &r, &diag);
+    json_t *answer = simt_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
     simt_set_int(answer, "sectors", r.sectors);
@@ -64,17 +64,17 @@ json_t *h_memory_coalescing(struct simt_call *call)
     return answer;
 }
 
-json_t *h_memory_banks(struct simt_call *call)
+static json_t *answer_banks(struct simt_call *call)
 {
-    struct simt_resolved_gpu gpu;
     struct simt_warp_access access;
-    if (read_access_request(call, access_keys, 1, &gpu, &access) != 0)
+    const struct simt_resolved_gpu *gpu = read_access_request(call, &access);
+    if (gpu == NULL)
         return NULL;
     struct simt_banks_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
-    int rc = simt_banks_compute(&gpu.spec, &access, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
+    int rc = simt_banks_compute(&gpu->spec, &access, &r, &diag);
+    json_t *answer = simt_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
     simt_set_int(answer, "ways", r.ways);
@@ -89,8 +89,8 @@ json_t *h_memory_banks(struct simt_call *call)
     simt_set_int(answer, "worst_bank_words", r.worst_bank_words);
     simt_set_int(answer, "distinct_bytes", r.distinct_bytes);
     simt_set_int(answer, "active_lanes", r.active_lanes);
-    int banks = gpu.spec.shared_banks > 0 ? gpu.spec.shared_banks : 32;
-    int bank_bytes = gpu.spec.shared_bank_bytes > 0 ? gpu.spec.shared_bank_bytes : 4;
+    int banks = gpu->spec.shared_banks > 0 ? gpu->spec.shared_banks : 32;
+    int bank_bytes = gpu->spec.shared_bank_bytes > 0 ? gpu->spec.shared_bank_bytes : 4;
     simt_call_assume(
         call,
         "%d banks of %d bytes%s, each delivering one word a cycle: wavefronts = the larger of the "
@@ -106,23 +106,23 @@ json_t *h_memory_banks(struct simt_call *call)
     return answer;
 }
 
-static const char *const constant_keys[] = {"gpu",
-                                            "distinct_addresses",
-                                            "element_bytes",
-                                            "lane_addresses",
-                                            "lane_stride_elements",
-                                            "offset_elements",
-                                            "active_lanes",
-                                            NULL};
+static const struct simt_api_field constant_fields[] = {
+    SIMT_ROW_GPU(SIMT_API_REQUIRED),
+    SIMT_ROW_RANGE("distinct_addresses", SIMT_API_INTEGER, 0, 1, SIMT_MAX_LANES, 1,
+                   "Distinct addresses the warp reads (at most its lanes), instead of the lanes' addresses."),
+    SIMT_WARP_ROW_ELEMENT_BYTES(0),
+    SIMT_WARP_ROW_ADDRESSES,
+    SIMT_WARP_ROW_STRIDE,
+    SIMT_WARP_ROW_OFFSET,
+    SIMT_WARP_ROW_ACTIVE,
+};
 
-json_t *h_memory_constant(struct simt_call *call)
+static json_t *answer_constant(struct simt_call *call)
 {
-    if (simt_check_keys(call, call->body, "", constant_keys) != 0)
+    const struct simt_resolved_gpu *gpu = simt_resolve_gpu(call, call->body, "", "gpu");
+    if (gpu == NULL)
         return NULL;
-    struct simt_resolved_gpu gpu;
-    if (simt_resolve_gpu(call, call->body, "", "gpu", &gpu) != 0)
-        return NULL;
-    int lanes = warp_lanes(&gpu.spec);
+    int lanes = simt_api_warp_json_lanes(&gpu->spec);
     struct simt_constant_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -131,33 +131,27 @@ json_t *h_memory_constant(struct simt_call *call)
     int has_access = json_object_get(call->body, "lane_addresses") != NULL ||
                      json_object_get(call->body, "lane_stride_elements") != NULL;
     if (count != NULL && has_access) {
-        json_decref(gpu.overridden);
         simt_call_fail(call, 400, "invalid_argument", "distinct_addresses",
                        "give distinct_addresses or the lanes' addresses, not both");
         return NULL;
     }
     if (count == NULL && !has_access) {
-        json_decref(gpu.overridden);
         simt_call_fail(call, 400, "missing_field", "distinct_addresses",
                        "give distinct_addresses, lane_addresses or lane_stride_elements");
         return NULL;
     }
     if (count != NULL) {
         int k = 0;
-        if (simt_get_int(call, call->body, "", "distinct_addresses", 1, 1, lanes, 1, &k) != 0) {
-            json_decref(gpu.overridden);
+        if (simt_read_int(call, call->body, "", "distinct_addresses", 1, 1, lanes, 1, &k) != 0)
             return NULL;
-        }
         rc = simt_constant_from_count(k, lanes, &r, &diag);
     } else {
         struct simt_warp_access access;
-        if (simt_read_warp_access(call, call->body, "", lanes, 0, &access) != 0) {
-            json_decref(gpu.overridden);
+        if (simt_api_warp_json_read_access(call, call->body, "", lanes, 0, &access) != 0)
             return NULL;
-        }
         rc = simt_constant_compute(&access, &r, &diag);
     }
-    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
+    json_t *answer = simt_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
     simt_set_int(answer, "serialization", r.serialization);
@@ -168,3 +162,34 @@ json_t *h_memory_constant(struct simt_call *call)
                      "asked for it; distinct addresses are served one after another");
     return answer;
 }
+
+const struct simt_api_endpoint simt_api_memory_coalescing = {
+    .method = "POST",
+    .route = "/v1/memory/coalescing",
+    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
+    .handler = answer_coalescing,
+    .fields = access_fields,
+    .field_count = SIMT_COUNT_OF(access_fields),
+    .doc = "One warp-wide global access: sectors, cache lines, DRAM bytes and efficiency.",
+};
+
+const struct simt_api_endpoint simt_api_memory_banks = {
+    .method = "POST",
+    .route = "/v1/memory/banks",
+    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
+    .handler = answer_banks,
+    .fields = access_fields,
+    .field_count = SIMT_COUNT_OF(access_fields),
+    .doc = "One warp-wide shared-memory access: bank-conflict ways, wavefronts and the padding that removes "
+           "them.",
+};
+
+const struct simt_api_endpoint simt_api_memory_constant = {
+    .method = "POST",
+    .route = "/v1/memory/constant",
+    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
+    .handler = answer_constant,
+    .fields = constant_fields,
+    .field_count = SIMT_COUNT_OF(constant_fields),
+    .doc = "One warp-wide constant-memory access: how many times the constant cache serializes it.",
+};
