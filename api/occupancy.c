@@ -11,9 +11,10 @@
 
 #define MAX_BYTES SIMT_OCC_MAX_BYTES
 
-/* The occupancy request's rows for a struct T with the request at P. */
-#define OCC_ROWS(T, P)                                                                                       \
-    SIMT_OCC_ROW_BLOCK_SIZE(SIMT_API_REQUIRED, T, P), SIMT_OCC_ROW_REGISTERS(SIMT_API_REQUIRED, T, P),       \
+/* The occupancy request's rows for a struct T with the request at P; REQ:
+ * how block_size and registers_per_thread are required. */
+#define OCC_ROWS(T, P, REQ)                                                                                  \
+    SIMT_OCC_ROW_BLOCK_SIZE(REQ, T, P), SIMT_OCC_ROW_REGISTERS(REQ, T, P),                                   \
         SIMT_OCC_ROW_STATIC_SHARED(0, T, P), SIMT_OCC_ROW_DYNAMIC_SHARED(0, T, P),                           \
         SIMT_OCC_ROW_MAX_DYNAMIC_SHARED(0, T, P), SIMT_OCC_ROW_CARVEOUT(0, T, P),                            \
         SIMT_OCC_ROW_BARRIERS(0, T, P),                                                                      \
@@ -24,7 +25,7 @@
 
 static const struct simt_api_field occupancy_fields[] = {
     SIMT_ROW_GPU(SIMT_API_REQUIRED),
-    OCC_ROWS(struct simt_occ_request, ),
+    OCC_ROWS(struct simt_occ_request, , SIMT_API_REQUIRED),
 };
 
 static json_t *limiter_list(unsigned limiters)
@@ -144,7 +145,7 @@ static const char *const varies[] = {"block_size", "registers_per_thread", "dyna
 #define S struct sweep_request
 static const struct simt_api_field sweep_fields[] = {
     SIMT_ROW_GPU(SIMT_API_REQUIRED),
-    OCC_ROWS(S, occ.),
+    OCC_ROWS(S, occ., SIMT_API_REQUIRED_IN_FORM), /* the varied one is left out */
     SIMT_ROW_CHOICE("vary", SIMT_API_REQUIRED | SIMT_API_GROUP(2), varies, 0, S, vary,
                     "The field to vary (and leave out of the body)."),
     SIMT_ROW_INT("from", SIMT_API_KEEP | SIMT_API_GROUP(1), 0, MAX_BYTES, 0, S, from,
