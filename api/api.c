@@ -35,13 +35,13 @@ static json_t *error_body(const char *code, const char *message, const char *fie
 {
     char text[512], path[160];
     snprintf(text, sizeof text, "%s", message);
-    simt_utf8_repair(text);
+    simt_call_utf8_repair(text);
     json_t *error = json_pack("{s:s, s:s}", "code", code, "message", text);
     if (error == NULL)
         return NULL;
     if (field != NULL && field[0] != '\0') {
         snprintf(path, sizeof path, "%s", field);
-        simt_utf8_repair(path);
+        simt_call_utf8_repair(path);
         json_object_set_new(error, "field", json_string(path));
     }
     return json_pack("{s:o}", "error", error);
@@ -289,7 +289,7 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
     return rc;
 }
 
-json_t *simt_call_route(struct simt_call *call, const char *route, json_t *body, int *status)
+json_t *simt_api_call_route(struct simt_call *call, const char *route, json_t *body, int *status)
 {
     const struct simt_api_endpoint *endpoint = simt_api_endpoint_find("POST", route);
     struct simt_call sub;

@@ -63,7 +63,7 @@ static int utf8_sequence(const unsigned char *p)
     return extra + 1;
 }
 
-void simt_utf8_repair(char *text)
+void simt_call_utf8_repair(char *text)
 {
     unsigned char *p = (unsigned char *)text;
     while (*p != 0) {
@@ -105,8 +105,8 @@ int simt_call_fail(struct simt_call *call, int status, const char *code, const c
     vsnprintf(error->message, sizeof error->message, fmt, ap);
     va_end(ap);
     /* a message may quote request bytes, cut mid-character by a precision */
-    simt_utf8_repair(error->message);
-    simt_utf8_repair(error->field);
+    simt_call_utf8_repair(error->message);
+    simt_call_utf8_repair(error->field);
     return status_code(status);
 }
 
@@ -156,16 +156,16 @@ void simt_call_assume_figures(struct simt_call *call, const struct simt_figure_s
     }
 }
 
-json_t *simt_answer_from(struct simt_call *call, int rc, const struct simt_diag *diag)
+json_t *simt_call_answer_from(struct simt_call *call, int rc, const struct simt_diag *diag)
 {
     if (rc != SIMT_OK) {
         simt_call_fail_diag(call, rc, "", diag);
         return NULL;
     }
-    return simt_answer_new(call);
+    return simt_call_answer(call);
 }
 
-json_t *simt_answer_new(struct simt_call *call)
+json_t *simt_call_answer(struct simt_call *call)
 {
     json_t *answer = json_object();
     if (answer == NULL || !call->has_gpu)
@@ -176,14 +176,14 @@ json_t *simt_answer_new(struct simt_call *call)
     return answer;
 }
 
-void simt_set_real(json_t *obj, const char *key, double value)
+void simt_call_set_real(json_t *obj, const char *key, double value)
 {
     /* JSON has no infinity: an unbounded figure is null. Answers are dumped
      * with 12 significant digits, which hides float noise. */
     json_object_set_new(obj, key, isfinite(value) ? json_real(value) : json_null());
 }
 
-void simt_set_int(json_t *obj, const char *key, int64_t value)
+void simt_call_set_int(json_t *obj, const char *key, int64_t value)
 {
     json_object_set_new(obj, key, json_integer((json_int_t)value));
 }

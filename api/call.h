@@ -4,7 +4,7 @@
  * handler shares. Not installed; only api/ includes it.
  *
  * Ownership: a struct simt_call belongs to the function that runs the route
- * (simt_api_handle, or simt_call_route for /v1/compare's sub-requests),
+ * (simt_api_handle, or simt_api_call_route for /v1/compare's sub-requests),
  * which initialises it and releases it with simt_call_release after the
  * handler returns. Everything a handler resolves through the call (the GPU
  * and its overrides json, the figure set, the assumptions) lives in the call
@@ -71,7 +71,7 @@ void simt_call_release(struct simt_call *call);
 
 /* Replaces, in place, every byte of text that is not part of well-formed
  * UTF-8 with '?', so that any text can become a JSON string. */
-void simt_utf8_repair(char *text);
+void simt_call_utf8_repair(char *text);
 
 /* Records an error (the first one wins); returns the SIMT_E* code of the
  * status, so readers can `return simt_call_fail(...)`. */
@@ -91,20 +91,20 @@ void simt_call_assume_figures(struct simt_call *call, const struct simt_figure_s
 
 /* A new answer object {"gpu": id[, "overridden": [...]]} for the call's
  * GPU, or {} when the call resolved none. NULL on allocation failure. */
-json_t *simt_answer_new(struct simt_call *call);
+json_t *simt_call_answer(struct simt_call *call);
 /* The end of most handlers: with a model's failing rc, records the error
- * (simt_call_fail_diag) and returns NULL; with SIMT_OK, simt_answer_new. */
-json_t *simt_answer_from(struct simt_call *call, int rc, const struct simt_diag *diag);
+ * (simt_call_fail_diag) and returns NULL; with SIMT_OK, simt_call_answer. */
+json_t *simt_call_answer_from(struct simt_call *call, int rc, const struct simt_diag *diag);
 
 /* Sets obj[key] to a JSON real (null when not finite; answers are printed
  * with 12 significant digits) or integer. */
-void simt_set_real(json_t *obj, const char *key, double value);
-void simt_set_int(json_t *obj, const char *key, int64_t value);
+void simt_call_set_real(json_t *obj, const char *key, double value);
+void simt_call_set_int(json_t *obj, const char *key, int64_t value);
 
 /* Runs another POST route in-process on `body` (borrowed) for the same
  * database and figure policy; returns the answer (new reference) and sets
  * *status to 200, or returns the error body and sets *status to the error
  * status. NULL only on allocation failure. /v1/compare's only re-dispatch. */
-json_t *simt_call_route(struct simt_call *call, const char *route, json_t *body, int *status);
+json_t *simt_api_call_route(struct simt_call *call, const char *route, json_t *body, int *status);
 
 #endif

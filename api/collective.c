@@ -52,24 +52,24 @@ static json_t *answer_collective(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_coll_predict(&gpu->spec, &req, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
-    simt_set_real(answer, "time_s", r.time_s);
+    simt_call_set_real(answer, "time_s", r.time_s);
     json_object_set_new(answer, "algorithm", json_string(simt_coll_algorithm_name(r.algorithm)));
-    simt_set_real(answer, "algbw_bytes_per_s", r.algbw_bytes_per_s);
-    simt_set_real(answer, "busbw_bytes_per_s", r.busbw_bytes_per_s);
+    simt_call_set_real(answer, "algbw_bytes_per_s", r.algbw_bytes_per_s);
+    simt_call_set_real(answer, "busbw_bytes_per_s", r.busbw_bytes_per_s);
     /* beyond the contract: how the time was reached */
     json_object_set_new(answer, "protocol", json_string(simt_coll_protocol_name(r.protocol)));
     json_object_set_new(answer, "link", json_string(simt_link_name(req.link)));
-    simt_set_int(answer, "ranks", r.ranks);
-    simt_set_real(answer, "bus_factor", r.bus_factor);
-    simt_set_real(answer, "latency_s", r.latency_s);
-    simt_set_real(answer, "transfer_s", r.transfer_s);
+    simt_call_set_int(answer, "ranks", r.ranks);
+    simt_call_set_real(answer, "bus_factor", r.bus_factor);
+    simt_call_set_real(answer, "latency_s", r.latency_s);
+    simt_call_set_real(answer, "transfer_s", r.transfer_s);
     if (req.gpus > 1)
-        simt_set_real(answer, "link_bytes_per_s", r.link_bytes_per_s);
+        simt_call_set_real(answer, "link_bytes_per_s", r.link_bytes_per_s);
     if (req.nodes > 1)
-        simt_set_real(answer, "network_bytes_per_s", r.network_bytes_per_s);
+        simt_call_set_real(answer, "network_bytes_per_s", r.network_bytes_per_s);
 
     if (!link_given)
         simt_call_assume(call, "link: %s (not given; %s)", simt_link_name(req.link),

@@ -81,7 +81,7 @@ static json_t *answer_compare(struct simt_call *call)
         }
         json_object_set(sub, "gpu", g);
         int status = 0;
-        json_t *answer = simt_call_route(call, questions[index], sub, &status);
+        json_t *answer = simt_api_call_route(call, questions[index], sub, &status);
         json_decref(sub);
         if (answer == NULL) {
             json_decref(results);
@@ -91,7 +91,7 @@ static json_t *answer_compare(struct simt_call *call)
             /* one GPU's refusal does not sink the comparison */
             json_t *item = json_object();
             json_object_set(item, "gpu", g);
-            simt_set_int(item, "status", status);
+            simt_call_set_int(item, "status", status);
             json_object_set(item, "error", json_object_get(answer, "error"));
             json_decref(answer);
             answer = item;

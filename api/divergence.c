@@ -29,13 +29,13 @@ static json_t *answer_divergence(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_divergence_compute(&branch, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
-    simt_set_real(answer, "serialization", r.serialization);
-    simt_set_real(answer, "simt_efficiency", r.simt_efficiency);
-    simt_set_real(answer, "expected_paths", r.expected_paths);
-    simt_set_int(answer, "lanes", lanes);
+    simt_call_set_real(answer, "serialization", r.serialization);
+    simt_call_set_real(answer, "simt_efficiency", r.simt_efficiency);
+    simt_call_set_real(answer, "expected_paths", r.expected_paths);
+    simt_call_set_int(answer, "lanes", lanes);
     if (!call->has_gpu)
         simt_call_assume(call, "a warp of 32 lanes (no gpu given)");
     simt_call_assume(call, "every path costs the same; the warp issues each path it meets once");

@@ -33,8 +33,9 @@ enum simt_api_type {
 #define SIMT_API_REQUIRED_IN_FORM                                                                            \
     (1u << 1)                     /* required once its alternative form is chosen; optional in the schema */
 #define SIMT_API_STORED (1u << 2) /* the generic reader stores it at `offset` */
-#define SIMT_API_INT64 (1u << 3)  /* an INTEGER stored as int64_t (else int); STRING: stored as an int index \
-                                   */
+#define SIMT_API_INT64                                                                                       \
+    (1u << 3) /* an INTEGER stored as int64_t (else int); STRING: stored as an int index                     \
+               */
 #define SIMT_API_KEEP                                                                                        \
     (1u << 4) /* absent: the request keeps what the handler put there (a default that depends on the GPU) */
 #define SIMT_API_GROUP(n)                                                                                    \

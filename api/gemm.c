@@ -42,35 +42,35 @@ static json_t *answer_gemm(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_gemm_predict(&gpu->spec, &req, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
-    simt_set_real(answer, "time_s", r.time_s);
-    simt_set_real(answer, "flops", r.flops);
-    simt_set_real(answer, "achieved_flops_per_s", r.achieved_flops_per_s);
+    simt_call_set_real(answer, "time_s", r.time_s);
+    simt_call_set_real(answer, "flops", r.flops);
+    simt_call_set_real(answer, "achieved_flops_per_s", r.achieved_flops_per_s);
     json_object_set_new(answer, "bound", json_string(simt_gemm_bound_name(r.bound)));
     json_t *tile = json_object();
-    simt_set_int(tile, "m", r.tile_m);
-    simt_set_int(tile, "n", r.tile_n);
-    simt_set_int(tile, "k", r.tile_k);
+    simt_call_set_int(tile, "m", r.tile_m);
+    simt_call_set_int(tile, "n", r.tile_n);
+    simt_call_set_int(tile, "k", r.tile_k);
     json_object_set_new(answer, "tile", tile);
-    simt_set_int(answer, "tiles", r.tiles);
-    simt_set_real(answer, "waves", r.waves);
-    simt_set_real(answer, "tile_efficiency", r.tile_efficiency);
-    simt_set_real(answer, "wave_efficiency", r.wave_efficiency);
+    simt_call_set_int(answer, "tiles", r.tiles);
+    simt_call_set_real(answer, "waves", r.waves);
+    simt_call_set_real(answer, "tile_efficiency", r.tile_efficiency);
+    simt_call_set_real(answer, "wave_efficiency", r.wave_efficiency);
     json_object_set_new(answer, "alignment_ok", json_boolean(r.alignment_ok));
     /* beyond the contract: how the time was reached */
-    simt_set_int(answer, "split_k", r.split_k);
+    simt_call_set_int(answer, "split_k", r.split_k);
     json_object_set_new(answer, "stream_k", json_boolean(r.stream_k));
     json_object_set_new(answer, "tensor_cores", json_boolean(r.tensor_cores));
-    simt_set_real(answer, "peak_flops_per_s", r.peak_flops_per_s);
-    simt_set_real(answer, "dram_bytes", r.dram_bytes);
+    simt_call_set_real(answer, "peak_flops_per_s", r.peak_flops_per_s);
+    simt_call_set_real(answer, "dram_bytes", r.dram_bytes);
     json_t *breakdown = json_object();
-    simt_set_real(breakdown, "compute_s", r.compute_s);
-    simt_set_real(breakdown, "l2_s", r.l2_s);
-    simt_set_real(breakdown, "dram_s", r.dram_s);
-    simt_set_real(breakdown, "overhead_s", r.overhead_s);
-    simt_set_real(breakdown, "reduce_s", r.reduce_s);
+    simt_call_set_real(breakdown, "compute_s", r.compute_s);
+    simt_call_set_real(breakdown, "l2_s", r.l2_s);
+    simt_call_set_real(breakdown, "dram_s", r.dram_s);
+    simt_call_set_real(breakdown, "overhead_s", r.overhead_s);
+    simt_call_set_real(breakdown, "reduce_s", r.reduce_s);
     json_object_set_new(answer, "breakdown", breakdown);
 
     for (int i = 0; i < r.assumption_count; i++)

@@ -257,10 +257,10 @@ static json_t *advice_item(const struct simt_kernel_request *req, const struct s
     static const char *const kinds[] = {"pad", "coalesce", "widen", "ilp", "occupancy", "branch"};
     json_t *item = json_object();
     json_object_set_new(item, "message", json_string(message));
-    simt_set_real(item, "estimated_speedup", a->estimated_speedup);
+    simt_call_set_real(item, "estimated_speedup", a->estimated_speedup);
     json_object_set_new(item, "kind", json_string(kinds[a->kind]));
     if (a->access_index >= 0)
-        simt_set_int(item, "access", a->access_index);
+        simt_call_set_int(item, "access", a->access_index);
     return item;
 }
 
@@ -327,47 +327,47 @@ static json_t *answer_kernel(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_kernel_predict(&gpu->spec, &gpu->figures, &req, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
-    simt_set_real(answer, "time_s", r.time_s);
+    simt_call_set_real(answer, "time_s", r.time_s);
     json_object_set_new(answer, "bound", json_string(simt_kernel_bound_name(r.bound)));
     json_t *occ = json_object();
     json_object_set(occ, "gpu", json_object_get(answer, "gpu"));
     simt_api_occupancy_fill(occ, &gpu->spec, &r.occupancy);
-    simt_set_real(occ, "waves", r.waves);
+    simt_call_set_real(occ, "waves", r.waves);
     json_object_set_new(answer, "occupancy", occ);
     json_t *breakdown = json_object();
     static const char *const keys[SIMT_BOUND_COUNT] = {"dram_s", "l2_s",      "shared_s", "compute_s",
                                                        "sfu_s",  "latency_s", "launch_s"};
     for (int b = 0; b < SIMT_BOUND_COUNT; b++)
-        simt_set_real(breakdown, keys[b], r.breakdown_s[b]);
-    simt_set_real(breakdown, "issue_s", r.issue_s);
-    simt_set_real(breakdown, "fp32_s", r.fp32_s);
-    simt_set_real(breakdown, "fp64_s", r.fp64_s);
-    simt_set_real(breakdown, "fp16_s", r.fp16_s);
-    simt_set_real(breakdown, "constant_s", r.constant_s);
+        simt_call_set_real(breakdown, keys[b], r.breakdown_s[b]);
+    simt_call_set_real(breakdown, "issue_s", r.issue_s);
+    simt_call_set_real(breakdown, "fp32_s", r.fp32_s);
+    simt_call_set_real(breakdown, "fp64_s", r.fp64_s);
+    simt_call_set_real(breakdown, "fp16_s", r.fp16_s);
+    simt_call_set_real(breakdown, "constant_s", r.constant_s);
     json_object_set_new(answer, "breakdown", breakdown);
     json_t *traffic = json_object();
-    simt_set_real(traffic, "dram_bytes", r.dram_bytes);
-    simt_set_real(traffic, "l2_bytes", r.l2_bytes);
-    simt_set_real(traffic, "useful_bytes", r.useful_bytes);
-    simt_set_real(traffic, "shared_wavefronts", r.shared_wavefronts);
-    simt_set_real(traffic, "l1_wavefronts", r.l1_wavefronts);
-    simt_set_real(traffic, "warp_instructions", r.warp_instructions);
+    simt_call_set_real(traffic, "dram_bytes", r.dram_bytes);
+    simt_call_set_real(traffic, "l2_bytes", r.l2_bytes);
+    simt_call_set_real(traffic, "useful_bytes", r.useful_bytes);
+    simt_call_set_real(traffic, "shared_wavefronts", r.shared_wavefronts);
+    simt_call_set_real(traffic, "l1_wavefronts", r.l1_wavefronts);
+    simt_call_set_real(traffic, "warp_instructions", r.warp_instructions);
     json_object_set_new(answer, "traffic", traffic);
     json_t *advice = json_array();
     for (int i = 0; i < r.advice_count; i++)
         json_array_append_new(advice, advice_item(&req, &r.advice[i]));
     json_object_set_new(answer, "advice", advice);
-    simt_set_real(answer, "execution_s", r.execution_s);
-    simt_set_int(answer, "blocks", r.blocks);
-    simt_set_real(answer, "waves", r.waves);
-    simt_set_real(answer, "divergence_serialization", r.divergence_serialization);
-    simt_set_real(answer, "latency_rounds_per_warp", r.latency_rounds_per_warp);
+    simt_call_set_real(answer, "execution_s", r.execution_s);
+    simt_call_set_int(answer, "blocks", r.blocks);
+    simt_call_set_real(answer, "waves", r.waves);
+    simt_call_set_real(answer, "divergence_serialization", r.divergence_serialization);
+    simt_call_set_real(answer, "latency_rounds_per_warp", r.latency_rounds_per_warp);
     if (r.latency_rounds_per_warp > 0.0)
-        simt_set_real(answer, "loaded_latency_cycles", r.loaded_latency_cycles);
-    simt_set_real(answer, "achieved_dram_bandwidth_bytes_per_s", r.achieved_dram_bandwidth_bytes_per_s);
+        simt_call_set_real(answer, "loaded_latency_cycles", r.loaded_latency_cycles);
+    simt_call_set_real(answer, "achieved_dram_bandwidth_bytes_per_s", r.achieved_dram_bandwidth_bytes_per_s);
     kernel_assumptions(call, &r);
     simt_call_assume_figures(call, &gpu->figures, r.figures_used);
     return answer;

@@ -123,23 +123,24 @@ static json_t *answer_latency(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_latency_compute(&gpu->spec, &gpu->figures, &req, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
     int fma = req.level == SIMT_LATENCY_FMA;
     json_object_set_new(answer, "level", json_string(levels[level]));
-    simt_set_real(answer, "warps_per_sm", req.warps_per_sm);
-    simt_set_real(answer, "ilp", req.ilp);
-    simt_set_real(answer, "latency_cycles", r.latency_cycles);
-    simt_set_real(answer, "unloaded_latency_cycles", r.unloaded_latency_cycles);
-    simt_set_real(answer, fma ? "ops_in_flight_per_sm" : "bytes_in_flight_per_sm", r.in_flight_per_sm);
-    simt_set_real(answer, fma ? "required_ops_in_flight_per_sm" : "required_bytes_in_flight_per_sm",
-                  r.required_in_flight_per_sm);
-    simt_set_real(answer, fma ? "achieved_ops_per_s" : "achieved_bandwidth_bytes_per_s", r.achieved_per_s);
-    simt_set_real(answer, fma ? "peak_ops_per_s" : "peak_bandwidth_bytes_per_s", r.peak_per_s);
-    simt_set_real(answer, "fraction_of_peak", r.fraction_of_peak);
-    simt_set_real(answer, "warps_needed", r.warps_needed);
-    simt_set_real(answer, "target_fraction", r.target_fraction);
+    simt_call_set_real(answer, "warps_per_sm", req.warps_per_sm);
+    simt_call_set_real(answer, "ilp", req.ilp);
+    simt_call_set_real(answer, "latency_cycles", r.latency_cycles);
+    simt_call_set_real(answer, "unloaded_latency_cycles", r.unloaded_latency_cycles);
+    simt_call_set_real(answer, fma ? "ops_in_flight_per_sm" : "bytes_in_flight_per_sm", r.in_flight_per_sm);
+    simt_call_set_real(answer, fma ? "required_ops_in_flight_per_sm" : "required_bytes_in_flight_per_sm",
+                       r.required_in_flight_per_sm);
+    simt_call_set_real(answer, fma ? "achieved_ops_per_s" : "achieved_bandwidth_bytes_per_s",
+                       r.achieved_per_s);
+    simt_call_set_real(answer, fma ? "peak_ops_per_s" : "peak_bandwidth_bytes_per_s", r.peak_per_s);
+    simt_call_set_real(answer, "fraction_of_peak", r.fraction_of_peak);
+    simt_call_set_real(answer, "warps_needed", r.warps_needed);
+    simt_call_set_real(answer, "target_fraction", r.target_fraction);
     if (has_block) {
         json_t *o = json_object();
         simt_api_occupancy_fill(o, &gpu->spec, &occ);

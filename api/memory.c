@@ -42,18 +42,18 @@ static json_t *answer_coalescing(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_coalescing_compute(&gpu->spec, &access, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
-    simt_set_int(answer, "sectors", r.sectors);
-    simt_set_int(answer, "cache_lines", r.cache_lines);
-    simt_set_int(answer, "dram_bytes", r.dram_bytes);
-    simt_set_int(answer, "useful_bytes", r.useful_bytes);
-    simt_set_real(answer, "efficiency", r.efficiency);
-    simt_set_int(answer, "transactions", r.transactions);
-    simt_set_int(answer, "transaction_bytes", r.transaction_bytes);
-    simt_set_int(answer, "sector_bytes_moved", r.sector_bytes_moved);
-    simt_set_int(answer, "active_lanes", r.active_lanes);
+    simt_call_set_int(answer, "sectors", r.sectors);
+    simt_call_set_int(answer, "cache_lines", r.cache_lines);
+    simt_call_set_int(answer, "dram_bytes", r.dram_bytes);
+    simt_call_set_int(answer, "useful_bytes", r.useful_bytes);
+    simt_call_set_real(answer, "efficiency", r.efficiency);
+    simt_call_set_int(answer, "transactions", r.transactions);
+    simt_call_set_int(answer, "transaction_bytes", r.transaction_bytes);
+    simt_call_set_int(answer, "sector_bytes_moved", r.sector_bytes_moved);
+    simt_call_set_int(answer, "active_lanes", r.active_lanes);
     simt_call_assume(call,
                      "sectors of %d bytes, cache lines of %d bytes, DRAM accessed in %d-byte granules%s",
                      r.sector_bytes, r.cache_line_bytes, r.dram_granularity_bytes,
@@ -74,21 +74,21 @@ static json_t *answer_banks(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_banks_compute(&gpu->spec, &access, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
-    simt_set_int(answer, "ways", r.ways);
-    simt_set_int(answer, "wavefronts", r.wavefronts);
-    simt_set_real(answer, "efficiency", r.efficiency);
+    simt_call_set_int(answer, "ways", r.ways);
+    simt_call_set_int(answer, "wavefronts", r.wavefronts);
+    simt_call_set_real(answer, "efficiency", r.efficiency);
     json_object_set_new(answer, "broadcast", json_boolean(r.broadcast));
     if (r.suggested_padding_elements >= 0)
-        simt_set_int(answer, "suggested_padding_elements", r.suggested_padding_elements);
+        simt_call_set_int(answer, "suggested_padding_elements", r.suggested_padding_elements);
     else
         json_object_set_new(answer, "suggested_padding_elements", json_null());
-    simt_set_int(answer, "min_wavefronts", r.min_wavefronts);
-    simt_set_int(answer, "worst_bank_words", r.worst_bank_words);
-    simt_set_int(answer, "distinct_bytes", r.distinct_bytes);
-    simt_set_int(answer, "active_lanes", r.active_lanes);
+    simt_call_set_int(answer, "min_wavefronts", r.min_wavefronts);
+    simt_call_set_int(answer, "worst_bank_words", r.worst_bank_words);
+    simt_call_set_int(answer, "distinct_bytes", r.distinct_bytes);
+    simt_call_set_int(answer, "active_lanes", r.active_lanes);
     int banks = gpu->spec.shared_banks > 0 ? gpu->spec.shared_banks : 32;
     int bank_bytes = gpu->spec.shared_bank_bytes > 0 ? gpu->spec.shared_bank_bytes : 4;
     simt_call_assume(
@@ -151,12 +151,12 @@ static json_t *answer_constant(struct simt_call *call)
             return NULL;
         rc = simt_constant_compute(&access, &r, &diag);
     }
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
-    simt_set_int(answer, "serialization", r.serialization);
-    simt_set_real(answer, "efficiency", r.efficiency);
-    simt_set_int(answer, "active_lanes", r.active_lanes);
+    simt_call_set_int(answer, "serialization", r.serialization);
+    simt_call_set_real(answer, "efficiency", r.efficiency);
+    simt_call_set_int(answer, "active_lanes", r.active_lanes);
     simt_call_assume(call,
                      "the constant cache serves one address per request and broadcasts it to every lane that "
                      "asked for it; distinct addresses are served one after another");

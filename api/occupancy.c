@@ -51,15 +51,15 @@ static void set_limit(json_t *limits, const char *key, int blocks)
     if (blocks == SIMT_OCC_NO_LIMIT)
         json_object_set_new(limits, key, json_null());
     else
-        simt_set_int(limits, key, blocks);
+        simt_call_set_int(limits, key, blocks);
 }
 
 void simt_api_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu, const struct simt_occ_result *r)
 {
-    simt_set_int(answer, "active_blocks_per_sm", r->active_blocks_per_sm);
-    simt_set_int(answer, "active_warps_per_sm", r->active_warps_per_sm);
-    simt_set_int(answer, "max_warps_per_sm", r->max_warps_per_sm);
-    simt_set_real(answer, "occupancy", r->occupancy);
+    simt_call_set_int(answer, "active_blocks_per_sm", r->active_blocks_per_sm);
+    simt_call_set_int(answer, "active_warps_per_sm", r->active_warps_per_sm);
+    simt_call_set_int(answer, "max_warps_per_sm", r->max_warps_per_sm);
+    simt_call_set_real(answer, "occupancy", r->occupancy);
     json_object_set_new(answer, "limiters", limiter_list(r->limiters));
     json_t *limits = json_object();
     set_limit(limits, "warps", r->limit_warps);
@@ -69,20 +69,20 @@ void simt_api_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu, co
     set_limit(limits, "barriers", r->limit_barriers);
     json_object_set_new(answer, "limits", limits);
     json_t *allocated = json_object();
-    simt_set_int(allocated, "registers_per_block", r->registers_per_block);
-    simt_set_int(allocated, "shared_bytes_per_block", r->shared_bytes_per_block);
-    simt_set_int(allocated, "shared_carveout_bytes", r->shared_carveout_bytes);
+    simt_call_set_int(allocated, "registers_per_block", r->registers_per_block);
+    simt_call_set_int(allocated, "shared_bytes_per_block", r->shared_bytes_per_block);
+    simt_call_set_int(allocated, "shared_carveout_bytes", r->shared_carveout_bytes);
     if (gpu->vendor == SIMT_VENDOR_AMD) {
-        simt_set_int(allocated, "vgprs_per_wave", r->vgprs_per_wave);
-        simt_set_int(allocated, "sgprs_per_wave", r->sgprs_per_wave);
-        simt_set_int(allocated, "lds_bytes_per_workgroup", r->lds_bytes_per_workgroup);
+        simt_call_set_int(allocated, "vgprs_per_wave", r->vgprs_per_wave);
+        simt_call_set_int(allocated, "sgprs_per_wave", r->sgprs_per_wave);
+        simt_call_set_int(allocated, "lds_bytes_per_workgroup", r->lds_bytes_per_workgroup);
     }
     json_object_set_new(answer, "allocated", allocated);
     if (gpu->vendor == SIMT_VENDOR_AMD) {
-        simt_set_int(answer, "wavefront_size", gpu->warp_size);
-        simt_set_int(answer, "waves_per_simd", r->waves_per_simd);
-        simt_set_int(answer, "waves_per_cu", r->waves_per_cu);
-        simt_set_int(answer, "max_waves_per_cu", (int64_t)gpu->simds_per_cu * gpu->max_waves_per_simd);
+        simt_call_set_int(answer, "wavefront_size", gpu->warp_size);
+        simt_call_set_int(answer, "waves_per_simd", r->waves_per_simd);
+        simt_call_set_int(answer, "waves_per_cu", r->waves_per_cu);
+        simt_call_set_int(answer, "max_waves_per_cu", (int64_t)gpu->simds_per_cu * gpu->max_waves_per_simd);
     }
 }
 
@@ -121,12 +121,12 @@ static json_t *answer_occupancy(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_occupancy_compute(&gpu->spec, &req, &result, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
     simt_api_occupancy_fill(answer, &gpu->spec, &result);
     if (req.grid_size > 0)
-        simt_set_real(answer, "waves", result.waves);
+        simt_call_set_real(answer, "waves", result.waves);
     occupancy_assumptions(call, &gpu->spec, &req, &result);
     return answer;
 }
@@ -249,16 +249,16 @@ static json_t *answer_sweep(struct simt_call *call)
         }
         assumed |= r.assumed;
         json_t *p = json_object();
-        simt_set_int(p, "value", v);
+        simt_call_set_int(p, "value", v);
         json_object_set_new(p, "launchable", json_boolean(rc == 0));
         simt_api_occupancy_fill(p, spec, &r);
         if (rc == 0 && point.grid_size > 0)
-            simt_set_real(p, "waves", r.waves);
+            simt_call_set_real(p, "waves", r.waves);
         if (rc != 0)
             json_object_set_new(p, "reason", json_string(diag.message));
         json_array_append_new(points, p);
     }
-    json_t *answer = simt_answer_new(call);
+    json_t *answer = simt_call_answer(call);
     json_object_set_new(answer, "vary", json_string(varies[vary]));
     json_object_set_new(answer, "points", points);
     struct simt_occ_result summary;
@@ -305,13 +305,13 @@ static json_t *answer_suggest(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_occupancy_suggest(&gpu->spec, &req, &result, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
-    simt_set_int(answer, "block_size", result.block_size);
-    simt_set_int(answer, "min_grid_size", result.min_grid_size);
-    simt_set_real(answer, "occupancy", result.occupancy);
-    simt_set_int(answer, "active_blocks_per_sm", result.active_blocks_per_sm);
+    simt_call_set_int(answer, "block_size", result.block_size);
+    simt_call_set_int(answer, "min_grid_size", result.min_grid_size);
+    simt_call_set_real(answer, "occupancy", result.occupancy);
+    simt_call_set_int(answer, "active_blocks_per_sm", result.active_blocks_per_sm);
     if (req.max_block_size == 0)
         simt_call_assume(call, "max_block_size: the GPU's limit, %d threads",
                          gpu->spec.max_threads_per_block);

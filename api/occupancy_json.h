@@ -2,7 +2,10 @@
  * kernel endpoints: the descriptor rows of the occupancy request's fields
  * (one macro each, for any request struct T holding a struct simt_occ_request
  * at member path P, e.g. `occ.` or empty) and the occupancy answer's
- * fields. Not installed. */
+ * fields. Not installed.
+ *
+ * Ownership: the rows are static data; simt_api_occupancy_fill adds new
+ * values to `answer`, which stays the caller's. */
 #ifndef SIMT_API_OCCUPANCY_JSON_H
 #define SIMT_API_OCCUPANCY_JSON_H
 

@@ -85,19 +85,19 @@ static json_t *answer_roofline(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_roofline_compute(&gpu->figures, &req, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
-    simt_set_real(answer, "arithmetic_intensity", r.arithmetic_intensity);
-    simt_set_real(answer, "ridge_point", r.ridge_point);
-    simt_set_real(answer, "attainable_flops_per_s", r.attainable_flops_per_s);
-    simt_set_real(answer, "time_s", r.time_s);
+    simt_call_set_real(answer, "arithmetic_intensity", r.arithmetic_intensity);
+    simt_call_set_real(answer, "ridge_point", r.ridge_point);
+    simt_call_set_real(answer, "attainable_flops_per_s", r.attainable_flops_per_s);
+    simt_call_set_real(answer, "time_s", r.time_s);
     json_object_set_new(answer, "bound",
                         json_string(r.bound == SIMT_ROOF_COMPUTE
                                         ? "compute"
                                         : simt_mem_level_name((enum simt_mem_level)r.bound)));
-    simt_set_real(answer, "peak_flops_per_s", r.peak_flops_per_s);
-    simt_set_real(answer, "compute_time_s", r.compute_time_s);
+    simt_call_set_real(answer, "peak_flops_per_s", r.peak_flops_per_s);
+    simt_call_set_real(answer, "compute_time_s", r.compute_time_s);
     json_t *levels = json_array();
     for (int l = 0; l < SIMT_LEVEL_COUNT; l++) {
         const struct simt_roofline_level *lv = &r.levels[l];
@@ -105,12 +105,12 @@ static json_t *answer_roofline(struct simt_call *call)
             continue;
         json_t *item = json_object();
         json_object_set_new(item, "level", json_string(simt_mem_level_name((enum simt_mem_level)l)));
-        simt_set_real(item, "bytes", lv->bytes);
-        simt_set_real(item, "time_s", lv->time_s);
-        simt_set_real(item, "intensity", lv->intensity);
-        simt_set_real(item, "bandwidth_bytes_per_s", lv->bandwidth_bytes_per_s);
-        simt_set_real(item, "ridge_point", lv->ridge_point);
-        simt_set_real(item, "attainable_flops_per_s", lv->attainable_flops_per_s);
+        simt_call_set_real(item, "bytes", lv->bytes);
+        simt_call_set_real(item, "time_s", lv->time_s);
+        simt_call_set_real(item, "intensity", lv->intensity);
+        simt_call_set_real(item, "bandwidth_bytes_per_s", lv->bandwidth_bytes_per_s);
+        simt_call_set_real(item, "ridge_point", lv->ridge_point);
+        simt_call_set_real(item, "attainable_flops_per_s", lv->attainable_flops_per_s);
         json_array_append_new(levels, item);
     }
     json_object_set_new(answer, "levels", levels);

@@ -27,8 +27,8 @@ static json_t *answer_gpus_list(struct simt_call *call)
                                  gpu->compute_capability, "sm_count", gpu->spec.sm_count);
         if (item == NULL)
             continue;
-        simt_set_real(item, "dram_bytes", gpu->spec.dram_bytes);
-        simt_set_real(item, "dram_bandwidth_bytes_per_s", gpu->spec.dram_bandwidth_bytes_per_s);
+        simt_call_set_real(item, "dram_bytes", gpu->spec.dram_bytes);
+        simt_call_set_real(item, "dram_bandwidth_bytes_per_s", gpu->spec.dram_bandwidth_bytes_per_s);
         json_object_set_new(item, "measured", json_boolean(gpu->has_measured));
         json_array_append_new(list, item);
     }

@@ -4,7 +4,10 @@
  * (paths, lane_paths or random_paths), with the descriptor rows of their
  * fields. Readers follow read.h: 0 on success, a negative SIMT_E* code after
  * recording the contract's error (field = JSON path) in the call. Not
- * installed. */
+ * installed.
+ *
+ * Ownership: objects passed in are borrowed; what is read goes into the
+ * caller's structs, nothing is allocated. */
 #ifndef SIMT_WARP_JSON_H
 #define SIMT_WARP_JSON_H
 
