@@ -79,12 +79,6 @@ static json_t *answer_collective(struct simt_call *call)
     return answer;
 }
 
-const struct simt_api_endpoint simt_api_collective_endpoint = {
-    .method = "POST",
-    .route = "/v1/collective",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_collective,
-    .fields = fields,
-    .field_count = SIMT_COUNT_OF(fields),
-    .doc = "An NCCL-style collective: time, algorithm, algorithm and bus bandwidths.",
-};
+const struct simt_api_endpoint simt_api_collective_endpoint =
+    SIMT_MODEL_ENDPOINT("/v1/collective", answer_collective, fields,
+                        "An NCCL-style collective: time, algorithm, algorithm and bus bandwidths.");

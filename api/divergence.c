@@ -47,12 +47,6 @@ static json_t *answer_divergence(struct simt_call *call)
     return answer;
 }
 
-const struct simt_api_endpoint simt_api_divergence_endpoint = {
-    .method = "POST",
-    .route = "/v1/divergence",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_divergence,
-    .fields = fields,
-    .field_count = SIMT_COUNT_OF(fields),
-    .doc = "The cost of a divergent branch in one warp: k equal paths, lane paths or random paths.",
-};
+const struct simt_api_endpoint simt_api_divergence_endpoint = SIMT_MODEL_ENDPOINT(
+    "/v1/divergence", answer_divergence, fields,
+    "The cost of a divergent branch in one warp: k equal paths, lane paths or random paths.");

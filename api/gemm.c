@@ -79,12 +79,5 @@ static json_t *answer_gemm(struct simt_call *call)
     return answer;
 }
 
-const struct simt_api_endpoint simt_api_gemm_endpoint = {
-    .method = "POST",
-    .route = "/v1/gemm",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_gemm,
-    .fields = fields,
-    .field_count = SIMT_COUNT_OF(fields),
-    .doc = "A (batched) GEMM C = A x B: time, bound, tile and efficiencies.",
-};
+const struct simt_api_endpoint simt_api_gemm_endpoint = SIMT_MODEL_ENDPOINT(
+    "/v1/gemm", answer_gemm, fields, "A (batched) GEMM C = A x B: time, bound, tile and efficiencies.");

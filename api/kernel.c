@@ -373,12 +373,6 @@ static json_t *answer_kernel(struct simt_call *call)
     return answer;
 }
 
-const struct simt_api_endpoint simt_api_kernel_endpoint = {
-    .method = "POST",
-    .route = "/v1/kernel",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_kernel,
-    .fields = fields,
-    .field_count = SIMT_COUNT_OF(fields),
-    .doc = "One launch from its shape: time, bound, occupancy, breakdown, traffic and ranked advice.",
-};
+const struct simt_api_endpoint simt_api_kernel_endpoint = SIMT_MODEL_ENDPOINT(
+    "/v1/kernel", answer_kernel, fields,
+    "One launch from its shape: time, bound, occupancy, breakdown, traffic and ranked advice.");

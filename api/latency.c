@@ -176,12 +176,6 @@ static json_t *answer_latency(struct simt_call *call)
     return answer;
 }
 
-const struct simt_api_endpoint simt_api_latency_endpoint = {
-    .method = "POST",
-    .route = "/v1/latency-hiding",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_latency,
-    .fields = fields,
-    .field_count = SIMT_COUNT_OF(fields),
-    .doc = "Is there enough in flight to hide latency: the bandwidth or FMA rate a concurrency reaches.",
-};
+const struct simt_api_endpoint simt_api_latency_endpoint = SIMT_MODEL_ENDPOINT(
+    "/v1/latency-hiding", answer_latency, fields,
+    "Is there enough in flight to hide latency: the bandwidth or FMA rate a concurrency reaches.");

@@ -163,33 +163,15 @@ static json_t *answer_constant(struct simt_call *call)
     return answer;
 }
 
-const struct simt_api_endpoint simt_api_memory_coalescing = {
-    .method = "POST",
-    .route = "/v1/memory/coalescing",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_coalescing,
-    .fields = access_fields,
-    .field_count = SIMT_COUNT_OF(access_fields),
-    .doc = "One warp-wide global access: sectors, cache lines, DRAM bytes and efficiency.",
-};
+const struct simt_api_endpoint simt_api_memory_coalescing =
+    SIMT_MODEL_ENDPOINT("/v1/memory/coalescing", answer_coalescing, access_fields,
+                        "One warp-wide global access: sectors, cache lines, DRAM bytes and efficiency.");
 
-const struct simt_api_endpoint simt_api_memory_banks = {
-    .method = "POST",
-    .route = "/v1/memory/banks",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_banks,
-    .fields = access_fields,
-    .field_count = SIMT_COUNT_OF(access_fields),
-    .doc = "One warp-wide shared-memory access: bank-conflict ways, wavefronts and the padding that removes "
-           "them.",
-};
+const struct simt_api_endpoint simt_api_memory_banks = SIMT_MODEL_ENDPOINT(
+    "/v1/memory/banks", answer_banks, access_fields,
+    "One warp-wide shared-memory access: bank-conflict ways, wavefronts and the padding that removes "
+    "them.");
 
-const struct simt_api_endpoint simt_api_memory_constant = {
-    .method = "POST",
-    .route = "/v1/memory/constant",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_constant,
-    .fields = constant_fields,
-    .field_count = SIMT_COUNT_OF(constant_fields),
-    .doc = "One warp-wide constant-memory access: how many times the constant cache serializes it.",
-};
+const struct simt_api_endpoint simt_api_memory_constant = SIMT_MODEL_ENDPOINT(
+    "/v1/memory/constant", answer_constant, constant_fields,
+    "One warp-wide constant-memory access: how many times the constant cache serializes it.");

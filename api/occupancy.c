@@ -318,33 +318,15 @@ static json_t *answer_suggest(struct simt_call *call)
     return answer;
 }
 
-const struct simt_api_endpoint simt_api_occupancy_endpoint = {
-    .method = "POST",
-    .route = "/v1/occupancy",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_occupancy,
-    .fields = occupancy_fields,
-    .field_count = SIMT_COUNT_OF(occupancy_fields),
-    .doc = "One kernel configuration: active blocks and warps per SM, occupancy and what limits it.",
-};
+const struct simt_api_endpoint simt_api_occupancy_endpoint = SIMT_MODEL_ENDPOINT(
+    "/v1/occupancy", answer_occupancy, occupancy_fields,
+    "One kernel configuration: active blocks and warps per SM, occupancy and what limits it.");
 
-const struct simt_api_endpoint simt_api_occupancy_sweep = {
-    .method = "POST",
-    .route = "/v1/occupancy/sweep",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_sweep,
-    .fields = sweep_fields,
-    .field_count = SIMT_COUNT_OF(sweep_fields),
-    .doc = "The occupancy of one configuration with one field varied over a range.",
-};
+const struct simt_api_endpoint simt_api_occupancy_sweep =
+    SIMT_MODEL_ENDPOINT("/v1/occupancy/sweep", answer_sweep, sweep_fields,
+                        "The occupancy of one configuration with one field varied over a range.");
 
-const struct simt_api_endpoint simt_api_occupancy_suggest = {
-    .method = "POST",
-    .route = "/v1/launch/suggest",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_suggest,
-    .fields = suggest_fields,
-    .field_count = SIMT_COUNT_OF(suggest_fields),
-    .doc = "The block size of the highest occupancy for a kernel's attributes "
-           "(cudaOccupancyMaxPotentialBlockSize).",
-};
+const struct simt_api_endpoint simt_api_occupancy_suggest =
+    SIMT_MODEL_ENDPOINT("/v1/launch/suggest", answer_suggest, suggest_fields,
+                        "The block size of the highest occupancy for a kernel's attributes "
+                        "(cudaOccupancyMaxPotentialBlockSize).");

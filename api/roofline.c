@@ -135,12 +135,6 @@ static json_t *answer_roofline(struct simt_call *call)
     return answer;
 }
 
-const struct simt_api_endpoint simt_api_roofline_endpoint = {
-    .method = "POST",
-    .route = "/v1/roofline",
-    .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE,
-    .handler = answer_roofline,
-    .fields = fields,
-    .field_count = SIMT_COUNT_OF(fields),
-    .doc = "The hierarchical roofline of one piece of work: flops at a precision, bytes per memory level.",
-};
+const struct simt_api_endpoint simt_api_roofline_endpoint = SIMT_MODEL_ENDPOINT(
+    "/v1/roofline", answer_roofline, fields,
+    "The hierarchical roofline of one piece of work: flops at a precision, bytes per memory level.");

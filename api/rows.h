@@ -83,4 +83,12 @@
 
 #define SIMT_COUNT_OF(ROWS) (sizeof ROWS / sizeof ROWS[0])
 
+/* A model endpoint /v1/compare may ask: POST ROUTE, answered by HANDLER,
+ * its body's fields the array FIELDS. */
+#define SIMT_MODEL_ENDPOINT(ROUTE, HANDLER, FIELDS, DOC)                                                     \
+    {                                                                                                        \
+        .method = "POST", .route = ROUTE, .flags = SIMT_API_MODEL | SIMT_API_COMPARABLE, .handler = HANDLER, \
+        .fields = FIELDS, .field_count = SIMT_COUNT_OF(FIELDS), .doc = DOC                                   \
+    }
+
 #endif
