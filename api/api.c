@@ -1,6 +1,9 @@
-/* api.c - the request pipeline: route lookup (404/405), content type (415),
- * JSON parsing (400), the handler, and the contract's error body. Every
- * answer is built here, so every endpoint speaks the same error shape. */
+/* api.c - the request pipeline: route lookup in the endpoint table
+ * (404/405), content type (415), JSON parsing (400), the figure policy, the
+ * body's keys against the endpoint's descriptor, the handler, the
+ * assumptions, the contract's error body, and the release of the call.
+ * Every answer is built here, so every endpoint speaks the same error shape
+ * and no handler frees what the call holds. */
 #include "api.h"
 
 #include <ctype.h>
@@ -15,6 +18,7 @@
 #include "routes.h"
 
 #define JSON_CONTENT_TYPE "application/json"
+#define MAX_JSON_DEPTH 32 /* deeper request bodies are a 400 */
 
 static int dump_json(json_t *value, int status, const char *route, struct simt_api_response *resp)
 {
@@ -240,10 +244,10 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
             resp->route = endpoint->route;
             return rc;
         }
-        if (req->body != NULL && json_depth_exceeds(req->body, req->body_len, SIMT_MAX_JSON_DEPTH)) {
+        if (req->body != NULL && json_depth_exceeds(req->body, req->body_len, MAX_JSON_DEPTH)) {
             char message[120];
             snprintf(message, sizeof message, "the body nests arrays and objects deeper than %d levels",
-                     SIMT_MAX_JSON_DEPTH);
+                     MAX_JSON_DEPTH);
             int rc = simt_api_error_response(400, "bad_json", message, NULL, resp);
             resp->route = endpoint->route;
             return rc;

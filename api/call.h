@@ -29,9 +29,6 @@
 #include "gpu.h"
 #include "hwdb.h"
 
-#define SIMT_MAX_SWEEP_POINTS 4096
-#define SIMT_MAX_JSON_DEPTH 32 /* deeper request bodies are a 400 */
-
 /* The GPU a request names: the database record, its numbers with the
  * request's overrides (and the call's figure policy) applied, the figure
  * set for that policy, and the names the request overrode. */

@@ -10,6 +10,7 @@
 #include "resolve.h"
 
 #define MAX_BYTES SIMT_OCC_MAX_BYTES
+#define MAX_SWEEP_POINTS 4096
 
 /* The occupancy request's rows for a struct T with the request at P; REQ:
  * how block_size and registers_per_thread are required. */
@@ -203,11 +204,10 @@ static int read_sweep(struct simt_call *call, const struct simt_gpu_spec *spec, 
         return simt_call_fail(call, 400, "invalid_argument", "to",
                               "to (%lld) must not be less than from (%lld)", (long long)sweep->to,
                               (long long)sweep->from);
-    if ((sweep->to - sweep->from) / sweep->step + 1 > SIMT_MAX_SWEEP_POINTS)
+    if ((sweep->to - sweep->from) / sweep->step + 1 > MAX_SWEEP_POINTS)
         return simt_call_fail(call, 400, "invalid_argument", "step",
                               "the sweep would have %lld points; at most %d: raise step or narrow from..to",
-                              (long long)((sweep->to - sweep->from) / sweep->step + 1),
-                              SIMT_MAX_SWEEP_POINTS);
+                              (long long)((sweep->to - sweep->from) / sweep->step + 1), MAX_SWEEP_POINTS);
     return 0;
 }
 

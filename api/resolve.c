@@ -201,6 +201,8 @@ const struct simt_resolved_gpu *simt_resolve_gpu(struct simt_call *call, json_t 
         return NULL;
     }
     struct simt_resolved_gpu *gpu = &call->gpu;
+    if (call->has_gpu)
+        json_decref(gpu->overridden); /* a second GPU replaces the first */
     memset(gpu, 0, sizeof *gpu);
     call->has_gpu = 1; /* from here the call releases what gpu holds */
     gpu->record = record;

@@ -15,7 +15,7 @@
 /* Resolves obj[key] into call->gpu and returns it, or NULL after recording
  * the error: unknown id -> 404 unknown_gpu; unknown override -> 400
  * unknown_field; bad value or broken relation -> 400 invalid_argument.
- * A call resolves at most one GPU. */
+ * A call holds one GPU: resolving another replaces it. */
 const struct simt_resolved_gpu *simt_resolve_gpu(struct simt_call *call, json_t *obj, const char *path,
                                                  const char *key);
 
