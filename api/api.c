@@ -1,6 +1,9 @@
-/* api.c - the request pipeline: route lookup (404/405), content type (415),
- * JSON parsing (400), the handler, and the contract's error body. Every
- * answer is built here, so every endpoint speaks the same error shape. */
+/* api.c - the request pipeline: route lookup in the endpoint table
+ * (404/405), content type (415), JSON parsing (400), the figure policy, the
+ * body's keys against the endpoint's descriptor, the handler, the
+ * assumptions, the contract's error body, and the release of the call.
+ * Every answer is built here, so every endpoint speaks the same error shape
+ * and no handler frees what the call holds. */
 #include "api.h"
 
 #include <ctype.h>
@@ -10,9 +13,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api_internal.h"
+#include "call.h"
+#include "read.h"
+#include "routes.h"
 
 #define JSON_CONTENT_TYPE "application/json"
+#define MAX_JSON_DEPTH 32 /* deeper request bodies are a 400 */
 
 static int dump_json(json_t *value, int status, const char *route, struct simt_api_response *resp)
 {
@@ -33,13 +39,13 @@ static json_t *error_body(const char *code, const char *message, const char *fie
 {
     char text[512], path[160];
     snprintf(text, sizeof text, "%s", message);
-    simt_utf8_repair(text);
+    simt_call_utf8_repair(text);
     json_t *error = json_pack("{s:s, s:s}", "code", code, "message", text);
     if (error == NULL)
         return NULL;
     if (field != NULL && field[0] != '\0') {
         snprintf(path, sizeof path, "%s", field);
-        simt_utf8_repair(path);
+        simt_call_utf8_repair(path);
         json_object_set_new(error, "field", json_string(path));
     }
     return json_pack("{s:o}", "error", error);
@@ -133,119 +139,122 @@ static int content_type_is_json(const char *content_type)
     return next == '\0' || next == ';' || next == ' ';
 }
 
+/* The one place the figure policy is decided: "figures" of a model
+ * endpoint's body, taken out before the handler sees the body. */
 static int figures_from_body(struct simt_call *call)
 {
     json_t *value = json_object_get(call->body, "figures");
     if (value == NULL)
         return 0;
-    const char *choices[] = {"measured", "datasheet", NULL};
+    static const char *const choices[] = {"measured", "datasheet", NULL};
     int index = 0;
-    if (simt_get_enum(call, call->body, "", "figures", 1, choices, 0, &index) != 0)
-        return -1;
-    call->figures = index == 1 ? SIMT_FIGURES_DATASHEET : SIMT_FIGURES_MEASURED;
+    int rc = simt_read_enum(call, call->body, "", "figures", 1, choices, 0, &index);
+    if (rc != 0)
+        return rc;
+    call->policy = index == 1 ? SIMT_POLICY_DATASHEET : SIMT_POLICY_PREFER_MEASURED;
     json_object_del(call->body, "figures");
     return 0;
 }
 
-/* Runs one matched route on an already parsed body (borrowed; may be
- * modified: "figures" is taken out). Returns the answer or NULL with
- * call->failed set. */
-static json_t *run_route(struct simt_call *call, const struct simt_route *route)
+/* Runs one matched endpoint on an already parsed body (borrowed; may be
+ * modified: "figures" is taken out): the figure policy, the body's keys
+ * against the descriptor, the handler, the assumptions. Returns the answer
+ * or NULL with call->failed set; the caller releases the call. */
+static json_t *run_endpoint(struct simt_call *call, const struct simt_api_endpoint *endpoint)
 {
-    if ((route->flags & SIMT_ROUTE_MODEL) && call->body != NULL && figures_from_body(call) != 0)
+    call->endpoint = endpoint;
+    int model = (endpoint->flags & SIMT_API_MODEL) != 0;
+    if (model && call->body != NULL && figures_from_body(call) != 0)
         return NULL;
-    json_t *answer = route->handler(call);
+    if (call->body != NULL &&
+        simt_read_check_keys(call, call->body, "", endpoint->fields, endpoint->field_count) != 0)
+        return NULL;
+    json_t *answer = endpoint->handler(call);
     if (answer == NULL) {
         if (!call->failed)
             simt_call_fail(call, 500, "internal", NULL, "out of memory");
         return NULL;
     }
-    if ((route->flags & SIMT_ROUTE_MODEL) && json_object_get(answer, "assumptions") == NULL)
+    if (model && json_object_get(answer, "assumptions") == NULL)
         json_object_set(answer, "assumptions", call->assumptions);
     return answer;
 }
 
-static void call_init(struct simt_call *call, const struct simt_hwdb *db)
-{
-    memset(call, 0, sizeof *call);
-    call->db = db;
-    call->assumptions = json_array();
-}
-
 static json_t *call_error_body(const struct simt_call *call)
 {
-    return error_body(call->code, call->message, call->field);
+    return error_body(call->error.code, call->error.message, call->error.field);
+}
+
+/* The route for method and path: *endpoint and *param (the {id}) when one
+ * matches; else *known, a route of the path under another method, or NULL. */
+static void route(const char *method, const char *path, const struct simt_api_endpoint **endpoint,
+                  const char **param, const struct simt_api_endpoint **known)
+{
+    *endpoint = NULL;
+    *known = NULL;
+    for (size_t i = 0; i < simt_api_endpoint_count(); i++) {
+        const struct simt_api_endpoint *candidate = simt_api_endpoint_at(i);
+        const char *value = NULL;
+        if (!route_matches(candidate->route, path, &value))
+            continue;
+        *known = candidate;
+        if (strcmp(candidate->method, method) == 0 ||
+            (strcmp(method, "HEAD") == 0 && strcmp(candidate->method, "GET") == 0)) {
+            *endpoint = candidate;
+            *param = value;
+            return;
+        }
+    }
 }
 
 int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *req,
                     struct simt_api_response *resp)
 {
     memset(resp, 0, sizeof *resp);
-    const struct simt_route *route = NULL;
+    const struct simt_api_endpoint *endpoint = NULL, *known = NULL;
     const char *param = NULL;
-    char allow[64] = "";
     static const char *const allow_get = "GET", *const allow_post = "POST";
-    const char *known_pattern = NULL; /* a route of this path, for a 405's metrics label */
-
-    for (size_t i = 0; i < simt_route_count; i++) {
-        const char *candidate = NULL;
-        if (!route_matches(simt_route_table[i].pattern, req->path, &candidate))
-            continue;
-        known_pattern = simt_route_table[i].pattern;
-        snprintf(allow, sizeof allow, "%s", simt_route_table[i].method);
-        if (strcmp(simt_route_table[i].method, req->method) == 0 ||
-            (strcmp(req->method, "HEAD") == 0 && strcmp(simt_route_table[i].method, "GET") == 0)) {
-            route = &simt_route_table[i];
-            param = candidate;
-            break;
-        }
-    }
-    if (route == NULL && known_pattern != NULL) {
+    route(req->method, req->path, &endpoint, &param, &known);
+    if (endpoint == NULL && known != NULL) {
         char message[300], method[40], path[200];
         snprintf(message, sizeof message, "%s is not allowed on %s; use %s",
                  printable(method, sizeof method, req->method), printable(path, sizeof path, req->path),
-                 allow);
+                 known->method);
         int rc = simt_api_error_response(405, "method_not_allowed", message, NULL, resp);
-        resp->allow = strcmp(allow, "GET") == 0 ? allow_get : allow_post;
-        resp->route = known_pattern;
+        resp->allow = strcmp(known->method, "GET") == 0 ? allow_get : allow_post;
+        resp->route = known->route;
         return rc;
     }
-    if (route == NULL) {
+    if (endpoint == NULL) {
         char message[300], path[200];
         snprintf(message, sizeof message, "no such endpoint: %s (GET /openapi.json lists them)",
                  printable(path, sizeof path, req->path));
         return simt_api_error_response(404, "not_found", message, NULL, resp);
     }
 
-    struct simt_call call;
-    call_init(&call, db);
-    call.path_param = param;
     json_t *body = NULL;
-    if (strcmp(route->method, "POST") == 0) {
+    if (strcmp(endpoint->method, "POST") == 0) {
         if (!content_type_is_json(req->content_type)) {
-            json_decref(call.assumptions);
             char message[300], type[120];
             snprintf(message, sizeof message,
                      "Content-Type must be application/json, not %s (with curl: --json BODY, "
                      "or -H 'Content-Type: application/json')",
                      printable(type, sizeof type, req->content_type));
             int rc = simt_api_error_response(415, "unsupported_media_type", message, NULL, resp);
-            resp->route = route->pattern;
+            resp->route = endpoint->route;
             return rc;
         }
-        if (req->body != NULL && json_depth_exceeds(req->body, req->body_len, SIMT_MAX_JSON_DEPTH)) {
-            json_decref(call.assumptions);
+        if (req->body != NULL && json_depth_exceeds(req->body, req->body_len, MAX_JSON_DEPTH)) {
             char message[120];
             snprintf(message, sizeof message, "the body nests arrays and objects deeper than %d levels",
-                     SIMT_MAX_JSON_DEPTH);
+                     MAX_JSON_DEPTH);
             int rc = simt_api_error_response(400, "bad_json", message, NULL, resp);
-            resp->route = route->pattern;
+            resp->route = endpoint->route;
             return rc;
         }
         json_error_t jerr;
         body = json_loadb(req->body != NULL ? req->body : "", req->body_len, JSON_REJECT_DUPLICATES, &jerr);
         if (body == NULL) {
-            json_decref(call.assumptions);
             char message[300];
             if (req->body_len == 0)
                 snprintf(message, sizeof message, "the request body is empty; send a JSON object");
@@ -253,77 +262,73 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
                 snprintf(message, sizeof message, "malformed JSON at line %d, column %d: %s", jerr.line,
                          jerr.column, jerr.text);
             int rc = simt_api_error_response(400, "bad_json", message, NULL, resp);
-            resp->route = route->pattern;
+            resp->route = endpoint->route;
             return rc;
         }
         if (!json_is_object(body)) {
             json_decref(body);
-            json_decref(call.assumptions);
             int rc = simt_api_error_response(400, "bad_json", "the request body must be a JSON object", NULL,
                                              resp);
-            resp->route = route->pattern;
+            resp->route = endpoint->route;
             return rc;
         }
-        call.body = body;
     }
 
-    json_t *answer = run_route(&call, route);
+    struct simt_call call;
+    simt_call_init(&call, db);
+    call.path_param = param;
+    call.body = body;
+    json_t *answer = run_endpoint(&call, endpoint);
     int rc;
     if (answer != NULL) {
-        rc = dump_json(answer, 200, route->pattern, resp);
+        rc = dump_json(answer, 200, endpoint->route, resp);
         json_decref(answer);
     } else {
         json_t *err = call_error_body(&call);
-        rc = err != NULL ? dump_json(err, call.status, route->pattern, resp) : SIMT_ENOMEM;
+        rc = err != NULL ? dump_json(err, call.error.status, endpoint->route, resp) : SIMT_ENOMEM;
         json_decref(err);
     }
+    simt_call_release(&call);
     json_decref(body);
-    json_decref(call.assumptions);
     return rc;
 }
 
-json_t *simt_call_route(struct simt_call *call, const char *path, json_t *body, int *status)
+json_t *simt_api_call_route(struct simt_call *call, const char *route, json_t *body, int *status)
 {
-    const struct simt_route *route = NULL;
-    for (size_t i = 0; i < simt_route_count; i++) {
-        if (strcmp(simt_route_table[i].method, "POST") == 0 &&
-            strcmp(simt_route_table[i].pattern, path) == 0) {
-            route = &simt_route_table[i];
-            break;
-        }
-    }
+    const struct simt_api_endpoint *endpoint = simt_api_endpoint_find("POST", route);
     struct simt_call sub;
-    call_init(&sub, call->db);
-    sub.figures = call->figures;
+    simt_call_init(&sub, call->db);
+    sub.policy = call->policy;
     json_t *answer = NULL;
-    if (route == NULL) {
-        simt_call_fail(&sub, 404, "not_found", NULL, "no such POST endpoint: %.200s", path);
+    if (endpoint == NULL) {
+        simt_call_fail(&sub, 404, "not_found", NULL, "no such POST endpoint: %.200s", route);
     } else {
         json_t *copy = json_deep_copy(body);
         sub.body = copy;
-        answer = copy != NULL ? run_route(&sub, route) : NULL;
+        answer = copy != NULL ? run_endpoint(&sub, endpoint) : NULL;
         json_decref(copy);
     }
     if (answer != NULL) {
         *status = 200;
     } else {
-        *status = sub.failed ? sub.status : 500;
+        *status = sub.failed ? sub.error.status : 500;
         answer = sub.failed ? call_error_body(&sub) : NULL;
     }
-    json_decref(sub.assumptions);
+    simt_call_release(&sub);
     return answer;
 }
 
 size_t simt_api_route_count(void)
 {
-    return simt_route_count;
+    return simt_api_endpoint_count();
 }
 
 int simt_api_route_at(size_t i, const char **method, const char **pattern)
 {
-    if (i >= simt_route_count)
+    const struct simt_api_endpoint *endpoint = simt_api_endpoint_at(i);
+    if (endpoint == NULL)
         return SIMT_ENOENT;
-    *method = simt_route_table[i].method;
-    *pattern = simt_route_table[i].pattern;
+    *method = endpoint->method;
+    *pattern = endpoint->route;
     return SIMT_OK;
 }

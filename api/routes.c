@@ -1,26 +1,35 @@
-/* routes.c - the route table: every endpoint the daemon answers, its method,
- * its handler and whether it is a model endpoint (assumptions, figures).
- * One line per route; GET /openapi.json must list each of them. */
-#include "api_internal.h"
+/* routes.c - the router's table: every endpoint the daemon answers, one line
+ * each, in the order the router tries them (and /v1/compare lists its
+ * questions, /metrics its routes, and the fuzz corpus numbers them: append
+ * new endpoints at the end). Each descriptor lives beside its handler;
+ * GET /openapi.json must document each of them. */
+#include <string.h>
 
-const struct simt_route simt_route_table[] = {
-    {"GET", "/healthz", h_healthz, 0},
-    {"GET", "/openapi.json", h_openapi, 0},
-    {"GET", "/v1/gpus", h_gpus_list, 0},
-    {"GET", "/v1/gpus/{id}", h_gpus_get, 0},
-    {"POST", "/v1/occupancy", h_occupancy, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/occupancy/sweep", h_occupancy_sweep, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/launch/suggest", h_launch_suggest, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/gemm", h_gemm, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/collective", h_collective, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/roofline", h_roofline, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/memory/coalescing", h_memory_coalescing, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/memory/banks", h_memory_banks, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/memory/constant", h_memory_constant, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/latency-hiding", h_latency_hiding, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/divergence", h_divergence, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/kernel", h_kernel, SIMT_ROUTE_MODEL},
-    {"POST", "/v1/compare", h_compare, SIMT_ROUTE_MODEL},
+#include "routes.h"
+
+static const struct simt_api_endpoint *const table[] = {
+    &simt_api_service_healthz,   &simt_api_openapi_document,   &simt_api_service_gpus_list,
+    &simt_api_service_gpus_get,  &simt_api_occupancy_endpoint, &simt_api_occupancy_sweep,
+    &simt_api_occupancy_suggest, &simt_api_gemm_endpoint,      &simt_api_collective_endpoint,
+    &simt_api_roofline_endpoint, &simt_api_memory_coalescing,  &simt_api_memory_banks,
+    &simt_api_memory_constant,   &simt_api_latency_endpoint,   &simt_api_divergence_endpoint,
+    &simt_api_kernel_endpoint,   &simt_api_compare_endpoint,
 };
 
-const size_t simt_route_count = sizeof simt_route_table / sizeof simt_route_table[0];
+size_t simt_api_endpoint_count(void)
+{
+    return sizeof table / sizeof table[0];
+}
+
+const struct simt_api_endpoint *simt_api_endpoint_at(size_t i)
+{
+    return i < simt_api_endpoint_count() ? table[i] : NULL;
+}
+
+const struct simt_api_endpoint *simt_api_endpoint_find(const char *method, const char *route)
+{
+    for (size_t i = 0; i < simt_api_endpoint_count(); i++)
+        if (strcmp(table[i]->method, method) == 0 && strcmp(table[i]->route, route) == 0)
+            return table[i];
+    return NULL;
+}

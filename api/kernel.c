@@ -1,4 +1,4 @@
-/* h_kernel.c - POST /v1/kernel: one launch from its shape (grid, block,
+/* kernel.c - POST /v1/kernel: one launch from its shape (grid, block,
  * resources, per-thread work), read strictly, predicted by the whole-kernel
  * model; the answer carries time, bound, occupancy, breakdown, traffic and
  * ranked advice. */
@@ -6,42 +6,74 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api_internal.h"
 #include "kernel.h"
+#include "occupancy_json.h"
+#include "read.h"
+#include "routes.h"
+#include "resolve.h"
 #include "warp_json.h"
 
 #define MAX_BYTES ((int64_t)1 << 40)
 
-static const char *const kernel_keys[] = {"gpu", "launch", "resources", "per_thread", NULL};
-static const char *const launch_keys[] = {"grid", "block", "dynamic_shared_bytes", NULL};
-static const char *const resource_keys[] = {"registers_per_thread", "static_shared_bytes", "block_barriers",
-                                            NULL};
-static const char *const per_thread_keys[] = {"flops", "sfu_ops", "accesses", "branch", NULL};
-static const char *const flops_keys[] = {"fp32", "fp64", "fp16", NULL};
-static const char *const access_keys[] = {"space", "op", "count", "independent", SIMT_WARP_ACCESS_KEYS, NULL};
-static const char *const branch_keys[] = {"paths", "lane_paths", "random_paths", "active_lanes", NULL};
-static const char *const spaces[] = {"global", "shared", "constant", "local", NULL};
-static const char *const ops[] = {"load", "store", "atomic", NULL};
+static const char *const spaces[] = {"global", "shared", "constant", "local", NULL}; /* enum simt_space */
+static const char *const ops[] = {"load", "store", "atomic", NULL};                  /* enum simt_op */
 
-/* An object member that must be an object when present; NULL when absent. */
-static int object_member(struct simt_call *call, json_t *obj, const char *path, const char *key, int required,
-                         json_t **out)
-{
-    char field[160];
-    simt_field_path(field, sizeof field, path, key);
-    *out = json_object_get(obj, key);
-    if (*out == NULL)
-        return required ? simt_call_fail(call, 400, "missing_field", field, "%s is required", field) : 0;
-    if (!json_is_object(*out))
-        return simt_call_fail(call, 400, "invalid_argument", field, "%s must be an object", field);
-    return 0;
-}
+#define K struct simt_kernel_request
+static const struct simt_api_field launch_fields[] = {
+    SIMT_ROW_RANGE("grid", SIMT_API_SHAPE, SIMT_API_REQUIRED, 1, 2147483647, 1,
+                   "Blocks: an integer or a list of up to three."),
+    SIMT_ROW_RANGE("block", SIMT_API_SHAPE, SIMT_API_REQUIRED, 1, 1024, 1,
+                   "Threads per block: an integer or a list of up to three."),
+    SIMT_ROW_INT("dynamic_shared_bytes", 0, 0, MAX_BYTES, 0, K, dynamic_shared_bytes,
+                 "Dynamic shared memory per block."),
+};
+static const struct simt_api_field resource_fields[] = {
+    SIMT_ROW_INT("registers_per_thread", SIMT_API_REQUIRED, 0, 1 << 16, 0, K, registers_per_thread,
+                 "Registers."),
+    SIMT_ROW_INT("static_shared_bytes", 0, 0, MAX_BYTES, 0, K, static_shared_bytes, "Static shared memory."),
+    SIMT_ROW_INT("block_barriers", 0, 0, 1024, 1, K, block_barriers, "Named barriers."),
+};
+static const struct simt_api_field flops_fields[] = {
+    SIMT_ROW_NUMBER("fp32", 0, 0.0, 1e15, 0.0, K, flops_fp32, "fp32 flops per thread (an FMA counts 2)."),
+    SIMT_ROW_NUMBER("fp64", 0, 0.0, 1e15, 0.0, K, flops_fp64, "fp64 flops per thread."),
+    SIMT_ROW_NUMBER("fp16", 0, 0.0, 1e15, 0.0, K, flops_fp16, "fp16 flops per thread."),
+};
+#define A struct simt_kernel_access
+static const struct simt_api_field access_fields[] = {
+    SIMT_ROW_CHOICE("space", SIMT_API_REQUIRED, spaces, 0, A, space, "Memory space."),
+    SIMT_ROW_CHOICE("op", 0, ops, 0, A, op, "Operation; default load."),
+    SIMT_ROW_NUMBER("count", 0, 0.0, 1e12, 1.0, A, count, "Times each thread does it."),
+    SIMT_ROW_NUMBER("independent", 0, 1.0, 1e12, 1.0, A, independent,
+                    "How many of count may be in flight at once."),
+    SIMT_WARP_ROW_ELEMENT_BYTES(0),
+    SIMT_WARP_ROW_STRIDE,
+    SIMT_WARP_ROW_OFFSET,
+    SIMT_WARP_ROW_ADDRESSES,
+    SIMT_WARP_ROW_ACTIVE,
+};
+#undef A
+static const struct simt_api_field branch_fields[] = {SIMT_BRANCH_ROWS};
+static const struct simt_api_field per_thread_fields[] = {
+    SIMT_ROW_OBJECT("flops", SIMT_API_OBJECT, 0, flops_fields, "Per precision: {\"fp32\": n}."),
+    SIMT_ROW_NUMBER("sfu_ops", 0, 0.0, 1e15, 0.0, K, sfu_ops, "Special-function operations."),
+    SIMT_ROW_OBJECT("accesses", SIMT_API_ARRAY, 0, access_fields, "The memory accesses a thread makes."),
+    SIMT_ROW_OBJECT("branch", SIMT_API_OBJECT, 0, branch_fields, "Divergence, as /v1/divergence."),
+};
+#undef K
+static const struct simt_api_field fields[] = {
+    SIMT_ROW_GPU(SIMT_API_REQUIRED),
+    SIMT_ROW_OBJECT("launch", SIMT_API_OBJECT, SIMT_API_REQUIRED, launch_fields, "Launch configuration."),
+    SIMT_ROW_OBJECT("resources", SIMT_API_OBJECT, SIMT_API_REQUIRED, resource_fields, "What ptxas reports."),
+    SIMT_ROW_OBJECT("per_thread", SIMT_API_OBJECT, 0, per_thread_fields, "One thread's work along one path."),
+};
 
 /* grid / block: an integer or a list of 1 to 3 integers. */
-static int read_dims(struct simt_call *call, json_t *launch, const char *key, int64_t max, int64_t *dims)
+static int read_dims(struct simt_call *call, json_t *launch, const struct simt_api_field *row, int64_t *dims)
 {
+    const char *key = row->name;
+    const int64_t max = (int64_t)row->max;
     char field[64];
-    simt_field_path(field, sizeof field, "launch", key);
+    simt_read_path(field, sizeof field, "launch", key);
     dims[0] = dims[1] = dims[2] = 1;
     json_t *v = json_object_get(launch, key);
     if (v == NULL)
@@ -74,46 +106,43 @@ static int read_access(struct simt_call *call, json_t *item, const char *path, i
 {
     if (!json_is_object(item))
         return simt_call_fail(call, 400, "invalid_argument", path, "%s must be an object", path);
-    if (simt_check_keys(call, item, path, access_keys) != 0)
-        return -1;
-    int space = 0, op = 0;
-    if (simt_get_enum(call, item, path, "space", 1, spaces, 0, &space) != 0 ||
-        simt_get_enum(call, item, path, "op", 0, ops, 0, &op) != 0 ||
-        simt_get_double(call, item, path, "count", 0, 0.0, 1e12, 1.0, &a->count) != 0 ||
-        simt_get_double(call, item, path, "independent", 0, 1.0, 1e12, 1.0, &a->independent) != 0)
-        return -1;
-    a->space = (enum simt_space)space;
-    a->op = (enum simt_op)op;
+    int rc = simt_read_check_keys(call, item, path, access_fields, SIMT_COUNT_OF(access_fields));
+    if (rc == 0)
+        rc = simt_read_fields(call, item, path, access_fields, SIMT_COUNT_OF(access_fields), 0, NULL, a);
+    if (rc != 0)
+        return rc;
     if (a->space == SIMT_SPACE_CONSTANT && a->op != SIMT_OP_LOAD) {
         char field[192];
-        simt_field_path(field, sizeof field, path, "op");
+        simt_read_path(field, sizeof field, path, "op");
         return simt_call_fail(call, 400, "invalid_argument", field,
                               "constant memory is read-only: op must be load");
     }
-    return simt_read_warp_access(call, item, path, lanes, 0, &a->pattern);
+    return simt_api_warp_json_read_access(call, item, path, lanes, 0, &a->pattern);
 }
 
 static int read_per_thread(struct simt_call *call, json_t *per_thread, int lanes,
                            struct simt_kernel_request *req)
 {
-    if (simt_check_keys(call, per_thread, "per_thread", per_thread_keys) != 0)
-        return -1;
+    int rc = simt_read_check_keys(call, per_thread, "per_thread", per_thread_fields,
+                                  SIMT_COUNT_OF(per_thread_fields));
+    if (rc != 0)
+        return rc;
     json_t *flops = NULL, *branch = NULL;
-    if (object_member(call, per_thread, "per_thread", "flops", 0, &flops) != 0 ||
-        object_member(call, per_thread, "per_thread", "branch", 0, &branch) != 0)
-        return -1;
+    if ((rc = simt_read_object(call, per_thread, "per_thread", "flops", 0, &flops)) != 0 ||
+        (rc = simt_read_object(call, per_thread, "per_thread", "branch", 0, &branch)) != 0)
+        return rc;
     if (flops != NULL) {
-        if (simt_check_keys(call, flops, "per_thread.flops", flops_keys) != 0 ||
-            simt_get_double(call, flops, "per_thread.flops", "fp32", 0, 0.0, 1e15, 0.0, &req->flops_fp32) !=
-                0 ||
-            simt_get_double(call, flops, "per_thread.flops", "fp64", 0, 0.0, 1e15, 0.0, &req->flops_fp64) !=
-                0 ||
-            simt_get_double(call, flops, "per_thread.flops", "fp16", 0, 0.0, 1e15, 0.0, &req->flops_fp16) !=
-                0)
-            return -1;
+        rc = simt_read_check_keys(call, flops, "per_thread.flops", flops_fields, SIMT_COUNT_OF(flops_fields));
+        if (rc == 0)
+            rc = simt_read_fields(call, flops, "per_thread.flops", flops_fields, SIMT_COUNT_OF(flops_fields),
+                                  0, NULL, req);
+        if (rc != 0)
+            return rc;
     }
-    if (simt_get_double(call, per_thread, "per_thread", "sfu_ops", 0, 0.0, 1e15, 0.0, &req->sfu_ops) != 0)
-        return -1;
+    rc = simt_read_fields(call, per_thread, "per_thread", per_thread_fields, SIMT_COUNT_OF(per_thread_fields),
+                          0, NULL, req);
+    if (rc != 0)
+        return rc;
     json_t *accesses = json_object_get(per_thread, "accesses");
     if (accesses != NULL) {
         if (!json_is_array(accesses))
@@ -125,15 +154,19 @@ static int read_per_thread(struct simt_call *call, json_t *per_thread, int lanes
         for (size_t i = 0; i < json_array_size(accesses); i++) {
             char path[64];
             snprintf(path, sizeof path, "per_thread.accesses[%zu]", i);
-            if (read_access(call, json_array_get(accesses, i), path, lanes, &req->accesses[i]) != 0)
-                return -1;
+            rc = read_access(call, json_array_get(accesses, i), path, lanes, &req->accesses[i]);
+            if (rc != 0)
+                return rc;
             req->access_count++;
         }
     }
     if (branch != NULL) {
-        if (simt_check_keys(call, branch, "per_thread.branch", branch_keys) != 0 ||
-            simt_read_branch(call, branch, "per_thread.branch", lanes, &req->branch) != 0)
-            return -1;
+        rc = simt_read_check_keys(call, branch, "per_thread.branch", branch_fields,
+                                  SIMT_COUNT_OF(branch_fields));
+        if (rc == 0)
+            rc = simt_api_warp_json_read_branch(call, branch, "per_thread.branch", lanes, &req->branch);
+        if (rc != 0)
+            return rc;
     }
     return 0;
 }
@@ -141,30 +174,29 @@ static int read_per_thread(struct simt_call *call, json_t *per_thread, int lanes
 static int read_request(struct simt_call *call, int lanes, struct simt_kernel_request *req)
 {
     json_t *launch = NULL, *resources = NULL, *per_thread = NULL;
-    if (object_member(call, call->body, "", "launch", 1, &launch) != 0 ||
-        object_member(call, call->body, "", "resources", 1, &resources) != 0 ||
-        object_member(call, call->body, "", "per_thread", 0, &per_thread) != 0)
-        return -1;
-    if (simt_check_keys(call, launch, "launch", launch_keys) != 0 ||
-        simt_check_keys(call, resources, "resources", resource_keys) != 0)
-        return -1;
+    int rc;
+    if ((rc = simt_read_object(call, call->body, "", "launch", 1, &launch)) != 0 ||
+        (rc = simt_read_object(call, call->body, "", "resources", 1, &resources)) != 0 ||
+        (rc = simt_read_object(call, call->body, "", "per_thread", 0, &per_thread)) != 0)
+        return rc;
+    if ((rc = simt_read_check_keys(call, launch, "launch", launch_fields, SIMT_COUNT_OF(launch_fields))) !=
+            0 ||
+        (rc = simt_read_check_keys(call, resources, "resources", resource_fields,
+                                   SIMT_COUNT_OF(resource_fields))) != 0)
+        return rc;
     int64_t block[3];
-    if (read_dims(call, launch, "grid", 2147483647, req->grid) != 0 ||
-        read_dims(call, launch, "block", 1024, block) != 0)
-        return -1;
+    if ((rc = read_dims(call, launch, &launch_fields[0], req->grid)) != 0 ||
+        (rc = read_dims(call, launch, &launch_fields[1], block)) != 0)
+        return rc;
     for (int d = 0; d < 3; d++)
         req->block[d] = (int)block[d];
-    if (simt_get_int64(call, launch, "launch", "dynamic_shared_bytes", 0, 0, MAX_BYTES, 0,
-                       &req->dynamic_shared_bytes) != 0 ||
-        simt_get_int(call, resources, "resources", "registers_per_thread", 1, 0, 1 << 16, 0,
-                     &req->registers_per_thread) != 0 ||
-        simt_get_int64(call, resources, "resources", "static_shared_bytes", 0, 0, MAX_BYTES, 0,
-                       &req->static_shared_bytes) != 0 ||
-        simt_get_int(call, resources, "resources", "block_barriers", 0, 0, 1024, 1, &req->block_barriers) !=
-            0)
-        return -1;
-    if (per_thread != NULL && read_per_thread(call, per_thread, lanes, req) != 0)
-        return -1;
+    if ((rc = simt_read_fields(call, launch, "launch", launch_fields, SIMT_COUNT_OF(launch_fields), 0, NULL,
+                               req)) != 0 ||
+        (rc = simt_read_fields(call, resources, "resources", resource_fields, SIMT_COUNT_OF(resource_fields),
+                               0, NULL, req)) != 0)
+        return rc;
+    if (per_thread != NULL)
+        return read_per_thread(call, per_thread, lanes, req);
     return 0;
 }
 
@@ -225,10 +257,10 @@ static json_t *advice_item(const struct simt_kernel_request *req, const struct s
     static const char *const kinds[] = {"pad", "coalesce", "widen", "ilp", "occupancy", "branch"};
     json_t *item = json_object();
     json_object_set_new(item, "message", json_string(message));
-    simt_set_real(item, "estimated_speedup", a->estimated_speedup);
+    simt_call_set_real(item, "estimated_speedup", a->estimated_speedup);
     json_object_set_new(item, "kind", json_string(kinds[a->kind]));
     if (a->access_index >= 0)
-        simt_set_int(item, "access", a->access_index);
+        simt_call_set_int(item, "access", a->access_index);
     return item;
 }
 
@@ -280,69 +312,67 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
               "path and the SM's share of L2, DRAM bandwidth and DRAM row activations (mean-value analysis)");
 }
 
-json_t *h_kernel(struct simt_call *call)
+static json_t *answer_kernel(struct simt_call *call)
 {
-    if (simt_check_keys(call, call->body, "", kernel_keys) != 0)
+    const struct simt_resolved_gpu *gpu = simt_resolve_gpu(call, call->body, "", "gpu");
+    if (gpu == NULL)
         return NULL;
-    struct simt_resolved_gpu gpu;
-    if (simt_resolve_gpu(call, call->body, "", "gpu", &gpu) != 0)
-        return NULL;
-    int lanes = gpu.spec.warp_size > 0 && gpu.spec.warp_size <= SIMT_MAX_LANES ? gpu.spec.warp_size : 32;
+    int lanes = simt_api_warp_json_lanes(&gpu->spec);
     static struct simt_kernel_request zero;
     struct simt_kernel_request req = zero;
     simt_kernel_request_init(&req, lanes);
-    if (read_request(call, lanes, &req) != 0) {
-        json_decref(gpu.overridden);
+    if (read_request(call, lanes, &req) != 0)
         return NULL;
-    }
-    struct simt_figure_set figures;
-    simt_figure_set_init(&gpu.spec, simt_call_policy(call), &figures);
     struct simt_kernel_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
-    int rc = simt_kernel_predict(&gpu.spec, &figures, &req, &r, &diag);
-    json_t *answer = simt_answer_from(call, rc, &diag, &gpu);
+    int rc = simt_kernel_predict(&gpu->spec, &gpu->figures, &req, &r, &diag);
+    json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
-    simt_set_real(answer, "time_s", r.time_s);
+    simt_call_set_real(answer, "time_s", r.time_s);
     json_object_set_new(answer, "bound", json_string(simt_kernel_bound_name(r.bound)));
     json_t *occ = json_object();
     json_object_set(occ, "gpu", json_object_get(answer, "gpu"));
-    simt_occupancy_fill(occ, &gpu.spec, &r.occupancy);
-    simt_set_real(occ, "waves", r.waves);
+    simt_api_occupancy_fill(occ, &gpu->spec, &r.occupancy);
+    simt_call_set_real(occ, "waves", r.waves);
     json_object_set_new(answer, "occupancy", occ);
     json_t *breakdown = json_object();
     static const char *const keys[SIMT_BOUND_COUNT] = {"dram_s", "l2_s",      "shared_s", "compute_s",
                                                        "sfu_s",  "latency_s", "launch_s"};
     for (int b = 0; b < SIMT_BOUND_COUNT; b++)
-        simt_set_real(breakdown, keys[b], r.breakdown_s[b]);
-    simt_set_real(breakdown, "issue_s", r.issue_s);
-    simt_set_real(breakdown, "fp32_s", r.fp32_s);
-    simt_set_real(breakdown, "fp64_s", r.fp64_s);
-    simt_set_real(breakdown, "fp16_s", r.fp16_s);
-    simt_set_real(breakdown, "constant_s", r.constant_s);
+        simt_call_set_real(breakdown, keys[b], r.breakdown_s[b]);
+    simt_call_set_real(breakdown, "issue_s", r.issue_s);
+    simt_call_set_real(breakdown, "fp32_s", r.fp32_s);
+    simt_call_set_real(breakdown, "fp64_s", r.fp64_s);
+    simt_call_set_real(breakdown, "fp16_s", r.fp16_s);
+    simt_call_set_real(breakdown, "constant_s", r.constant_s);
     json_object_set_new(answer, "breakdown", breakdown);
     json_t *traffic = json_object();
-    simt_set_real(traffic, "dram_bytes", r.dram_bytes);
-    simt_set_real(traffic, "l2_bytes", r.l2_bytes);
-    simt_set_real(traffic, "useful_bytes", r.useful_bytes);
-    simt_set_real(traffic, "shared_wavefronts", r.shared_wavefronts);
-    simt_set_real(traffic, "l1_wavefronts", r.l1_wavefronts);
-    simt_set_real(traffic, "warp_instructions", r.warp_instructions);
+    simt_call_set_real(traffic, "dram_bytes", r.dram_bytes);
+    simt_call_set_real(traffic, "l2_bytes", r.l2_bytes);
+    simt_call_set_real(traffic, "useful_bytes", r.useful_bytes);
+    simt_call_set_real(traffic, "shared_wavefronts", r.shared_wavefronts);
+    simt_call_set_real(traffic, "l1_wavefronts", r.l1_wavefronts);
+    simt_call_set_real(traffic, "warp_instructions", r.warp_instructions);
     json_object_set_new(answer, "traffic", traffic);
     json_t *advice = json_array();
     for (int i = 0; i < r.advice_count; i++)
         json_array_append_new(advice, advice_item(&req, &r.advice[i]));
     json_object_set_new(answer, "advice", advice);
-    simt_set_real(answer, "execution_s", r.execution_s);
-    simt_set_int(answer, "blocks", r.blocks);
-    simt_set_real(answer, "waves", r.waves);
-    simt_set_real(answer, "divergence_serialization", r.divergence_serialization);
-    simt_set_real(answer, "latency_rounds_per_warp", r.latency_rounds_per_warp);
+    simt_call_set_real(answer, "execution_s", r.execution_s);
+    simt_call_set_int(answer, "blocks", r.blocks);
+    simt_call_set_real(answer, "waves", r.waves);
+    simt_call_set_real(answer, "divergence_serialization", r.divergence_serialization);
+    simt_call_set_real(answer, "latency_rounds_per_warp", r.latency_rounds_per_warp);
     if (r.latency_rounds_per_warp > 0.0)
-        simt_set_real(answer, "loaded_latency_cycles", r.loaded_latency_cycles);
-    simt_set_real(answer, "achieved_dram_bandwidth_bytes_per_s", r.achieved_dram_bandwidth_bytes_per_s);
+        simt_call_set_real(answer, "loaded_latency_cycles", r.loaded_latency_cycles);
+    simt_call_set_real(answer, "achieved_dram_bandwidth_bytes_per_s", r.achieved_dram_bandwidth_bytes_per_s);
     kernel_assumptions(call, &r);
-    simt_assume_figures(call, &figures, r.figures_used);
+    simt_call_assume_figures(call, &gpu->figures, r.figures_used);
     return answer;
 }
+
+const struct simt_api_endpoint simt_api_kernel_endpoint = SIMT_MODEL_ENDPOINT(
+    "/v1/kernel", answer_kernel, fields,
+    "One launch from its shape: time, bound, occupancy, breakdown, traffic and ranked advice.");

@@ -1,33 +1,36 @@
-/* h_compare.c - POST /v1/compare: one question (any model endpoint) asked of
+/* compare.c - POST /v1/compare: one question (any model endpoint) asked of
  * several GPUs, each answered in-process by that endpoint's own handler. */
 #include <stdio.h>
 #include <string.h>
 
-#include "api_internal.h"
+#include "read.h"
+#include "routes.h"
+#include "rows.h"
 
 #define MAX_COMPARE_GPUS 32
+#define MAX_QUESTIONS 64
 
-static const char *const compare_keys[] = {"gpus", "question", "body", NULL};
+static const struct simt_api_field fields[] = {
+    SIMT_ROW_SHAPE("gpus", SIMT_API_ARRAY, SIMT_API_REQUIRED, "The GPUs: ids or what-if objects, 1 to 32."),
+    SIMT_ROW_SHAPE("question", SIMT_API_STRING, SIMT_API_REQUIRED,
+                   "The endpoint to ask, e.g. /v1/gemm: any endpoint marked comparable."),
+    SIMT_ROW_SHAPE("body", SIMT_API_OBJECT, SIMT_API_REQUIRED, "That endpoint's body without gpu."),
+};
 
-/* The endpoints a comparison may ask. */
-static const char *const questions[] = {"/v1/occupancy",
-                                        "/v1/occupancy/sweep",
-                                        "/v1/launch/suggest",
-                                        "/v1/roofline",
-                                        "/v1/memory/coalescing",
-                                        "/v1/memory/banks",
-                                        "/v1/memory/constant",
-                                        "/v1/latency-hiding",
-                                        "/v1/divergence",
-                                        "/v1/kernel",
-                                        "/v1/gemm",
-                                        "/v1/collective",
-                                        NULL};
-
-json_t *h_compare(struct simt_call *call)
+/* The endpoints a comparison may ask, from the endpoint table; NULL-ended. */
+static void comparable_routes(const char **questions, size_t size)
 {
-    if (simt_check_keys(call, call->body, "", compare_keys) != 0)
-        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < simt_api_endpoint_count() && n + 1 < size; i++) {
+        const struct simt_api_endpoint *endpoint = simt_api_endpoint_at(i);
+        if (endpoint->flags & SIMT_API_COMPARABLE)
+            questions[n++] = endpoint->route;
+    }
+    questions[n] = NULL;
+}
+
+static json_t *answer_compare(struct simt_call *call)
+{
     json_t *gpus = json_object_get(call->body, "gpus");
     if (gpus == NULL) {
         simt_call_fail(call, 400, "missing_field", "gpus",
@@ -39,8 +42,10 @@ json_t *h_compare(struct simt_call *call)
                        MAX_COMPARE_GPUS);
         return NULL;
     }
+    const char *questions[MAX_QUESTIONS];
+    comparable_routes(questions, MAX_QUESTIONS);
     int index = 0;
-    if (simt_get_enum(call, call->body, "", "question", 1, questions, 0, &index) != 0)
+    if (simt_read_enum(call, call->body, "", "question", 1, questions, 0, &index) != 0)
         return NULL;
     json_t *body = json_object_get(call->body, "body");
     if (body == NULL) {
@@ -76,7 +81,7 @@ json_t *h_compare(struct simt_call *call)
         }
         json_object_set(sub, "gpu", g);
         int status = 0;
-        json_t *answer = simt_call_route(call, questions[index], sub, &status);
+        json_t *answer = simt_api_call_route(call, questions[index], sub, &status);
         json_decref(sub);
         if (answer == NULL) {
             json_decref(results);
@@ -86,7 +91,7 @@ json_t *h_compare(struct simt_call *call)
             /* one GPU's refusal does not sink the comparison */
             json_t *item = json_object();
             json_object_set(item, "gpu", g);
-            simt_set_int(item, "status", status);
+            simt_call_set_int(item, "status", status);
             json_object_set(item, "error", json_object_get(answer, "error"));
             json_decref(answer);
             answer = item;
@@ -100,3 +105,13 @@ json_t *h_compare(struct simt_call *call)
     json_object_set_new(answer, "results", results);
     return answer;
 }
+
+const struct simt_api_endpoint simt_api_compare_endpoint = {
+    .method = "POST",
+    .route = "/v1/compare",
+    .flags = SIMT_API_MODEL,
+    .handler = answer_compare,
+    .fields = fields,
+    .field_count = SIMT_COUNT_OF(fields),
+    .doc = "One question (a comparable endpoint) asked of several GPUs.",
+};

@@ -1,21 +1,22 @@
-/* h_service.c - the service and database endpoints: GET /healthz,
+/* service.c - the service and database endpoints: GET /healthz,
  * GET /v1/gpus and GET /v1/gpus/{id} (the whole record, grouped as in the
  * YAML, with its sources and, when measured, the measured figures). */
 #include <string.h>
 
-#include "api_internal.h"
+#include "call.h"
+#include "routes.h"
 
 #ifndef SIMT_VERSION
 #define SIMT_VERSION "0.0.0"
 #endif
 
-json_t *h_healthz(struct simt_call *call)
+static json_t *answer_healthz(struct simt_call *call)
 {
     return json_pack("{s:s, s:I, s:s}", "status", "ok", "gpus", (json_int_t)simt_hwdb_count(call->db),
                      "version", SIMT_VERSION);
 }
 
-json_t *h_gpus_list(struct simt_call *call)
+static json_t *answer_gpus_list(struct simt_call *call)
 {
     json_t *list = json_array();
     size_t n = simt_hwdb_count(call->db);
@@ -26,8 +27,8 @@ json_t *h_gpus_list(struct simt_call *call)
                                  gpu->compute_capability, "sm_count", gpu->spec.sm_count);
         if (item == NULL)
             continue;
-        simt_set_real(item, "dram_bytes", gpu->spec.dram_bytes);
-        simt_set_real(item, "dram_bandwidth_bytes_per_s", gpu->spec.dram_bandwidth_bytes_per_s);
+        simt_call_set_real(item, "dram_bytes", gpu->spec.dram_bytes);
+        simt_call_set_real(item, "dram_bandwidth_bytes_per_s", gpu->spec.dram_bandwidth_bytes_per_s);
         json_object_set_new(item, "measured", json_boolean(gpu->has_measured));
         json_array_append_new(list, item);
     }
@@ -78,7 +79,7 @@ static int field_present(const struct simt_gpu_spec *spec, const struct simt_hwd
     return value > 0.0 || value < 0.0;
 }
 
-json_t *h_gpus_get(struct simt_call *call)
+static json_t *answer_gpus_get(struct simt_call *call)
 {
     const struct simt_hwdb_gpu *gpu = simt_hwdb_find(call->db, call->path_param);
     if (gpu == NULL) {
@@ -120,3 +121,24 @@ json_t *h_gpus_get(struct simt_call *call)
     json_object_set_new(record, "sources", sources);
     return record;
 }
+
+const struct simt_api_endpoint simt_api_service_healthz = {
+    .method = "GET",
+    .route = "/healthz",
+    .handler = answer_healthz,
+    .doc = "Liveness: status, the number of GPUs served and the version.",
+};
+
+const struct simt_api_endpoint simt_api_service_gpus_list = {
+    .method = "GET",
+    .route = "/v1/gpus",
+    .handler = answer_gpus_list,
+    .doc = "The GPUs of the database, one summary each.",
+};
+
+const struct simt_api_endpoint simt_api_service_gpus_get = {
+    .method = "GET",
+    .route = "/v1/gpus/{id}",
+    .handler = answer_gpus_get,
+    .doc = "One GPU's whole record, grouped as in its YAML file, with its sources.",
+};
