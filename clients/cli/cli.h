@@ -11,6 +11,7 @@
 #ifndef SIMT_CLI_H
 #define SIMT_CLI_H
 
+#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 
@@ -26,14 +27,36 @@ struct simt_cli {
     const char *server;   /* base URL when not offline */
     const char *hwdb_dir; /* --hwdb, or NULL for the default */
     int timeout_s;
-    int json;                 /* --json: print the answer as JSON */
-    struct simt_http_url url; /* parsed server */
-    struct simt_hwdb *db;     /* loaded on first offline call; owned */
+    int json;             /* --json: print the answer as JSON */
+    char *token;          /* --token-file's first line or $SIMT_TOKEN; owned, NULL for none */
+    struct simt_hwdb *db; /* loaded on first offline call; owned */
 };
 
-/* The default database directory for --offline: $SIMT_HWDB, the source
- * tree's hwdb/ when it exists, else the installed one. */
+/* One flag of a subcommand as getopt_long saw it: the name as typed (the
+ * long option that matched, with its leading --) and its value (NULL for a
+ * flag without one). Both point into argv or static tables. */
+struct simt_cli_arg {
+    const char *flag;
+    int id; /* the subcommand's own number for the flag */
+    const char *value;
+};
+
+/* The default database directory for --offline: $SIMT_HWDB; else the one
+ * installed beside the running binary (<bin>/../share/simtd/hwdb, found
+ * through /proc/self/exe); else the configure-time install path; else,
+ * for a binary run from its build tree, the source tree's hwdb/. The
+ * answer is a static buffer, valid until the next call. */
 const char *simt_cli_default_hwdb(void);
+
+/* Parses a byte count: a number (1024, 1e9, 1.5) with an optional binary
+ * suffix K, M, G, T (also KiB/KB, MiB/MB, ...: all powers of 1024, as
+ * simtd's own flags read them). 0 and the value in *bytes, or SIMT_EINVAL. */
+int simt_cli_parse_size(const char *text, double *bytes) SIMT_WARN_UNUSED;
+
+/* Reads a bearer token: the file's first line without surrounding blanks.
+ * On 0, *token is malloc'd and owned by the caller; on failure a negative
+ * SIMT_E* code and why in error. */
+int simt_cli_read_token_file(const char *path, char **token, char *error, size_t error_size) SIMT_WARN_UNUSED;
 
 /* One request. body may be NULL (GET). On 0, *status is the HTTP status and
  * *answer a new reference to the parsed JSON answer (or a JSON string
@@ -60,8 +83,16 @@ void simt_cli_print_error(FILE *err, int status, json_t *answer);
 /* Formats one scalar JSON value for people into buf. */
 const char *simt_cli_format_value(const char *key, json_t *value, char *buf, size_t size);
 
-/* `simt ptxas ...`: argv[0] is "ptxas". */
-int simt_cli_ptxas(struct simt_cli *cli, int argc, char **argv);
+/* `simt ptxas`'s flags, for getopt_long: each entry's val is the id its
+ * simt_cli_arg carries. Ends with a zeroed entry. */
+extern const struct option simt_cli_ptxas_options[];
+
+/* `simt ptxas --help`. */
+void simt_cli_ptxas_usage(FILE *out);
+
+/* `simt ptxas`: its flags (parsed) and input files ("-" or none: stdin). */
+int simt_cli_ptxas(struct simt_cli *cli, const struct simt_cli_arg *args, int arg_count, char **files,
+                   int file_count);
 
 /* The whole command line; returns the exit code. */
 int simt_cli_main(int argc, char **argv);

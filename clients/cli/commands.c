@@ -5,6 +5,7 @@
  * validates everything, so a wrong value gets the contract's error. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +180,7 @@ static const struct command commands[] = {
     {"gemm", "POST", "/v1/gemm", "tensor-core GEMM time", gemm_fields,
      "simt gemm --gpu h200-sxm --m 8192 --n 8192 --k 8192 --dtype bf16"},
     {"collective", "POST", "/v1/collective", "NCCL-style collective time", collective_fields,
-     "simt collective --gpu h200-sxm --op all_reduce --bytes 1073741824 --gpus 8 --link nvlink"},
+     "simt collective --gpu h200-sxm --op all_reduce --bytes 1GiB --gpus 8 --link nvlink"},
     {"compare", "POST", "/v1/compare", "ask one question of several GPUs", compare_fields,
      "simt compare --gpus a100-sxm4-80gb,h100-sxm,h200-sxm --question /v1/gemm "
      "--question-body '{\"m\":8192,\"n\":8192,\"k\":8192,\"dtype\":\"bf16\"}'"},
@@ -194,12 +195,18 @@ static void usage(FILE *out)
             "Ask simtd's GPU performance model from the command line.\n"
             "\n"
             "Global flags (anywhere on the line):\n"
-            "  --server URL     simtd to ask [%s]\n"
-            "  --offline        answer in-process from the bundled hardware database (no daemon)\n"
-            "  --hwdb DIR       database directory for --offline [$SIMT_HWDB or the bundled one]\n"
-            "  --json           print the answer as JSON\n"
-            "  --timeout S      seconds to wait for the daemon [30]\n"
-            "  --body JSON      request body to start from; flags are set on top (@FILE, - for stdin)\n"
+            "  -s, --server URL      simtd to ask, http:// or https:// [$SIMT_SERVER or %s];\n"
+            "                        proxies from http_proxy, https_proxy, no_proxy\n"
+            "      --token-file FILE bearer token for a simtd run with --token-file (its first line)\n"
+            "                        [$SIMT_TOKEN]\n"
+            "      --offline         answer in-process from the bundled hardware database (no daemon)\n"
+            "      --hwdb DIR        database directory for --offline [$SIMT_HWDB, else the one\n"
+            "                        installed beside this program]\n"
+            "  -j, --json            print the answer as JSON\n"
+            "      --timeout S       seconds to wait for the daemon [30]\n"
+            "  -b, --body JSON       request body to start from; flags are set on top (@FILE, - for stdin)\n"
+            "  -h, --help            this help; simt COMMAND --help for a command's flags\n"
+            "  -V, --version         print the version\n"
             "\n"
             "Commands:\n",
             SIMT_CLI_DEFAULT_SERVER);
@@ -209,7 +216,8 @@ static void usage(FILE *out)
     fprintf(out, "  %-12s %s\n", "get PATH", "GET any path");
     fprintf(out, "  %-12s %s\n", "post PATH", "POST --body JSON to any path");
     fprintf(out, "\n`simt COMMAND --help` lists a command's flags: one per request field, named as the\n"
-                 "field with - for _ (--registers-per-thread sets registers_per_thread).\n"
+                 "field with - for _ (--registers-per-thread sets registers_per_thread). Byte counts\n"
+                 "take sizes: 4096, 4K or 4KiB, 1GiB, 1e9 (K, M, G, T are powers of 1024).\n"
                  "Exit status: 0 ok, 1 the API answered an error or a gate failed, 2 bad usage,\n"
                  "3 the daemon or the database could not be reached.\n");
 }
@@ -261,7 +269,9 @@ static void command_usage(FILE *out, const struct command *cmd)
         fprintf(out, "  %-34s %s\n", left, f->help);
     }
     fprintf(out,
-            "\nAlso: --body JSON (@FILE, -) to start from, --json, --server URL, --offline, --hwdb DIR.\n"
+            "\nByte counts take sizes: 4096, 4KiB, 1GiB, 1e9.\n"
+            "Also: --body JSON (@FILE, -) to start from, --json, --server URL, --token-file FILE,\n"
+            "--offline, --hwdb DIR.\n"
             "Example:\n  %s\n",
             cmd->example);
 }
@@ -284,10 +294,39 @@ static json_t *read_body_arg(const char *arg, char *error, size_t error_size)
     return body;
 }
 
-static json_t *flag_value(const struct field *f, const char *text, char *error, size_t error_size)
+/* A byte-count field ("bytes", "static_shared_bytes", ...) takes sizes as
+ * people write them: 1GiB, 4K, 1e9. Integral counts stay JSON integers. */
+static int is_size_field(const struct field *f)
+{
+    size_t n = strlen(f->key);
+    return (f->type == T_INT || f->type == T_NUM || f->type == T_ANY) &&
+           (strcmp(f->key, "bytes") == 0 || (n > 6 && strcmp(f->key + n - 6, "_bytes") == 0));
+}
+
+static json_t *size_value(const struct field *f, const char *flag, const char *text, char *error,
+                          size_t error_size)
+{
+    double bytes = 0.0;
+    if (simt_cli_parse_size(text, &bytes) != 0) {
+        snprintf(error, error_size, "%s: '%s' is not a byte count (e.g. 4096, 4KiB, 1GiB, 1e9)", flag, text);
+        return NULL;
+    }
+    if (bytes <= floor(bytes) && bytes < 9007199254740992.0) /* whole */
+        return json_integer((json_int_t)bytes);
+    if (f->type == T_INT) {
+        snprintf(error, error_size, "%s: '%s' is not a whole number of bytes", flag, text);
+        return NULL;
+    }
+    return json_real(bytes);
+}
+
+static json_t *flag_value(const struct field *f, const char *flag, const char *text, char *error,
+                          size_t error_size)
 {
     json_error_t jerr;
     json_t *value = NULL;
+    if (is_size_field(f) && text[0] != '{' && text[0] != '[')
+        return size_value(f, flag, text, error, error_size);
     switch (f->type) {
     case T_INT:
     case T_NUM:
@@ -297,7 +336,7 @@ static json_t *flag_value(const struct field *f, const char *text, char *error, 
             value = NULL;
         }
         if (value == NULL)
-            snprintf(error, error_size, "--%s: '%s' is not a number", f->key, text);
+            snprintf(error, error_size, "%s: '%s' is not a number", flag, text);
         return value;
     case T_STR:
         return json_string(text);
@@ -306,19 +345,19 @@ static json_t *flag_value(const struct field *f, const char *text, char *error, 
             return json_true();
         if (strcasecmp(text, "false") == 0 || strcmp(text, "0") == 0 || strcasecmp(text, "no") == 0)
             return json_false();
-        snprintf(error, error_size, "--%s: '%s' is not true or false", f->key, text);
+        snprintf(error, error_size, "%s: '%s' is not true or false", flag, text);
         return NULL;
     case T_JSON:
         value = json_loads(text, JSON_DECODE_ANY, &jerr);
         if (value == NULL)
-            snprintf(error, error_size, "--%s: not JSON: %s", f->key, jerr.text);
+            snprintf(error, error_size, "%s: not JSON: %s", flag, jerr.text);
         return value;
     case T_GPU:
     case T_ANY:
         if (text[0] == '{' || text[0] == '[') {
             value = json_loads(text, JSON_DECODE_ANY, &jerr);
             if (value == NULL)
-                snprintf(error, error_size, "--%s: not JSON: %s", f->key, jerr.text);
+                snprintf(error, error_size, "%s: not JSON: %s", flag, jerr.text);
             return value;
         }
         if (f->type == T_ANY) {
@@ -341,17 +380,6 @@ static json_t *flag_value(const struct field *f, const char *text, char *error, 
         }
         return list;
     }
-    }
-    return NULL;
-}
-
-static const struct field *find_field(const struct field *fields, const char *flag)
-{
-    for (const struct field *f = fields; f->key != NULL; f++) {
-        char name[64];
-        flag_name(f, name, sizeof name);
-        if (strcmp(name + 2, flag) == 0 || (strcmp(f->key, "body") != 0 && strcmp(f->key, flag) == 0))
-            return f;
     }
     return NULL;
 }
@@ -399,139 +427,305 @@ static int ask(struct simt_cli *cli, const char *method, const char *path, json_
     return rc;
 }
 
-/* Takes the global flags out of argv (wherever they are), leaving the
- * rest in order. Returns -1 (message printed) on a bad global flag. */
-static int global_flags(struct simt_cli *cli, int *argc, char **argv, const char **body_arg)
+/* The global flags, valid anywhere on the line. */
+enum { OPT_OFFLINE = 1000, OPT_HWDB, OPT_TIMEOUT, OPT_TOKEN_FILE, OPT_FIELD = 2000 };
+static const struct option global_options[] = {
+    {"server", required_argument, NULL, 's'},
+    {"offline", no_argument, NULL, OPT_OFFLINE},
+    {"hwdb", required_argument, NULL, OPT_HWDB},
+    {"json", no_argument, NULL, 'j'},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"body", required_argument, NULL, 'b'},
+    {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+};
+#define GLOBAL_COUNT (sizeof global_options / sizeof global_options[0])
+#define SHORT_OPTIONS "-:s:jb:hV"
+#define MAX_OPTIONS 160
+#define MAX_NAME 64
+
+/* What the line says beyond the global flags. */
+struct line {
+    const char *command;  /* first word; NULL when none */
+    char *positional[64]; /* later words, in order */
+    int positional_count;
+    struct simt_cli_arg args[128]; /* the subcommand's flags, in order */
+    int arg_count;
+    const char *body_arg; /* --body */
+    const char *token_file;
+    int help;
+    int version;
+};
+
+/* The options of one subcommand: the globals, then per field its flag
+ * (--registers-per-thread) and the field's own name (--registers_per_thread)
+ * as an alias, both carrying OPT_FIELD + the field's index. */
+static int build_options(const struct command *cmd, int ptxas, struct option *options,
+                         char (*names)[MAX_NAME])
 {
-    int out = 0;
-    for (int i = 0; i < *argc; i++) {
-        const char *a = argv[i];
-        const char *value = NULL;
-        const char *eq = strchr(a, '=');
-        char name[32] = "";
-        if (strncmp(a, "--", 2) == 0) {
-            size_t n = eq != NULL ? (size_t)(eq - a) : strlen(a);
-            if (n < sizeof name) {
-                memcpy(name, a, n);
-                name[n] = '\0';
-            }
-        }
-        int takes_value = strcmp(name, "--server") == 0 || strcmp(name, "--hwdb") == 0 ||
-                          strcmp(name, "--timeout") == 0 || strcmp(name, "--body") == 0;
-        if (takes_value) {
-            if (eq != NULL) {
-                value = eq + 1;
-            } else if (i + 1 < *argc) {
-                value = argv[++i];
-            } else {
-                fprintf(stderr, "simt: %s needs a value\n", name);
-                return -1;
-            }
-            if (strcmp(name, "--server") == 0) {
-                cli->server = value;
-            } else if (strcmp(name, "--hwdb") == 0) {
-                cli->hwdb_dir = value;
-            } else if (strcmp(name, "--body") == 0) {
-                *body_arg = value;
-            } else {
-                char *end = NULL;
-                errno = 0;
-                long t = strtol(value, &end, 10);
-                if (errno != 0 || end == value || *end != '\0' || t < 1 || t > 3600) {
-                    fprintf(stderr, "simt: --timeout must be 1..3600 seconds\n");
-                    return -1;
-                }
-                cli->timeout_s = (int)t;
-            }
-        } else if (strcmp(a, "--offline") == 0) {
-            cli->offline = 1;
-        } else if (strcmp(a, "--json") == 0) {
-            cli->json = 1;
-        } else {
-            argv[out++] = argv[i];
+    int n = 0;
+    for (size_t i = 0; i < GLOBAL_COUNT; i++)
+        options[n++] = global_options[i];
+    if (ptxas) {
+        for (const struct option *o = simt_cli_ptxas_options; o->name != NULL && n < MAX_OPTIONS - 1; o++)
+            options[n++] = *o;
+    } else if (cmd != NULL) {
+        for (int i = 0; cmd->fields[i].key != NULL && n < MAX_OPTIONS - 2; i++) {
+            const struct field *f = &cmd->fields[i];
+            int has_arg = f->type == T_BOOL ? optional_argument : required_argument;
+            flag_name(f, names[2 * i], MAX_NAME);
+            options[n++] = (struct option){names[2 * i] + 2, has_arg, NULL, OPT_FIELD + i};
+            if (strcmp(f->key, "body") != 0 && strchr(f->key, '_') != NULL)
+                options[n++] = (struct option){f->key, has_arg, NULL, OPT_FIELD + i};
         }
     }
-    *argc = out;
-    return 0;
+    options[n] = (struct option){NULL, 0, NULL, 0};
+    return n;
 }
 
-static int has_help(int argc, char **argv)
+static int is_value_taking_global(const char *a)
 {
-    for (int i = 0; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+    static const char *const names[] = {"--server",     "--hwdb", "--timeout", "--body",
+                                        "--token-file", "-s",     "-b"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(a, names[i]) == 0)
             return 1;
     return 0;
 }
 
-static int run_command(struct simt_cli *cli, const struct command *cmd, int argc, char **argv, json_t *body)
+/* The command word: the first argument that is neither a flag nor a
+ * global flag's value. */
+static const char *find_command(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return i + 1 < argc ? argv[i + 1] : NULL;
+        if (argv[i][0] != '-' || argv[i][1] == '\0')
+            return argv[i];
+        if (is_value_taking_global(argv[i]))
+            i++;
+    }
+    return NULL;
+}
+
+static int set_timeout(struct simt_cli *cli, const char *value)
+{
+    char *end = NULL;
+    errno = 0;
+    long t = strtol(value, &end, 10);
+    if (errno != 0 || end == value || *end != '\0' || t < 1 || t > 3600) {
+        fprintf(stderr, "simt: --timeout must be 1..3600 seconds\n");
+        return -1;
+    }
+    cli->timeout_s = (int)t;
+    return 0;
+}
+
+/* The flag as typed, for messages: "--block-sise" of "--block-sise=256". */
+static void typed_flag(const char *arg, int short_opt, char *buf, size_t size)
+{
+    if (arg == NULL || strncmp(arg, "--", 2) != 0) {
+        snprintf(buf, size, "-%c", short_opt ? short_opt : '?');
+        return;
+    }
+    snprintf(buf, size, "%.*s", (int)strcspn(arg, "="), arg);
+}
+
+static int one_option(struct simt_cli *cli, struct line *line, int opt, const struct option *matched,
+                      int argc, char **argv, const char *where)
+{
+    char flag[96];
+    switch (opt) {
+    case 1:
+        if (line->command == NULL)
+            line->command = optarg;
+        else if (line->positional_count < (int)(sizeof line->positional / sizeof line->positional[0]))
+            line->positional[line->positional_count++] = optarg;
+        return 0;
+    case 's':
+        cli->server = optarg;
+        return 0;
+    case OPT_OFFLINE:
+        cli->offline = 1;
+        return 0;
+    case OPT_HWDB:
+        cli->hwdb_dir = optarg;
+        return 0;
+    case 'j':
+        cli->json = 1;
+        return 0;
+    case OPT_TIMEOUT:
+        return set_timeout(cli, optarg);
+    case 'b':
+        line->body_arg = optarg;
+        return 0;
+    case OPT_TOKEN_FILE:
+        line->token_file = optarg;
+        return 0;
+    case 'h':
+        line->help = 1;
+        return 0;
+    case 'V':
+        line->version = 1;
+        return 0;
+    case ':':
+        typed_flag(argv[optind - 1], optopt, flag, sizeof flag);
+        fprintf(stderr, "simt%s: %s needs a value\n", where, flag);
+        return -1;
+    case '?':
+        typed_flag(argv[optind - 1], optopt, flag, sizeof flag);
+        fprintf(stderr, "simt%s: unknown flag %s (see simt%s --help)\n", where, flag, where);
+        return -1;
+    default:
+        break;
+    }
+    if (line->arg_count == (int)(sizeof line->args / sizeof line->args[0])) {
+        fprintf(stderr, "simt%s: too many flags\n", where);
+        return -1;
+    }
+    const char *value = optarg;
+    /* a bare boolean flag may take true/false as the next word */
+    if (matched->has_arg == optional_argument && value == NULL && optind < argc && is_bool_word(argv[optind]))
+        value = argv[optind++];
+    line->args[line->arg_count++] = (struct simt_cli_arg){matched->name, opt, value};
+    return 0;
+}
+
+static int parse_line(struct simt_cli *cli, const struct command *cmd, int ptxas, int argc, char **argv,
+                      struct line *line)
+{
+    static struct option options[MAX_OPTIONS];
+    static char names[MAX_OPTIONS][MAX_NAME];
+    build_options(cmd, ptxas, options, names);
+    char where[32] = "";
+    const char *command = find_command(argc, argv);
+    if (cmd != NULL || ptxas)
+        snprintf(where, sizeof where, " %s", command);
+    opterr = 0;
+    optind = 1;
+    for (;;) {
+        int index = -1;
+        int opt = getopt_long(argc, argv, SHORT_OPTIONS, options, &index);
+        if (opt == -1)
+            break;
+        const struct option *matched = index >= 0 ? &options[index] : NULL;
+        if (opt >= OPT_FIELD && matched == NULL)
+            continue;
+        if (one_option(cli, line, opt, matched, argc, argv, where) != 0)
+            return -1;
+    }
+    for (int i = optind; i < argc; i++) /* after "--" */
+        if (line->command == NULL)
+            line->command = argv[i];
+        else if (line->positional_count < (int)(sizeof line->positional / sizeof line->positional[0]))
+            line->positional[line->positional_count++] = argv[i];
+    return 0;
+}
+
+static const struct field *field_of(const struct command *cmd, int id)
+{
+    return &cmd->fields[id - OPT_FIELD];
+}
+
+static int run_command(struct simt_cli *cli, const struct command *cmd, const struct line *line, json_t *body)
 {
     char error[512];
     char path[512];
     snprintf(path, sizeof path, "%s", cmd->path);
     int positional_needed = strcmp(cmd->name, "gpu") == 0;
-    int have_positional = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0) {
-            if (positional_needed && !have_positional) {
-                snprintf(path, sizeof path, "%s%s", cmd->path, a);
-                have_positional = 1;
-                continue;
-            }
-            fprintf(stderr, "simt %s: unexpected argument '%s' (see simt %s --help)\n", cmd->name, a,
-                    cmd->name);
-            return SIMT_EXIT_USAGE;
-        }
-        char flag[96];
-        const char *eq = strchr(a, '=');
-        size_t n = eq != NULL ? (size_t)(eq - a - 2) : strlen(a + 2);
-        if (n >= sizeof flag)
-            n = sizeof flag - 1;
-        memcpy(flag, a + 2, n);
-        flag[n] = '\0';
-        const struct field *f = find_field(cmd->fields, flag);
-        if (f == NULL) {
-            fprintf(stderr, "simt %s: unknown flag --%s (see simt %s --help)\n", cmd->name, flag, cmd->name);
-            return SIMT_EXIT_USAGE;
-        }
-        const char *text;
-        if (eq != NULL) {
-            text = eq + 1;
-        } else if (f->type == T_BOOL && (i + 1 >= argc || !is_bool_word(argv[i + 1]))) {
-            text = "true";
-        } else if (i + 1 < argc) {
-            text = argv[++i];
-        } else {
-            fprintf(stderr, "simt %s: --%s needs a value\n", cmd->name, flag);
-            return SIMT_EXIT_USAGE;
-        }
-        json_t *value = flag_value(f, text, error, sizeof error);
+    if (line->positional_count > positional_needed) {
+        fprintf(stderr, "simt %s: unexpected argument '%s' (see simt %s --help)\n", cmd->name,
+                line->positional[positional_needed], cmd->name);
+        return SIMT_EXIT_USAGE;
+    }
+    if (positional_needed && line->positional_count == 0) {
+        fprintf(stderr, "simt gpu: which GPU? (simt gpu ID; simt gpus lists them)\n");
+        return SIMT_EXIT_USAGE;
+    }
+    if (positional_needed)
+        snprintf(path, sizeof path, "%s%s", cmd->path, line->positional[0]);
+    for (int i = 0; i < line->arg_count; i++) {
+        const struct field *f = field_of(cmd, line->args[i].id);
+        char flag[MAX_NAME + 2];
+        snprintf(flag, sizeof flag, "--%s", line->args[i].flag);
+        json_t *value = line->args[i].value != NULL
+                            ? flag_value(f, flag, line->args[i].value, error, sizeof error)
+                            : json_true();
         if (value == NULL) {
             fprintf(stderr, "simt %s: %s\n", cmd->name, error);
             return SIMT_EXIT_USAGE;
         }
         json_object_set_new(body, f->key, value);
     }
-    if (positional_needed && !have_positional) {
-        fprintf(stderr, "simt gpu: which GPU? (simt gpu ID; simt gpus lists them)\n");
-        return SIMT_EXIT_USAGE;
-    }
     return ask(cli, cmd->method, path, strcmp(cmd->method, "POST") == 0 ? body : NULL);
 }
 
-static int run_passthrough(struct simt_cli *cli, const char *method, int argc, char **argv, json_t *body,
-                           int body_given)
+static int run_passthrough(struct simt_cli *cli, const char *method, const struct line *line, json_t *body)
 {
-    if (argc != 2 || argv[1][0] != '/') {
-        fprintf(stderr, "Usage: simt %s PATH%s   (PATH starts with /, e.g. /v1/gpus)\n", argv[0],
+    const char *word = strcmp(method, "GET") == 0 ? "get" : "post";
+    if (line->positional_count != 1 || line->positional[0][0] != '/' || line->arg_count != 0) {
+        fprintf(stderr, "Usage: simt %s PATH%s   (PATH starts with /, e.g. /v1/gpus)\n", word,
                 strcmp(method, "POST") == 0 ? " --body JSON" : "");
         return SIMT_EXIT_USAGE;
     }
-    if (strcmp(method, "POST") == 0 && !body_given) {
+    if (strcmp(method, "POST") == 0 && line->body_arg == NULL) {
         fprintf(stderr, "simt post: --body JSON is required (use '{}' for an empty object)\n");
         return SIMT_EXIT_USAGE;
     }
-    return ask(cli, method, argv[1], strcmp(method, "POST") == 0 ? body : NULL);
+    return ask(cli, method, line->positional[0], strcmp(method, "POST") == 0 ? body : NULL);
+}
+
+/* The server, the token: from the flags, else the environment. */
+static int connection_settings(struct simt_cli *cli, const struct line *line)
+{
+    char error[512];
+    if (line->token_file != NULL) {
+        if (simt_cli_read_token_file(line->token_file, &cli->token, error, sizeof error) != 0) {
+            fprintf(stderr, "simt: %s\n", error);
+            return -1;
+        }
+    } else if (getenv("SIMT_TOKEN") != NULL && getenv("SIMT_TOKEN")[0] != '\0') {
+        cli->token = strdup(getenv("SIMT_TOKEN"));
+    }
+    if (!cli->offline && simt_http_check_url(cli->server, error, sizeof error) != 0) {
+        fprintf(stderr, "simt: --server: %s\n", error);
+        return -1;
+    }
+    return 0;
+}
+
+static json_t *starting_body(const struct line *line, const struct command *cmd)
+{
+    if (line->body_arg == NULL)
+        return json_object();
+    char error[512];
+    json_t *body = read_body_arg(line->body_arg, error, sizeof error);
+    if (body == NULL) {
+        fprintf(stderr, "simt: %s\n", error);
+    } else if (cmd != NULL && !json_is_object(body)) {
+        fprintf(stderr, "simt: --body must be a JSON object for %s\n", cmd->name);
+        json_decref(body);
+        body = NULL;
+    }
+    return body;
+}
+
+static int dispatch(struct simt_cli *cli, const struct command *cmd, int ptxas, const struct line *line)
+{
+    if (connection_settings(cli, line) != 0)
+        return SIMT_EXIT_USAGE;
+    if (ptxas)
+        return simt_cli_ptxas(cli, line->args, line->arg_count, (char **)line->positional,
+                              line->positional_count);
+    json_t *body = starting_body(line, cmd);
+    if (body == NULL)
+        return SIMT_EXIT_USAGE;
+    int rc = cmd != NULL
+                 ? run_command(cli, cmd, line, body)
+                 : run_passthrough(cli, strcmp(line->command, "get") == 0 ? "GET" : "POST", line, body);
+    json_decref(body);
+    return rc;
 }
 
 int simt_cli_main(int argc, char **argv)
@@ -541,69 +735,45 @@ int simt_cli_main(int argc, char **argv)
     cli.server = getenv("SIMT_SERVER") != NULL && getenv("SIMT_SERVER")[0] ? getenv("SIMT_SERVER")
                                                                            : SIMT_CLI_DEFAULT_SERVER;
     cli.timeout_s = 30;
-    const char *body_arg = NULL;
-    argc--;
-    argv++;
-    if (global_flags(&cli, &argc, argv, &body_arg) != 0)
+    const char *name = find_command(argc, argv);
+    const struct command *cmd = NULL;
+    for (size_t i = 0; name != NULL && i < COMMAND_COUNT; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            cmd = &commands[i];
+    int ptxas = name != NULL && strcmp(name, "ptxas") == 0;
+    int passthrough = name != NULL && (strcmp(name, "get") == 0 || strcmp(name, "post") == 0);
+    static struct line line;
+    memset(&line, 0, sizeof line);
+    if (parse_line(&cli, cmd, ptxas, argc, argv, &line) != 0)
         return SIMT_EXIT_USAGE;
-    if (argc == 0) {
-        usage(stderr);
-        return SIMT_EXIT_USAGE;
-    }
-    if (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0 || strcmp(argv[0], "help") == 0) {
-        usage(stdout);
-        return SIMT_EXIT_OK;
-    }
-    if (strcmp(argv[0], "--version") == 0) {
+    if (line.version) {
         printf("simt %s\n", SIMT_CLI_VERSION);
         return SIMT_EXIT_OK;
     }
-    char error[512];
-    if (!cli.offline && simt_http_parse_url(cli.server, &cli.url, error, sizeof error) != 0) {
-        fprintf(stderr, "simt: --server: %s\n", error);
-        return SIMT_EXIT_USAGE;
+    if (line.command != NULL && strcmp(line.command, "help") == 0 && !line.help) {
+        usage(stdout);
+        return SIMT_EXIT_OK;
     }
-
-    if (strcmp(argv[0], "ptxas") == 0) {
-        int rc = simt_cli_ptxas(&cli, argc, argv);
-        simt_cli_close(&cli);
-        return rc;
-    }
-
-    const struct command *cmd = NULL;
-    for (size_t i = 0; i < COMMAND_COUNT; i++)
-        if (strcmp(commands[i].name, argv[0]) == 0)
-            cmd = &commands[i];
-    int passthrough = strcmp(argv[0], "get") == 0 || strcmp(argv[0], "post") == 0;
-    if (cmd == NULL && !passthrough) {
-        fprintf(stderr, "simt: unknown command '%s'\n\n", argv[0]);
+    if (line.command == NULL || (cmd == NULL && !ptxas && !passthrough)) {
+        if (line.help) {
+            usage(stdout);
+            return SIMT_EXIT_OK;
+        }
+        if (line.command != NULL)
+            fprintf(stderr, "simt: unknown command '%s'\n\n", line.command);
         usage(stderr);
         return SIMT_EXIT_USAGE;
     }
-    if (cmd != NULL && has_help(argc, argv)) {
-        command_usage(stdout, cmd);
+    if (line.help) {
+        if (ptxas)
+            simt_cli_ptxas_usage(stdout);
+        else if (cmd != NULL)
+            command_usage(stdout, cmd);
+        else
+            usage(stdout);
         return SIMT_EXIT_OK;
     }
-
-    json_t *body = NULL;
-    if (body_arg != NULL) {
-        body = read_body_arg(body_arg, error, sizeof error);
-        if (body == NULL) {
-            fprintf(stderr, "simt: %s\n", error);
-            return SIMT_EXIT_USAGE;
-        }
-        if (cmd != NULL && !json_is_object(body)) {
-            fprintf(stderr, "simt: --body must be a JSON object for %s\n", cmd->name);
-            json_decref(body);
-            return SIMT_EXIT_USAGE;
-        }
-    } else {
-        body = json_object();
-    }
-    int rc = passthrough ? run_passthrough(&cli, strcmp(argv[0], "get") == 0 ? "GET" : "POST", argc, argv,
-                                           body, body_arg != NULL)
-                         : run_command(&cli, cmd, argc, argv, body);
-    json_decref(body);
+    int rc = dispatch(&cli, cmd, ptxas, &line);
     simt_cli_close(&cli);
     return rc;
 }

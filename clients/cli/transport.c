@@ -5,28 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "api.h"
 #include "cli.h"
-
-#ifndef SIMT_SOURCE_HWDB
-#define SIMT_SOURCE_HWDB ""
-#endif
-#ifndef SIMT_INSTALLED_HWDB
-#define SIMT_INSTALLED_HWDB "/usr/local/share/simtd/hwdb"
-#endif
-
-const char *simt_cli_default_hwdb(void)
-{
-    const char *env = getenv("SIMT_HWDB");
-    if (env != NULL && env[0] != '\0')
-        return env;
-    struct stat st;
-    if (SIMT_SOURCE_HWDB[0] != '\0' && stat(SIMT_SOURCE_HWDB, &st) == 0 && S_ISDIR(st.st_mode))
-        return SIMT_SOURCE_HWDB;
-    return SIMT_INSTALLED_HWDB;
-}
 
 static json_t *parse_answer(const char *text, size_t len)
 {
@@ -90,8 +71,9 @@ int simt_cli_call(struct simt_cli *cli, const char *method, const char *path, js
     } else {
         char *text = NULL;
         size_t text_len = 0;
-        rc = simt_http_request(&cli->url, method, path, body_text, body_len, cli->timeout_s, status, &text,
-                               &text_len, error, error_size);
+        struct simt_http_target target = {cli->server, cli->token, cli->timeout_s};
+        rc = simt_http_request(&target, method, path, body_text, body_len, status, &text, &text_len, error,
+                               error_size);
         if (rc == SIMT_OK) {
             *answer = parse_answer(text, text_len);
             if (*answer == NULL)
@@ -107,4 +89,8 @@ void simt_cli_close(struct simt_cli *cli)
 {
     simt_hwdb_unref(cli->db);
     cli->db = NULL;
+    if (cli->token != NULL)
+        memset(cli->token, 0, strlen(cli->token));
+    free(cli->token);
+    cli->token = NULL;
 }

@@ -1,7 +1,9 @@
 // app.js - simtd's dashboard: an occupancy calculator with its three graphs,
 // a roofline chart, a shared-memory bank-conflict view and a GPU comparison.
 // Every number comes from the API of the daemon that served this page; the
-// page only lays them out. Chart.js (window.Chart) comes from /static/chart.js.
+// page only lays them out. Chart.js (window.Chart) comes from /static/chart.js;
+// share.js (window.simtShare) brings the token, the state in the URL, the
+// charts' text alternatives and export, and the kept roofline kernels.
 //
 // For tests, window.simtDashboard exposes the charts, the last answers, the
 // routes this daemon lacks, and `updates` (a counter per view, bumped each
@@ -34,7 +36,7 @@
     }
     let resp;
     try {
-      resp = await fetch(path, init);
+      resp = await simtShare.authorizedFetch(path, init);
     } catch (e) {
       return { ok: false, status: 0, data: { error: { code: "unreachable", message: String(e) } } };
     }
@@ -150,11 +152,25 @@
     const body = { gpu: $("occ-gpu").value };
     for (const [id, key] of [["occ-block", "block_size"], ["occ-regs", "registers_per_thread"],
                              ["occ-static", "static_shared_bytes"], ["occ-dynamic", "dynamic_shared_bytes"],
-                             ["occ-carveout", "carveout_percent"], ["occ-barriers", "block_barriers"]]) {
+                             ["occ-carveout", "carveout_percent"], ["occ-barriers", "block_barriers"],
+                             ["occ-grid", "grid_size"]]) {
       const text = $(id).value.trim();
       if (text !== "") body[key] = Number(text);
     }
     return body;
+  }
+
+  const CHART_TEXT = {
+    block: "Occupancy against threads per block",
+    regs: "Occupancy against registers per thread",
+    smem: "Occupancy against dynamic shared memory per block",
+    roofline: "Roofline: attainable FLOP/s against arithmetic intensity, with the added kernels",
+  };
+
+  // Redraws a chart and refreshes its text alternative.
+  function drawn(name) {
+    state.charts[name].update();
+    simtShare.describe(state.charts[name], $(`chart-${name}`), CHART_TEXT[name]);
   }
 
   const SWEEPS = [
@@ -209,11 +225,16 @@
   }
 
   function renderOccupancy(a) {
-    const waves = a.waves !== undefined ? `, ${a.waves.toFixed(2)} waves` : "";
+    const waves = a.waves !== undefined ? `, ${a.waves.toFixed(2)} waves of the grid` : "";
+    const al = a.allocated || {};
+    const allocated = al.registers_per_block !== undefined
+      ? `<span id="occ-allocated">allocated per block: ${al.registers_per_block} registers, ${bytes(al.shared_bytes_per_block)} shared` +
+        (al.shared_carveout_bytes !== undefined ? `; carveout ${bytes(al.shared_carveout_bytes)} per SM` : "") + "</span>"
+      : "";
     $("occ-result").innerHTML =
       `<span class="big" id="occ-value">${pct(a.occupancy)}</span>` +
       `<span>${a.active_warps_per_sm} of ${a.max_warps_per_sm} warps, ${a.active_blocks_per_sm} blocks per SM${waves}</span>` +
-      `<span>limited by <b id="occ-limiter">${a.limiters.join(", ").replace(/_/g, " ")}</b></span>`;
+      `<span>limited by <b id="occ-limiter">${a.limiters.join(", ").replace(/_/g, " ")}</b></span>` + allocated;
     const rows = Object.entries(a.limits).map(([name, blocks]) => {
       const hit = a.limiters.includes(name) ? " class=\"limiter\"" : "";
       const shown = blocks === null || blocks > 1e6 ? "no limit" : blocks;
@@ -237,7 +258,7 @@
       if (!result.ok) {
         chart.data.datasets = [];
         chart.options.plugins.title.text = errorText(result);
-        chart.update();
+        drawn(sweep.chart);
         return;
       }
       state.last[sweep.chart] = result.data;
@@ -273,7 +294,7 @@
         chart.options.plugins.title.text = `${result.data.gpu}: the current configuration cannot launch`;
       }
       chart.data.datasets = datasets;
-      chart.update();
+      drawn(sweep.chart);
     });
     await Promise.all(jobs);
     state.updates.sweeps++;
@@ -333,7 +354,7 @@
                ticks: { callback: (v) => (Number.isInteger(Math.log10(v)) ? si(v, "FLOP/s") : "") } },
         },
         plugins: {
-          legend: { position: "right", labels: { boxWidth: 12 } },
+          legend: { position: window.innerWidth < 700 ? "bottom" : "right", labels: { boxWidth: 12 } },
           title: { display: true, text: "" },
           tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${ctx.parsed.x.toPrecision(3)} FLOP/B, ${si(ctx.parsed.y, "FLOP/s")}` } },
         },
@@ -410,7 +431,7 @@
     chart.options.scales.y.min = Math.pow(10, Math.floor(Math.log10(Math.min(...ys))));
     chart.options.scales.y.max = Math.pow(10, Math.ceil(Math.log10(Math.max(...ys) * 1.5)));
     chart.options.plugins.title.text = `${rec.name}: a ceiling per precision and memory level`;
-    chart.update();
+    drawn("roofline");
     state.last.roofline = { gpu: id, points };
     state.updates.roofline++;
   }
@@ -639,8 +660,15 @@
     $("cmp-gpus").innerHTML = state.gpus.map((g) =>
       `<label><input type="checkbox" value="${g.id}"${defaults.includes(g.id) ? " checked" : ""}> ${g.id}</label>`).join("");
 
+    simtShare.applyState(simtShare.readState());
     for (const s of SWEEPS) state.charts[s.chart] = makeSweepChart($(`chart-${s.chart}`), s.title);
     state.charts.roofline = makeRooflineChart($("chart-roofline"));
+    for (const name of Object.keys(state.charts)) {
+      simtShare.addExport(() => state.charts[name], $(`chart-${name}`), name === "roofline" ? "roofline" : `occupancy-${name}`);
+    }
+    document.addEventListener("input", simtShare.saveState);
+    document.addEventListener("change", simtShare.saveState);
+    simtShare.saveState();
 
     const occUpdate = debounce(updateOccupancy, 150);
     $("occ-form").addEventListener("input", occUpdate);
@@ -652,11 +680,13 @@
       const k = readKernelForm();
       if (k) {
         state.kernels.push(k);
+        simtShare.saveKernels(state.kernels);
         updateRoofline();
       }
     });
     $("roof-clear").addEventListener("click", () => {
       state.kernels = [];
+      simtShare.saveKernels(state.kernels);
       updateRoofline();
     });
     $("roof-gpu").addEventListener("change", updateRoofline);
@@ -667,8 +697,11 @@
     $("bank-form").addEventListener("submit", (e) => e.preventDefault());
     $("cmp-gpus").addEventListener("change", updateCompare);
 
-    // a first kernel so the roofline has a point: 1 TFLOP over 4 GB of DRAM in fp16
-    state.kernels.push({ name: "example (1 TFLOP, 4 GB, fp16)", flops: 1e12, dram: 4e9, l2: 0, precision: "fp16", tensor_cores: true });
+    // the kernels kept from an earlier visit, else a first one so the roofline
+    // has a point: 1 TFLOP over 4 GB of DRAM in fp16
+    const kept = simtShare.loadKernels();
+    state.kernels = kept !== null ? kept
+      : [{ name: "example (1 TFLOP, 4 GB, fp16)", flops: 1e12, dram: 4e9, l2: 0, precision: "fp16", tensor_cores: true }];
     await Promise.all([updateOccupancy(), updateRoofline(), updateBanks()]);
     await updateCompareNow();
     state.ready = true;

@@ -7,6 +7,8 @@ the listening line "simtd: listening on http://ADDR:PORT" gives the URL.
 
 Run as a script it wraps a command: `python3 daemon.py -- node test.mjs`
 starts simtd, runs the command with SIMT_URL set, and exits with its status.
+`daemon.py --with-token -- COMMAND` starts it with --token-file (a fresh
+random token) and gives the command the token as SIMT_TEST_TOKEN.
 """
 import os
 import re
@@ -79,11 +81,29 @@ def main(argv):
         sys.stderr.write("usage: daemon.py [SIMTD] -- COMMAND...\n")
         return 2
     cut = argv.index("--")
-    simtd = argv[1] if cut > 1 else None
+    options = argv[1:cut]
+    with_token = "--with-token" in options
+    options = [o for o in options if o != "--with-token"]
+    simtd = options[0] if options else None
     command = argv[cut + 1:]
-    with Daemon(simtd) as d:
-        env = dict(os.environ, SIMT_URL=d.url)
-        return subprocess.call(command, env=env)
+    env = dict(os.environ)
+    extra = []
+    token_path = None
+    if with_token:
+        import secrets
+        token = secrets.token_hex(16)
+        fd, token_path = tempfile.mkstemp(prefix="simt-token-")
+        with os.fdopen(fd, "w") as f:
+            f.write(token + "\n")
+        extra = ["--token-file", token_path]
+        env["SIMT_TEST_TOKEN"] = token
+    try:
+        with Daemon(simtd, *extra) as d:
+            env["SIMT_URL"] = d.url
+            return subprocess.call(command, env=env)
+    finally:
+        if token_path:
+            os.unlink(token_path)
 
 
 if __name__ == "__main__":

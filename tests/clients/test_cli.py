@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -171,6 +172,99 @@ class Usage(unittest.TestCase):
                 r = simt(*args)
                 self.assertEqual(r.returncode, code, r.stdout + r.stderr)
                 self.assertIn(text, r.stderr)
+
+
+class Sizes(unittest.TestCase):
+    def answer(self, *args):
+        r = simt("--offline", "--json", *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout)
+
+    def test_human_sizes_equal_plain_numbers(self):
+        base = ["collective", "--gpu", "h200-sxm", "--op", "all_reduce", "--gpus", "8", "--link", "nvlink"]
+        plain = self.answer(*base, "--bytes", "1073741824")
+        for text in ("1GiB", "1G", "1024MiB", "1048576K"):
+            with self.subTest(text=text):
+                self.assertEqual(self.answer(*base, "--bytes", text), plain)
+        self.assertEqual(self.answer(*base, "--bytes", "1e9"), self.answer(*base, "--bytes", "1000000000"))
+        occ = ["occupancy", "--gpu", "h200-sxm", "--block-size", "256", "--registers-per-thread", "32"]
+        self.assertEqual(self.answer(*occ, "--dynamic-shared-bytes", "4KiB"),
+                         self.answer(*occ, "--dynamic-shared-bytes", "4096"))
+
+    def test_errors_name_the_flag_as_typed(self):
+        r = simt("--offline", "occupancy", "--gpu", "h200-sxm", "--dynamic-shared-bytes", "lots")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--dynamic-shared-bytes: 'lots'", r.stderr)
+        self.assertNotIn("dynamic_shared", r.stderr)
+        r = simt("--offline", "occupancy", "--gpu", "h200-sxm", "--block-size", "x")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--block-size:", r.stderr)
+        r = simt("--offline", "occupancy", "--gpu", "h200-sxm", "--block-size")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--block-size needs a value", r.stderr)
+
+    def test_short_flags(self):
+        r = simt("-j", "-s", daemon.url, "health")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)["status"], "ok")
+        self.assertIn("simt", simt("-V").stdout)
+
+
+class Token(unittest.TestCase):
+    TOKEN = "s3cret-token-for-tests-0123456789"
+
+    @classmethod
+    def setUpClass(cls):
+        fd, cls.token_file = tempfile.mkstemp(prefix="simt-token-")
+        with os.fdopen(fd, "w") as f:
+            f.write(cls.TOKEN + "\n")
+        cls.daemon = Daemon(None, "--token-file", cls.token_file).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.daemon.stop()
+        os.unlink(cls.token_file)
+
+    def run_simt(self, *args, token=None):
+        env = {k: v for k, v in os.environ.items() if k != "SIMT_TOKEN"}
+        if token is not None:
+            env["SIMT_TOKEN"] = token
+        return subprocess.run([SIMT, "--server", self.daemon.url] + list(args), capture_output=True, text=True,
+                              env=env, timeout=60)
+
+    def test_refused_without_token(self):
+        r = self.run_simt("--json", "gpus")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("401", r.stderr)
+
+    def test_token_from_environment(self):
+        r = self.run_simt("--json", "gpus", token=self.TOKEN)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("h200-sxm", [g["id"] for g in json.loads(r.stdout)["gpus"]])
+
+    def test_token_file(self):
+        r = self.run_simt("--token-file", self.token_file, "occupancy", "--gpu", "h200-sxm", "--block-size", "256",
+                          "--registers-per-thread", "64")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("occupancy", r.stdout)
+
+    def test_wrong_token(self):
+        r = self.run_simt("--json", "gpus", token="not-the-token-0123456789")
+        self.assertEqual(r.returncode, 1)
+
+    def test_missing_token_file(self):
+        r = self.run_simt("--token-file", "/nonexistent/token", "gpus")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("/nonexistent/token", r.stderr)
+
+    def test_https_is_spoken(self):
+        # simtd speaks plain HTTP: a TLS handshake with it fails, and says so (not "unsupported URL")
+        r = self.run_simt("--json", "gpus", token=self.TOKEN)
+        url = self.daemon.url.replace("http://", "https://")
+        r = subprocess.run([SIMT, "--server", url, "gpus"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertNotIn("only http://", r.stderr)
+        self.assertRegex(r.stderr, "(?i)ssl|tls")
 
 
 if __name__ == "__main__":

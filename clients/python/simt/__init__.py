@@ -3,7 +3,7 @@
 Two ways to use it:
 
     import simt
-    simt.connect("http://127.0.0.1:8080")          # or $SIMT_SERVER
+    simt.connect("http://127.0.0.1:8080")          # or $SIMT_SERVER; token= or $SIMT_TOKEN
     simt.occupancy("h200-sxm", block_size=256, registers_per_thread=64)
 
     c = simt.Client("http://127.0.0.1:8080")        # several daemons at once
@@ -28,10 +28,10 @@ ENDPOINTS = ("healthz", "openapi", "gpus", "gpu", "occupancy", "occupancy_sweep"
 _default = None
 
 
-def connect(server=None, timeout=30.0):
+def connect(server=None, timeout=30.0, token=None):
     """Sets (and returns) the Client the module-level functions use."""
     global _default
-    _default = Client(server, timeout)
+    _default = Client(server, timeout, token)
     return _default
 
 

@@ -1,14 +1,16 @@
 """simt.client - the Python client of simtd's HTTP API (version 1).
 
 Standard library only (urllib.request, json). One method per endpoint of
-API.md; keyword arguments are named exactly as the request fields, and
+the API as its OpenAPI document describes it (served by the daemon at
+GET /openapi.json; api/openapi.json in the simtd repository); keyword
+arguments are named exactly as the request fields, and
 arguments left as None are not sent, so the server's defaults (and its
 "assumptions" list) apply. Errors come back as SimtError, carrying the HTTP
-status and the contract's error body ({"error": {"code", "message",
+status and the API's error body ({"error": {"code", "message",
 "field"}}).
 
     >>> from simt import Client
-    >>> c = Client("http://127.0.0.1:8080")
+    >>> c = Client("http://127.0.0.1:8080")        # token="..." for a simtd run with --token-file
     >>> c.occupancy("h200-sxm", block_size=256, registers_per_thread=64)["occupancy"]
     0.5
 """
@@ -27,7 +29,7 @@ class SimtError(Exception):
 
     Attributes:
         status: the HTTP status (400, 404, 405, 413, 415, 422, 503).
-        code: the contract's error code ("unsatisfiable", "unknown_field", ...).
+        code: the API's error code ("unsatisfiable", "unknown_field", ...).
         message: the server's explanation.
         field: the offending request field as a JSON path, or None.
         body: the whole error body as a dict.
@@ -123,13 +125,18 @@ class Client:
     """A connection to one simtd.
 
     Args:
-        server: base URL; default $SIMT_SERVER or http://127.0.0.1:8080.
+        server: base URL, http:// or https:// (proxies from the usual
+            environment variables); default $SIMT_SERVER or
+            http://127.0.0.1:8080.
         timeout: seconds to wait for each answer.
+        token: bearer token for a simtd started with --token-file (sent as
+            "Authorization: Bearer TOKEN"); default $SIMT_TOKEN, else none.
     """
 
-    def __init__(self, server=None, timeout=30.0):
+    def __init__(self, server=None, timeout=30.0, token=None):
         self.server = (server or os.environ.get("SIMT_SERVER") or DEFAULT_SERVER).rstrip("/")
         self.timeout = timeout
+        self.token = token if token is not None else (os.environ.get("SIMT_TOKEN") or None)
 
     def __repr__(self):
         return "Client(%r)" % self.server
@@ -144,6 +151,8 @@ class Client:
         """
         data = None
         headers = {"Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = "Bearer " + self.token
         if body is not None:
             data = json.dumps(body).encode("utf-8")
             headers["Content-Type"] = "application/json"
@@ -268,7 +277,7 @@ class Client:
 
     def kernel(self, gpu, launch, resources, per_thread, *, figures=None):
         """POST /v1/kernel: predict one kernel launch from its shape (see
-        API.md for launch, resources and per_thread)."""
+        the OpenAPI document for launch, resources and per_thread)."""
         return self.post("/v1/kernel", _body(locals()))
 
     def gemm(self, gpu, m, n, k, dtype, *, batch=None, figures=None):

@@ -4,6 +4,7 @@ method is exercised; an endpoint whose route is not in the daemon yet is
 reported as a skipped test, not a pass."""
 import os
 import sys
+import tempfile
 import types
 import unittest
 
@@ -294,6 +295,57 @@ class ModuleFunctions(unittest.TestCase):
             c.healthz()
         self.assertIsNone(ctx.exception.status)
         self.assertEqual(ctx.exception.code, "unreachable")
+
+
+class TokenTest(unittest.TestCase):
+    """Against a simtd started with --token-file."""
+    TOKEN = "python-client-token-0123456789"
+
+    @classmethod
+    def setUpClass(cls):
+        fd, cls.token_file = tempfile.mkstemp(prefix="simt-token-")
+        with os.fdopen(fd, "w") as f:
+            f.write(cls.TOKEN + "\n")
+        cls.daemon = Daemon(None, "--token-file", cls.token_file).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.daemon.stop()
+        os.unlink(cls.token_file)
+
+    def setUp(self):
+        self.saved = os.environ.pop("SIMT_TOKEN", None)
+
+    def tearDown(self):
+        os.environ.pop("SIMT_TOKEN", None)
+        if self.saved is not None:
+            os.environ["SIMT_TOKEN"] = self.saved
+
+    def test_without_token_401(self):
+        with self.assertRaises(simt.SimtError) as ctx:
+            simt.Client(self.daemon.url, timeout=20).gpus()
+        self.assertEqual(ctx.exception.status, 401)
+
+    def test_token_argument(self):
+        c = simt.Client(self.daemon.url, timeout=20, token=self.TOKEN)
+        self.assertEqual(c.occupancy("h200-sxm", block_size=256, registers_per_thread=64)["occupancy"], 0.5)
+
+    def test_token_from_environment(self):
+        os.environ["SIMT_TOKEN"] = self.TOKEN
+        c = simt.Client(self.daemon.url, timeout=20)
+        self.assertIn("h200-sxm", [g["id"] for g in c.gpus()])
+
+    def test_module_level_connect(self):
+        simt.connect(self.daemon.url, timeout=20, token=self.TOKEN)
+        try:
+            self.assertIn("h200-sxm", [g["id"] for g in simt.gpus()])
+        finally:
+            simt.connect(daemon.url)
+
+    def test_wrong_token(self):
+        with self.assertRaises(simt.SimtError) as ctx:
+            simt.Client(self.daemon.url, timeout=20, token="wrong-token-0123456789").gpus()
+        self.assertEqual(ctx.exception.status, 401)
 
 
 if __name__ == "__main__":
