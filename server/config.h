@@ -25,6 +25,8 @@
 #define SIMT_DEFAULT_THREADS 0u /* one per CPU */
 #define SIMT_DEFAULT_MAX_BODY_BYTES ((size_t)1 << 20)
 #define SIMT_DEFAULT_MAX_CONNECTIONS 1024u
+#define SIMT_DEFAULT_MAX_CONNECTIONS_PER_IP 128u
+#define SIMT_DEFAULT_MAX_REQUEST_COST 16384u
 #define SIMT_DEFAULT_TIMEOUT_S 30u
 #define SIMT_DEFAULT_CACHE_ENTRIES 1024u
 
@@ -37,8 +39,10 @@ struct simt_config {
     unsigned threads;      /* event threads: 1, or a pool of N; parsed 0 becomes one per CPU */
     size_t max_body_bytes; /* larger request bodies are answered 413 */
     unsigned max_connections;
-    unsigned timeout_s;     /* idle limit, and the time a request may take to arrive */
-    unsigned cache_entries; /* answers memoized (0: none); see cache.h */
+    unsigned max_connections_per_ip; /* 0: no limit per client address */
+    unsigned max_request_cost;       /* model points one request may ask for (simt_api_set_max_cost) */
+    unsigned timeout_s;              /* idle limit, and the time a request may take to arrive */
+    unsigned cache_entries;          /* answers memoized (0: none); see cache.h */
     enum simt_log_level log_level;
     int access_log;         /* 1: one JSON line per request on stderr */
     const char *token_file; /* NULL: no authentication; else a file holding the bearer token */
