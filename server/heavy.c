@@ -1,8 +1,14 @@
-/* heavy.c - the costly requests' own queue and worker threads: see heavy.h. */
+/* heavy.c - the costly requests' own queue and worker threads: see heavy.h.
+ * The workers run at a lower priority (nice +10, per thread on Linux), so
+ * that on a busy machine the event threads' light requests go first. */
+#define _GNU_SOURCE
 #include "heavy.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 struct simt_heavy {
     pthread_mutex_t lock;
@@ -17,6 +23,8 @@ struct simt_heavy {
 static void *worker(void *arg)
 {
     struct simt_heavy *heavy = arg;
+    /* best effort: a refusal leaves the thread at the process's priority */
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
     pthread_mutex_lock(&heavy->lock);
     for (;;) {
         while (heavy->count == 0 && !heavy->stopping)
