@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,11 +33,36 @@ void simt_config_defaults(struct simt_config *cfg)
     cfg->access_log = 1;
 }
 
-const char *simt_config_default_hwdb(void)
+static int is_dir(const char *path)
 {
     struct stat st;
-    if (SIMT_SOURCE_HWDB[0] != '\0' && stat(SIMT_SOURCE_HWDB, &st) == 0 && S_ISDIR(st.st_mode))
-        return SIMT_SOURCE_HWDB;
+    return path[0] != '\0' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *simt_config_default_hwdb(void)
+{
+    const char *env = getenv("SIMT_HWDB");
+    if (env != NULL && env[0] != '\0')
+        return env;
+    static char found[PATH_MAX + 64];
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            /* installed: the database where it lies relative to bin/ */
+            snprintf(found, sizeof found, "%s/%s", exe, SIMT_HWDB_FROM_BIN);
+            if (SIMT_HWDB_FROM_BIN[0] != '\0' && is_dir(found))
+                return found;
+            /* a binary in its build tree answers from the tree it was built from */
+            size_t build_len = strlen(SIMT_BUILD_DIR);
+            if (build_len > 0 && strncmp(exe, SIMT_BUILD_DIR, build_len) == 0 &&
+                (exe[build_len] == '/' || exe[build_len] == '\0') && is_dir(SIMT_SOURCE_HWDB))
+                return SIMT_SOURCE_HWDB;
+        }
+    }
     return SIMT_INSTALLED_HWDB;
 }
 
@@ -49,7 +75,9 @@ void simt_config_usage(FILE *out)
             "Options (defaults in brackets):\n"
             "  --bind ADDR            numeric IPv4 or IPv6 address to listen on [%s]\n"
             "  --port N               TCP port; 0 picks a free one and prints it [%u]\n"
-            "  --hwdb DIR             hardware database directory (arch/ and gpus/ under it)\n"
+            "  --hwdb DIR             hardware database directory (arch/ and gpus/ under it);\n"
+            "                         default: $SIMT_HWDB, else the one installed beside\n"
+            "                         this binary, else the source tree's for a build\n"
             "                         [%s]\n"
             "  --threads N            event threads: 1, or a pool of N; 0: one per CPU\n"
             "                         (%ld here) [0]\n"

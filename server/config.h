@@ -16,6 +16,12 @@
 #ifndef SIMT_SOURCE_HWDB
 #define SIMT_SOURCE_HWDB ""
 #endif
+#ifndef SIMT_BUILD_DIR
+#define SIMT_BUILD_DIR ""
+#endif
+#ifndef SIMT_HWDB_FROM_BIN
+#define SIMT_HWDB_FROM_BIN ""
+#endif
 #ifndef SIMT_INSTALLED_HWDB
 #define SIMT_INSTALLED_HWDB "/usr/local/share/simtd/hwdb"
 #endif
@@ -66,8 +72,12 @@ void simt_config_defaults(struct simt_config *cfg);
 int simt_config_parse(int argc, char **argv, struct simt_config *cfg, enum simt_config_action *action,
                       struct simt_diag *diag) SIMT_WARN_UNUSED;
 
-/* The default database directory: the source tree's hwdb/ when it exists,
- * else the installed one. */
+/* The default database directory, as the CLI's simt_cli_default_hwdb():
+ * $SIMT_HWDB; else the database beside the running binary (its directory
+ * plus SIMT_HWDB_FROM_BIN, the install's bin/ -> share/simtd/hwdb path),
+ * so an installed tree works wherever it is moved; else the source tree's
+ * hwdb/ when the binary lies in the build tree; else the configure-time
+ * install directory. */
 const char *simt_config_default_hwdb(void);
 
 void simt_config_usage(FILE *out);

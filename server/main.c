@@ -27,6 +27,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "server.h"
+#include "static.h"
 
 #define TICK_MS 200
 
@@ -359,6 +360,7 @@ int main(int argc, char **argv)
     }
     raise_fd_limit(cfg.max_connections);
     simt_api_set_max_cost(cfg.max_request_cost);
+    simt_static_load();
     metrics_add_routes();
     simt_metrics_set_gpus(gpu_count);
 

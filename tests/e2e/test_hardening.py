@@ -6,6 +6,7 @@ from another address while one address holds 1,100 idle sockets; a FIFO or a
 the old database serves, SIGTERM exits within 5 s)."""
 import json
 import os
+import re
 import resource
 import signal
 import socket
@@ -247,6 +248,64 @@ class DatabaseTraps(unittest.TestCase):
             d.signal(signal.SIGHUP)
             d.signal(signal.SIGTERM)
             self.assertEqual(d.proc.wait(5), 0)
+
+
+class Relocation(unittest.TestCase):
+    def test_moved_install_finds_its_database_and_serves_the_dashboard(self):
+        """simtd copied into PREFIX/bin with the database in
+        PREFIX/share/simtd/hwdb finds it with no --hwdb, and serves the
+        dashboard built in (no file of the source tree read per request)."""
+        import shutil
+        import subprocess
+        prefix = h.tempfile.mkdtemp(prefix="simtd-moved-")
+        try:
+            os.makedirs(os.path.join(prefix, "bin"))
+            binary = os.path.join(prefix, "bin", "simtd")
+            shutil.copy(h.SIMTD, binary)
+            os.makedirs(os.path.join(prefix, "share", "simtd"))
+            moved_hwdb = h.copy_hwdb(os.path.join(prefix, "share", "simtd"))
+            env = dict(os.environ)
+            env.pop("SIMT_HWDB", None)
+            env.pop("SIMTD_ASSETS", None)
+            proc = subprocess.Popen(h.WRAPPER + [binary, "--port", "0", "--access-log", "off"], env=env,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                line = proc.stdout.readline()
+                m = h.LISTEN_RE.match(line.strip())
+                self.assertIsNotNone(m, line)
+                port = int(m.group(2))
+                conn = h.http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                for path in ("/", "/app.js", "/share.js", "/style.css"):
+                    conn.request("GET", path)
+                    resp = conn.getresponse()
+                    data = resp.read()
+                    self.assertEqual(resp.status, 200, path)
+                    self.assertGreater(len(data), 100, path)
+                conn.close()
+                proc.send_signal(signal.SIGTERM)
+                _, err = proc.communicate(timeout=10)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+            self.assertRegex(err, r"GPUs from [^ ]*/bin/\.\./share/simtd/hwdb|GPUs from %s" % re.escape(moved_hwdb))
+        finally:
+            shutil.rmtree(prefix, ignore_errors=True)
+
+
+class ProcessMetrics(unittest.TestCase):
+    def test_process_and_build_metrics(self):
+        with h.Daemon("--access-log", "off") as d:
+            m = d.metrics()
+            self.assertGreater(h.metric(m, "process_resident_memory_bytes"), 1e6)
+            self.assertGreater(h.metric(m, "process_open_fds"), 3)
+            self.assertGreaterEqual(h.metric(m, "process_cpu_seconds_total"), 0)
+            start = h.metric(m, "process_start_time_seconds")
+            self.assertLess(abs(start - time.time()), 120)
+            info = [k for k in m if k[0] == "simtd_build_info"]
+            self.assertEqual(len(info), 1)
+            self.assertEqual(m[info[0]], 1)
+            self.assertIn("version", dict(info[0][1]))
 
 
 if __name__ == "__main__":
