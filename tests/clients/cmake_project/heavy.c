@@ -7,7 +7,7 @@
 //ptxas:ptxas info    : Function properties for _Z10accumulatePfi
 //ptxas:    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 //ptxas:ptxas info    : Used 112 registers, used 0 barriers
-// clang-format on
+//  clang-format on
 int heavy_placeholder(void);
 int heavy_placeholder(void)
 {

@@ -6,7 +6,7 @@
 //ptxas:ptxas info    : Function properties for _Z5scalePffi
 //ptxas:    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 //ptxas:ptxas info    : Used 8 registers, used 0 barriers
-// clang-format on
+//  clang-format on
 int light_placeholder(void);
 int light_placeholder(void)
 {

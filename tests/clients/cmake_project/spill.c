@@ -7,7 +7,7 @@
 //ptxas:ptxas info    : Function properties for _Z10accumulatePfi
 //ptxas:    1592 bytes stack frame, 1596 bytes spill stores, 3612 bytes spill loads
 //ptxas:ptxas info    : Used 32 registers, used 0 barriers, 1592 bytes cumulative stack size
-// clang-format on
+//  clang-format on
 int spill_placeholder(void);
 int spill_placeholder(void)
 {
