@@ -214,8 +214,6 @@ def main():
     with h.Daemon("--access-log", "off") as d:
         gemm_overflow(d)
         http_cases(d)
-        st, b = d.post_json("/v1/occupancy", dict(GOOD, warps_per_sm=1e-9))
-        say("contract: occupancy warps_per_sm 1e-9", st)
         heavy(d)
     with h.Daemon("--access-log", "off", "--max-connections", "1024") as d:
         per_ip(d)
