@@ -37,7 +37,7 @@ struct simt_resolved_gpu {
     struct simt_gpu_spec spec;
     struct simt_figure_set figures;
     struct simt_figure_overrides marks; /* which figures the what-if touched */
-    json_t *overridden; /* array of overridden names, or NULL; owned by the call */
+    json_t *overridden;                 /* array of overridden names, or NULL; owned by the call */
 };
 
 /* The contract's error body, recorded once. */

@@ -124,7 +124,8 @@ static int apply_overrides(struct simt_call *call, json_t *overrides, const char
     /* the figure rule: measured figures move with their datasheet figures */
     struct simt_whatif_scaled scaled[SIMT_WHATIF_MAX_SCALED];
     size_t scaled_count = 0;
-    simt_whatif_scale_measured(&gpu->record->spec, &gpu->spec, names, count, &gpu->marks, scaled, &scaled_count);
+    simt_whatif_scale_measured(&gpu->record->spec, &gpu->spec, names, count, &gpu->marks, scaled,
+                               &scaled_count);
     for (size_t i = 0; i < scaled_count && call->policy == SIMT_POLICY_PREFER_MEASURED; i++) {
         const char *dtype = scaled[i].dtype >= 0 ? simt_dtype_name((enum simt_dtype)scaled[i].dtype) : NULL;
         simt_call_assume(call, "what-if: %s%s%s moved in proportion to %s, %.4g -> %.4g", scaled[i].measured,

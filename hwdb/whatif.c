@@ -81,7 +81,8 @@ static const struct pair pairs[] = {
     {"dram_bandwidth_bytes_per_s", "measured_dram_bandwidth_bytes_per_s", SIMT_FIG_DRAM_BANDWIDTH, 0},
     {"dram_bandwidth_bytes_per_s", "measured_dram_write_bandwidth_bytes_per_s", SIMT_FIG_DRAM_WRITE_BANDWIDTH,
      0},
-    {"dram_bandwidth_bytes_per_s", "measured_dram_copy_bandwidth_bytes_per_s", SIMT_FIG_DRAM_COPY_BANDWIDTH, 0},
+    {"dram_bandwidth_bytes_per_s", "measured_dram_copy_bandwidth_bytes_per_s", SIMT_FIG_DRAM_COPY_BANDWIDTH,
+     0},
     {"l2_bandwidth_bytes_per_s", "measured_l2_bandwidth_bytes_per_s", SIMT_FIG_L2_BANDWIDTH, 0},
     {"dram_latency_cycles", "measured_dram_latency_cycles", SIMT_FIG_DRAM_LATENCY, 0},
     {"l2_latency_cycles", "measured_l2_latency_cycles", SIMT_FIG_L2_LATENCY, 0},
@@ -175,8 +176,9 @@ static void scale_pair(const struct pair *p, const struct simt_gpu_spec *record,
 
 /* The tensor rates, per dtype. */
 static void scale_tensor(const struct simt_gpu_spec *record, struct simt_gpu_spec *spec,
-                         const char *const *overridden, size_t count, double compute_ratio, int compute_touched,
-                         struct simt_figure_overrides *marks, struct simt_whatif_scaled *scaled, size_t *n)
+                         const char *const *overridden, size_t count, double compute_ratio,
+                         int compute_touched, struct simt_figure_overrides *marks,
+                         struct simt_whatif_scaled *scaled, size_t *n)
 {
     int dense_set = was_overridden("tensor_dense_flops_per_s", overridden, count);
     int measured_set = was_overridden("measured_tensor_flops_per_s", overridden, count);
@@ -185,9 +187,11 @@ static void scale_tensor(const struct simt_gpu_spec *record, struct simt_gpu_spe
         simt_figure_mask bit = SIMT_FIG_BIT(SIMT_FIG_TENSOR_FIRST + d);
         double old = record->tensor_dense_flops_per_s[d], now = spec->tensor_dense_flops_per_s[d];
         int dtype_set = dense_set && (now < old || now > old);
-        if (fraction_set && (spec->achievable_tensor[d] < record->achievable_tensor[d] || spec->achievable_tensor[d] > record->achievable_tensor[d]))
+        if (fraction_set && (spec->achievable_tensor[d] < record->achievable_tensor[d] ||
+                             spec->achievable_tensor[d] > record->achievable_tensor[d]))
             marks->fraction |= bit;
-        if (measured_set && (spec->measured_tensor_flops_per_s[d] < record->measured_tensor_flops_per_s[d] || spec->measured_tensor_flops_per_s[d] > record->measured_tensor_flops_per_s[d])) {
+        if (measured_set && (spec->measured_tensor_flops_per_s[d] < record->measured_tensor_flops_per_s[d] ||
+                             spec->measured_tensor_flops_per_s[d] > record->measured_tensor_flops_per_s[d])) {
             marks->measured |= bit;
             continue;
         }
@@ -199,15 +203,16 @@ static void scale_tensor(const struct simt_gpu_spec *record, struct simt_gpu_spe
         if (*m > 0.0 && (ratio < 1.0 || ratio > 1.0)) {
             double from = *m;
             *m = from * ratio;
-            note(scaled, n, "measured_tensor_flops_per_s", dtype_set ? "tensor_dense_flops_per_s" : "sm_count or boost_clock_hz", d,
-                 from, *m);
+            note(scaled, n, "measured_tensor_flops_per_s",
+                 dtype_set ? "tensor_dense_flops_per_s" : "sm_count or boost_clock_hz", d, from, *m);
         }
     }
 }
 
 void simt_whatif_scale_measured(const struct simt_gpu_spec *record, struct simt_gpu_spec *spec,
-                                const char *const *overridden, size_t count, struct simt_figure_overrides *marks,
-                                struct simt_whatif_scaled *scaled, size_t *scaled_count)
+                                const char *const *overridden, size_t count,
+                                struct simt_figure_overrides *marks, struct simt_whatif_scaled *scaled,
+                                size_t *scaled_count)
 {
     memset(marks, 0, sizeof *marks);
     *scaled_count = 0;
@@ -217,7 +222,8 @@ void simt_whatif_scale_measured(const struct simt_gpu_spec *record, struct simt_
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
         scale_pair(&pairs[i], record, spec, overridden, count, compute_ratio, compute_touched, marks, scaled,
                    scaled_count);
-    scale_tensor(record, spec, overridden, count, compute_ratio, compute_touched, marks, scaled, scaled_count);
+    scale_tensor(record, spec, overridden, count, compute_ratio, compute_touched, marks, scaled,
+                 scaled_count);
     for (size_t i = 0; i < sizeof fractions / sizeof fractions[0]; i++)
         if (was_overridden(fractions[i].name, overridden, count))
             marks->fraction |= SIMT_FIG_BIT(fractions[i].id);

@@ -64,7 +64,8 @@ struct simt_whatif_scaled {
  * simt_figure_set_init_overridden) and scaled[0..*scaled_count) (at most
  * SIMT_WHATIF_MAX_SCALED). Never fails. */
 void simt_whatif_scale_measured(const struct simt_gpu_spec *record, struct simt_gpu_spec *spec,
-                                const char *const *overridden, size_t count, struct simt_figure_overrides *marks,
-                                struct simt_whatif_scaled *scaled, size_t *scaled_count);
+                                const char *const *overridden, size_t count,
+                                struct simt_figure_overrides *marks, struct simt_whatif_scaled *scaled,
+                                size_t *scaled_count);
 
 #endif

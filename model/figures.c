@@ -42,7 +42,7 @@
 #define SIMT_NVLINK_NCCL_FRACTION 0.82
 #define SIMT_NVLINK_NCCL_SOURCE                                                                              \
     "NCCL's protocol cost on NVLink: 370 of 450 GB/s (S. Jeaugey, github.com/NVIDIA/nccl-tests/issues/212, " \
-    "2024-05-06); NCCL broadcasts of 1-4 GiB between two H200s, 364-369 GB/s "                            \
+    "2024-05-06); NCCL broadcasts of 1-4 GiB between two H200s, 364-369 GB/s "                               \
     "(tests/gpu/results/h200x2/collectives.json)"
 /* PCIe: the same NCCL protocol fraction times the share of a PCIe link that
  * carries payload: a 256-byte TLP payload travels with a 16-byte 4-DW
@@ -172,8 +172,9 @@ static void per_clock(struct simt_figure_set *set, enum simt_figure_id id, doubl
     double clock = set->value[SIMT_FIG_CLOCK];
     double rate = per_clock_per_sm * (double)sm_count * clock;
     pick_achievable(set, id, measured, rate, fraction);
-    if (set->source[id] == SIMT_FIGURE_DATASHEET && (set->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED ||
-                                                     set->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_SCALED_MEASURED))
+    if (set->source[id] == SIMT_FIGURE_DATASHEET &&
+        (set->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED ||
+         set->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_SCALED_MEASURED))
         set->source[id] = SIMT_FIGURE_DERIVED;
 }
 
@@ -190,11 +191,13 @@ static void interconnect(const struct simt_gpu_spec *gpu, struct simt_figure_set
     pick_achievable(out, SIMT_FIG_NVLINK_BANDWIDTH, 0.0,
                     gpu->nvlink_generation > 0 ? gpu->nvlink_bandwidth_bytes_per_s : 0.0,
                     SIMT_NVLINK_NCCL_FRACTION);
-    pick_achievable(out, SIMT_FIG_PCIE_BANDWIDTH, 0.0, gpu->pcie_bandwidth_bytes_per_s, SIMT_PCIE_NCCL_FRACTION);
+    pick_achievable(out, SIMT_FIG_PCIE_BANDWIDTH, 0.0, gpu->pcie_bandwidth_bytes_per_s,
+                    SIMT_PCIE_NCCL_FRACTION);
 }
 
 void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
-                                     const struct simt_figure_overrides *overrides, struct simt_figure_set *out)
+                                     const struct simt_figure_overrides *overrides,
+                                     struct simt_figure_set *out)
 {
     memset(out, 0, sizeof *out);
     out->policy = policy;
@@ -259,8 +262,7 @@ void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_
     int clocked = 0;
     if ((out->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED ||
          out->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_SCALED_MEASURED) &&
-        gpu->boost_clock_hz > 0.0)
-    {
+        gpu->boost_clock_hz > 0.0) {
         clock_ratio = out->value[SIMT_FIG_CLOCK] / gpu->boost_clock_hz;
         clocked = 1;
     }
@@ -351,7 +353,8 @@ const char *simt_figure_api_source(const struct simt_figure_set *set, enum simt_
         /* the DRAM read figure stands in (the copy: read and write, whose
          * own source is the read's when it stands in too) */
         return simt_figure_api_source(set, id == SIMT_FIG_DRAM_COPY_BANDWIDTH &&
-                                                   set->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] != SIMT_FIGURE_STAND_IN
+                                                   set->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] !=
+                                                       SIMT_FIGURE_STAND_IN
                                                ? SIMT_FIG_DRAM_WRITE_BANDWIDTH
                                                : SIMT_FIG_DRAM_BANDWIDTH);
     case SIMT_FIGURE_ABSENT:
@@ -400,15 +403,17 @@ int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id 
                   : "no measured write figure: the DRAM bandwidth figure stands in";
         break;
     case SIMT_FIGURE_ACHIEVABLE:
-        return snprintf(buf, size, "%s = %.4g (%s %.4g x achievable fraction %.3g %s)", figure_names[id],
-                        set->value[id], (set->overrides.datasheet & SIMT_FIG_BIT(id)) ? "overridden" : "datasheet",
-                        set->datasheet[id], set->fraction[id],
-                        simt_figure_fraction_source(set, id) != NULL ? "documented for NCCL" : "from the database");
+        return snprintf(
+            buf, size, "%s = %.4g (%s %.4g x achievable fraction %.3g %s)", figure_names[id], set->value[id],
+            (set->overrides.datasheet & SIMT_FIG_BIT(id)) ? "overridden" : "datasheet", set->datasheet[id],
+            set->fraction[id],
+            simt_figure_fraction_source(set, id) != NULL ? "documented for NCCL" : "from the database");
     case SIMT_FIGURE_OVERRIDE:
         how = "the what-if's value";
         break;
     case SIMT_FIGURE_SCALED_MEASURED:
-        how = "measured on a real card, moved in proportion to the what-if's override of its datasheet figure";
+        how =
+            "measured on a real card, moved in proportion to the what-if's override of its datasheet figure";
         break;
     case SIMT_FIGURE_DATASHEET:
         how = (id == SIMT_FIG_SHARED_BANDWIDTH || (id >= SIMT_FIG_FP32 && id <= SIMT_FIG_ISSUE))

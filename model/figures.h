@@ -141,7 +141,8 @@ struct simt_figure_set {
  *      (DERIVED for a per-clock rate at a measured clock).
  * overrides may be NULL (no what-if). */
 void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
-                                     const struct simt_figure_overrides *overrides, struct simt_figure_set *out);
+                                     const struct simt_figure_overrides *overrides,
+                                     struct simt_figure_set *out);
 /* The same with no what-if. */
 void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
                           struct simt_figure_set *out);
