@@ -99,15 +99,17 @@
  *    latencies are under a microsecond: fitted to those five. */
 #define SINGLE_KERNEL_FLOOR_S 1.8e-6
 #define KERNEL_FLOOR_S 2.45e-6
-/* Operand bytes one SM keeps in flight from memory (its pipeline's stages,
- * Little's law): an SM draws at most this over the DRAM latency per second,
- * whatever its share of the chip's bandwidth. Binds on small tiles (few
- * flops per byte) and on GEMMs that occupy few SMs: small, skinny and
- * short-K shapes. Fitted with SINGLE_KERNEL_FLOOR_S to the fit half of the
- * held-out set (tests/gpu/results/h200/heldout/gemm.json, rows with "split":
- * "fit"; 16 KiB and 1.8 us give that half's least median error on a grid
- * of 12 to 32 KiB and 1.0 to 2.4 us). */
-#define SM_BYTES_IN_FLIGHT 16384.0
+/* K stages of its tile's operands an SM keeps in flight from memory (the
+ * pipeline's depth, Little's law): an SM draws at most that many stages
+ * (the tile's rows and columns times its K depth) per memory latency,
+ * whatever its share of the chip's bandwidth. Binds on small tiles, whose
+ * stages are small, and on GEMMs that occupy few SMs: small, skinny and
+ * short-K shapes; the large tiles of large GEMMs need a fraction of it.
+ * Fitted with SINGLE_KERNEL_FLOOR_S to the fit half of the held-out set
+ * (tests/gpu/results/h200/heldout/gemm.json, rows with "split": "fit"),
+ * the least median error on a grid of 1 to 6 stages and 1.5 to 2.1 us
+ * (3 stages, 1.8 us: 10.9%). */
+#define IN_FLIGHT_STAGES 3.0
 /* simt-calibrate measures tensor-core rates as cuBLASLt GEMMs of this size. */
 #define CALIBRATION_DIMENSION 8192
 /* Split-K factors a library tries. */
@@ -330,8 +332,8 @@ struct kernel_rate {
     double register_b_per_s_per_sm; /* tf32 on wgmma: B elements an SM feeds through registers (0: none) */
     double l2_bytes_per_s;          /* shared by the SMs that are busy; 0: no limit */
     double l2_floor_per_sm;         /* an SM is never fed less than its largest tile needs */
-    double in_flight_per_sm;        /* operand bytes an SM draws per second at most: its bytes in flight
-                                       over the DRAM latency (HUGE_VAL: no latency figure) */
+    double in_flight_stages_per_s;  /* K stages of operands an SM draws per second at most: its stages in
+                                       flight over the memory latency (HUGE_VAL: no latency figure) */
     double column_share;            /* of a tile's B columns one block fetches from L2 (multicast) */
 };
 
@@ -353,13 +355,14 @@ struct candidate {
 };
 
 /* Operand bytes per second one SM draws from L2 while `active` SMs share it. */
-static double l2_feed(const struct kernel_rate *rate, double active)
+static double l2_feed(const struct kernel_rate *rate, double active, double stage_bytes)
 {
+    double in_flight = rate->in_flight_stages_per_s * stage_bytes;
     if (!(rate->l2_bytes_per_s > 0.0))
-        return rate->in_flight_per_sm;
+        return in_flight;
     double share = rate->l2_bytes_per_s / active;
     double feed = share > rate->l2_floor_per_sm ? share : rate->l2_floor_per_sm;
-    return feed < rate->in_flight_per_sm ? feed : rate->in_flight_per_sm;
+    return feed < in_flight ? feed : in_flight;
 }
 
 /* Math rate of one SM on this tile: the aligned kernels' rate, or the
@@ -440,8 +443,9 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
         if (stage_s > math_s)
             math_s = stage_s;
     }
-    double feed_full_s = tile_bytes / l2_feed(rate, (double)ctx->sm_count);
-    double feed_rest_s = rest > 0 ? tile_bytes / l2_feed(rate, (double)rest) : 0.0;
+    double stage_bytes = tile_bytes / (double)k_per_split * (double)tile_k;
+    double feed_full_s = tile_bytes / l2_feed(rate, (double)ctx->sm_count, stage_bytes);
+    double feed_rest_s = rest > 0 ? tile_bytes / l2_feed(rate, (double)rest, stage_bytes) : 0.0;
     double waves = (double)full + (rest > 0 ? 1.0 : 0.0);
     c->compute_s = waves * math_s;
     c->l2_s = (double)full * feed_full_s + feed_rest_s;
@@ -495,7 +499,7 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     double iteration_bytes = (rows + cols * rate->column_share) * (double)tile_k * (double)ctx->element_bytes;
     double active = iterations < (double)ctx->sm_count ? iterations : (double)ctx->sm_count;
     double math_s = iteration_flops / tile_rate(rate, tile);
-    double feed_s = iteration_bytes / l2_feed(rate, active);
+    double feed_s = iteration_bytes / l2_feed(rate, active, iteration_bytes);
     c->compute_s = per_sm * math_s;
     c->l2_s = per_sm * feed_s;
     double busy = per_sm * (math_s > feed_s ? math_s : feed_s);
@@ -736,7 +740,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         in_flight_latency_s = l2_latency_s;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
     }
-    rate->in_flight_per_sm = in_flight_latency_s > 0.0 ? SM_BYTES_IN_FLIGHT / in_flight_latency_s : HUGE_VAL;
+    rate->in_flight_stages_per_s =
+        in_flight_latency_s > 0.0 ? IN_FLIGHT_STAGES / in_flight_latency_s : HUGE_VAL;
     s->in_flight_latency_s = in_flight_latency_s;
     /* Hopper on: blocks run in clusters of two along M that share each B
      * tile, fetched from L2 once and multicast by TMA to both */
@@ -747,18 +752,27 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
 
     /* A measured tensor-core figure is a cuBLASLt GEMM of the calibration
      * shape, its wave quantization included: the SMs' own rate is that much
-     * higher. */
+     * higher. An achievable fraction is the same kind of figure (a library
+     * GEMM of a large square over the datasheet): de-quantized the same way,
+     * so that two GPUs of one die, one measured and one not, agree. */
     s->calibration_wave_efficiency = 1.0;
-    if (path->measured && path->tensor) {
+    if ((path->measured || path->achievable) && path->tensor) {
         struct simt_gemm_request calibration = *req;
         calibration.m = calibration.n = calibration.k = CALIBRATION_DIMENSION;
         calibration.batch = 1;
         struct shape_context cal = s->ctx;
         cal.req = &calibration;
+        /* the tile the library ran it with is the one its math alone
+         * picks: no feed or latency limit, so that the de-quantization, and
+         * with it the answer, never moves against a memory figure */
+        struct kernel_rate math_only = *rate;
+        math_only.l2_bytes_per_s = 0.0;
+        math_only.in_flight_stages_per_s = HUGE_VAL;
+        cal.dram_bytes_per_s = cal.dram_write_bytes_per_s = cal.dram_copy_bytes_per_s = HUGE_VAL;
         struct candidate c;
         memset(&c, 0, sizeof c);
         c.time_s = HUGE_VAL;
-        choose_among(&cal, rate, path->tiles, path->tile_count, s->tile_k, 0, &c);
+        choose_among(&cal, &math_only, path->tiles, path->tile_count, s->tile_k, 0, &c);
         s->calibration_wave_efficiency = c.waves / ceil(c.waves);
         rate->sm_flops_per_s /= s->calibration_wave_efficiency;
         rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, rate->column_share);
@@ -813,7 +827,7 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     memset(&gemv, 0, sizeof gemv);
     gemv.sm_flops_per_s = s->fma_path.peak_flops_per_s / (double)gpu->sm_count;
     gemv.column_share = 1.0;
-    gemv.in_flight_per_sm = s->rate.in_flight_per_sm;
+    gemv.in_flight_stages_per_s = s->rate.in_flight_stages_per_s;
     int gemv_k = 32 / s->ctx.element_bytes;
     struct candidate c;
     memset(&c, 0, sizeof c);
@@ -929,10 +943,12 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             "over its wave efficiency %.3f",
             dtype_name, path->hardware_flops_per_s, CALIBRATION_DIMENSION, s->calibration_wave_efficiency);
     else if (path->tensor)
-        assume(out,
-               "peak: %s dense tensor cores, %.4g flop/s: the datasheet's times the achievable fraction in "
-               "the database",
-               dtype_name, path->hardware_flops_per_s);
+        assume(
+            out,
+            "peak: %s dense tensor cores, %.4g flop/s: the datasheet's times the achievable fraction in the "
+            "database, what a library GEMM of a large square (taken as %d^3) reaches; the SMs' own rate is "
+            "that over its wave efficiency %.3f",
+            dtype_name, path->hardware_flops_per_s, CALIBRATION_DIMENSION, s->calibration_wave_efficiency);
     else
         assume(out,
                "peak: %s FMA units, %.4g flop/s (%s FMA-loop rate) x %.2f (cuBLAS SGEMM against the FMA loop "
@@ -977,12 +993,12 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
                "(%.3g s) per wave for the first loads and the last stores; \"launches\": \"back_to_back\" "
                "for one of a stream of calls",
                s->ctx.launch_s, SINGLE_KERNEL_FLOOR_S, 2.0 * s->latency_s);
-    if (s->rate.in_flight_per_sm < HUGE_VAL)
+    if (s->rate.in_flight_stages_per_s < HUGE_VAL)
         assume(
             out,
-            "latency: an SM keeps at most %.0f KiB of operands in flight (fitted to single cuBLAS calls on "
-            "an H200), %.4g B/s over the %s latency",
-            SM_BYTES_IN_FLIGHT / 1024.0, s->rate.in_flight_per_sm,
+            "latency: an SM keeps at most %.2g K stages of its tile's operands in flight (fitted to single "
+            "cuBLAS calls on an H200), %.4g stages per second over the %s latency",
+            IN_FLIGHT_STAGES, s->rate.in_flight_stages_per_s,
             s->in_flight_latency_s < s->latency_s ? "L2 (back-to-back calls, operands held in L2)" : "DRAM");
 }
 
