@@ -840,16 +840,22 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
                dtype_name, path->hardware_flops_per_s,
                path->measured ? "the measured" : "the datasheet's times the achievable fraction: an",
                path->library_fraction, path->peak_flops_per_s);
-    int load_width = load_elements(req->k, req->n, s->ctx.element_bytes);
+    int slot_width = slot_elements(req->k, req->n, s->ctx.element_bytes);
     if (!out->alignment_ok && path->tensor)
         assume(
             out,
             "alignment: k or n is not a multiple of %d elements (16 bytes): no TMA; the fallback kernels run "
-            "at %.2f of the aligned rate at best and issue %.1f operand loads of %d element%s per clock per "
-            "SM "
-            "(both measured on an H200)",
-            out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, load_width,
-            load_width == 1 ? "" : "s");
+            "at %.2f of the aligned rate at best and issue %.2f operand load slots per clock per SM, each "
+            "carrying %d element%s (as many as the alignment allows, at most 4 bytes; measured on an H200)",
+            out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, slot_width,
+            slot_width == 1 ? "" : "s");
+    else if (s->mma_sync_int8)
+        assume(
+            out,
+            "int8: torch._int_mm runs Ampere-generation mma.sync kernels on Hopper (cutlass_80 i16832, seen "
+            "on an H200), not the cuBLASLt kernel behind the int8 figure: priced as the fallback kernels, "
+            "%.2f of the rate, no stream-K, no TMA multicast",
+            NONTMA_FRACTION);
     else if (!out->alignment_ok)
         assume(
             out,
