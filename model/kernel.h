@@ -78,6 +78,9 @@ struct simt_kernel_access {
     double count;                    /* times each thread does it, >= 0 */
     double independent;              /* how many of count may be in flight at once, >= 1 (clipped to count) */
     struct simt_warp_access pattern; /* lanes = the GPU's warp size */
+    int repeats_of; /* 1 + index of an earlier access whose addresses this one reads again; 0: none */
+    double distinct_addresses; /* atomics: addresses the whole grid's atomics of this access spread over;
+                                  0: as the lane pattern implies, no contention across warps */
 };
 
 struct simt_kernel_request {
@@ -91,6 +94,8 @@ struct simt_kernel_request {
     double flops_fp64;
     double flops_fp16;
     double sfu_ops; /* per thread */
+    double int_ops; /* integer and address instructions per thread */
+    int l2_warm;    /* 1: the global data is already in L2 (where it fits) */
     int access_count;
     struct simt_kernel_access accesses[SIMT_KERNEL_MAX_ACCESSES];
     struct simt_branch branch; /* per warp; lanes = warp size */
@@ -152,14 +157,28 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_SRAM_LATENCY (1u << 10) /* shared or L1 latency absent: taken as the other's */
 #define SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT                                                                     \
     (1u << 11) /* sparse accesses, but no measured row-activation rate: not limited */
+#define SIMT_KERNEL_ASSUMED_REPEAT_L1 (1u << 12) /* a repeated access hits L1: the SM's working set fits */
+#define SIMT_KERNEL_ASSUMED_REPEAT_L2                                                                        \
+    (1u << 13) /* a repeated access hits L2: the wave's working set fits in L2, not in L1 */
+#define SIMT_KERNEL_ASSUMED_REPEAT_DRAM (1u << 14) /* a repeated access misses: its working set exceeds L2   \
+                                                    */
+#define SIMT_KERNEL_ASSUMED_L2_WARM (1u << 15)     /* l2_warm and the working set fits: global data from L2 */
+#define SIMT_KERNEL_ASSUMED_L2_WARM_MISS                                                                     \
+    (1u << 16) /* l2_warm, but the working set exceeds L2: only the part that fits is a hit */
+#define SIMT_KERNEL_ASSUMED_INT_PIPE (1u << 17) /* int_ops run on the INT32 pipe, off the dependent chain */
+#define SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION                                                                \
+    (1u << 18) /* contended atomics serialize per address at the L2 (measured same-address rate) */
+#define SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE                                                                   \
+    (1u << 19) /* contended atomics, but no same-address atomic rate for this GPU: not priced */
+#define SIMT_KERNEL_ASSUMED_NO_INT_PIPE (1u << 20) /* int_ops, but no INT32 figure: issue slots only */
 
 struct simt_kernel_result {
     struct simt_occ_result occupancy;
     double time_s; /* launch + execution */
     double execution_s;
     enum simt_kernel_bound bound;
-    double breakdown_s[SIMT_BOUND_COUNT];               /* each term alone, busiest SM for per-SM terms */
-    double issue_s, fp32_s, fp64_s, fp16_s, constant_s; /* parts of compute_s */
+    double breakdown_s[SIMT_BOUND_COUNT]; /* each term alone, busiest SM for per-SM terms */
+    double issue_s, fp32_s, fp64_s, fp16_s, constant_s, int32_s; /* parts of compute_s */
     /* traffic, whole launch */
     double dram_bytes;
     double l2_bytes;     /* sector traffic between SMs and L2 */
