@@ -160,9 +160,10 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_REPEAT_L1 (1u << 12) /* a repeated access hits L1: the SM's working set fits */
 #define SIMT_KERNEL_ASSUMED_REPEAT_L2                                                                        \
     (1u << 13) /* a repeated access hits L2: the wave's working set fits in L2, not in L1 */
-#define SIMT_KERNEL_ASSUMED_REPEAT_DRAM (1u << 14) /* a repeated access misses: its working set exceeds L2   \
-                                                    */
-#define SIMT_KERNEL_ASSUMED_L2_WARM (1u << 15)     /* l2_warm and the working set fits: global data from L2 */
+#define SIMT_KERNEL_ASSUMED_REPEAT_DRAM                                                                      \
+    (1u << 14)                                 /* a repeated access misses: its working set exceeds L2       \
+                                                */
+#define SIMT_KERNEL_ASSUMED_L2_WARM (1u << 15) /* l2_warm and the working set fits: global data from L2 */
 #define SIMT_KERNEL_ASSUMED_L2_WARM_MISS                                                                     \
     (1u << 16) /* l2_warm, but the working set exceeds L2: only the part that fits is a hit */
 #define SIMT_KERNEL_ASSUMED_INT_PIPE (1u << 17) /* int_ops run on the INT32 pipe, off the dependent chain */
@@ -170,6 +171,8 @@ struct simt_kernel_advice {
     (1u << 18) /* contended atomics serialize per address at the L2 (measured same-address rate) */
 #define SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE                                                                   \
     (1u << 19) /* contended atomics, but no same-address atomic rate for this GPU: not priced */
+#define SIMT_KERNEL_ASSUMED_PARTIAL_STORE                                                                    \
+    (1u << 21) /* a store leaves DRAM granules partly unwritten: each is read, merged, written back */
 #define SIMT_KERNEL_ASSUMED_NO_INT_PIPE (1u << 20) /* int_ops, but no INT32 figure: issue slots only */
 
 struct simt_kernel_result {

@@ -117,6 +117,17 @@ static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel
         w->dram_write_bytes += a->count * dram;
     else
         w->dram_read_bytes += a->count * dram;
+    if (a->op == SIMT_OP_STORE && dram > 1.000001 * useful) {
+        /* A store that leaves part of each DRAM granule unwritten (after
+         * the block's other rows filled what they could) cannot be written
+         * as a whole granule: the memory controller reads the granule,
+         * merges and writes it back (ECC covers whole granules), so the
+         * granule is read too, and its row opened for the read. */
+        w->dram_bytes += a->count * dram;
+        w->dram_read_bytes += a->count * dram;
+        w->dram_rows += a->count * opened;
+        *assumed |= SIMT_KERNEL_ASSUMED_PARTIAL_STORE;
+    }
     w->l2_bytes += a->count * l2;
     w->l2_lines += a->count * co.cache_lines;
     w->useful_bytes += a->count * useful;
