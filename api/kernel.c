@@ -337,6 +337,10 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
     if (r->assumed & SIMT_KERNEL_ASSUMED_INT_PIPE)
         simt_call_assume(call, "int_ops take issue slots and the INT32 pipe (int32_ops_per_s); they are off "
                                "the dependent chain");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_PARTIAL_STORE)
+        simt_call_assume(call,
+                         "a store that leaves part of each DRAM granule unwritten is a read-modify-write: "
+                         "the granule is read, merged and written back");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_INT_PIPE)
         simt_call_assume(call, "int_ops: the GPU record has no INT32 figure; they take issue slots only");
     if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION)
