@@ -346,6 +346,10 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
     if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION)
         simt_call_assume(call, "contended atomics: each of distinct_addresses takes its share of the grid's "
                                "atomics one after another at the L2 (l2_same_address_atomics_per_clock)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_L2)
+        simt_call_assume(call, "atomics over distinct_addresses that fit in L2 are served there (no DRAM "
+                               "traffic); every atomic lane takes a slot of the L2's atomic units "
+                               "(l2_atomics_per_clock)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE)
         simt_call_assume(call, "distinct_addresses given, but the GPU record has no "
                                "l2_same_address_atomics_per_clock: contention across warps not priced");

@@ -102,6 +102,8 @@ struct simt_gpu_spec {
     int cache_line_bytes;
     int dram_access_granularity_bytes;
     int constant_cache_bytes_per_sm;
+    double l2_atomics_per_clock; /* chip, SM clocks: atomics to distinct addresses the L2 completes a clock;
+                                    0 = unknown */
     double l2_same_address_atomics_per_clock; /* chip, SM clocks: atomics to ONE address the L2 completes a
                                                  clock (they serialize there); 0 = unknown */
 

@@ -176,6 +176,8 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
     d[C_ATOMIC] = r->atomic_same_address_per_s > 0.0
                       ? w->contended_atomics / (r->atomic_same_address_per_s / active_sms / r->clock_hz)
                       : 0.0;
+    d[C_ATOMIC_UNITS] =
+        r->atomics_per_s > 0.0 ? w->atomic_ops / (r->atomics_per_s / active_sms / r->clock_hz) : 0.0;
 }
 
 struct phase {
@@ -313,6 +315,7 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->l1_bytes_per_sm = gpu->l1_bytes_per_sm;
     r->l2_bytes = gpu->l2_bytes;
     r->atomic_same_address_per_s = gpu->l2_same_address_atomics_per_clock * r->clock_hz;
+    r->atomics_per_s = gpu->l2_atomics_per_clock * r->clock_hz;
     r->dram_granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
                           : gpu->sector_bytes > 0                ? gpu->sector_bytes
                                                                  : 32;
@@ -496,6 +499,9 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
         res->breakdown_s[SIMT_BOUND_L2] =
             fmax(res->breakdown_s[SIMT_BOUND_L2],
                  warps_total * w->contended_atomics / r->atomic_same_address_per_s);
+    if (r->atomics_per_s > 0.0)
+        res->breakdown_s[SIMT_BOUND_L2] =
+            fmax(res->breakdown_s[SIMT_BOUND_L2], warps_total * w->atomic_ops / r->atomics_per_s);
     res->breakdown_s[SIMT_BOUND_SHARED] = busiest_warps * d[C_DATA] / r->clock_hz;
     res->issue_s = busiest_warps * d[C_ISSUE] / r->clock_hz;
     res->fp32_s = busiest_warps * d[C_FP32] / r->clock_hz;

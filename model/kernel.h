@@ -173,6 +173,8 @@ struct simt_kernel_advice {
     (1u << 19) /* contended atomics, but no same-address atomic rate for this GPU: not priced */
 #define SIMT_KERNEL_ASSUMED_PARTIAL_STORE                                                                    \
     (1u << 21) /* a store leaves DRAM granules partly unwritten: each is read, merged, written back */
+#define SIMT_KERNEL_ASSUMED_ATOMIC_L2                                                                        \
+    (1u << 22) /* atomics over distinct_addresses that fit in L2: served there, no DRAM */
 #define SIMT_KERNEL_ASSUMED_NO_INT_PIPE (1u << 20) /* int_ops, but no INT32 figure: issue slots only */
 
 struct simt_kernel_result {

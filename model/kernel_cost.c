@@ -198,6 +198,12 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
                 *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_DRAM;
             }
         }
+        /* atomics over a set of addresses that fits in L2 stay there */
+        if (a->op == SIMT_OP_ATOMIC && a->distinct_addresses > 0.0 && r->l2_bytes > 0.0 &&
+            a->distinct_addresses * a->pattern.element_bytes <= r->l2_bytes) {
+            levels[i] = LEVEL_L2;
+            *assumed |= SIMT_KERNEL_ASSUMED_ATOMIC_L2;
+        }
         if (warm && levels[i] == LEVEL_DRAM)
             levels[i] = LEVEL_L2;
     }
@@ -210,7 +216,11 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
 static void contend(const struct simt_kernel_access *a, const struct rates *r, struct warp_cost *w,
                     unsigned *assumed)
 {
-    if (a->op != SIMT_OP_ATOMIC || a->space != SIMT_SPACE_GLOBAL || !(a->distinct_addresses > 0.0))
+    if (a->op != SIMT_OP_ATOMIC || a->space != SIMT_SPACE_GLOBAL)
+        return;
+    /* every lane's atomic is one operation at the L2's atomic units */
+    w->atomic_ops += a->count * simt_warp_access_active_lanes(&a->pattern);
+    if (!(a->distinct_addresses > 0.0))
         return;
     if (!(r->atomic_same_address_per_s > 0.0)) {
         *assumed |= SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE;

@@ -17,9 +17,10 @@ enum center {
     C_FP64,
     C_FP16,
     C_SFU,
-    C_CONSTANT, /* constant cache: one address a cycle */
-    C_INT32,    /* the INT32 pipe */
-    C_ATOMIC,   /* the SM's share of the L2's same-address atomic serialization */
+    C_CONSTANT,     /* constant cache: one address a cycle */
+    C_INT32,        /* the INT32 pipe */
+    C_ATOMIC,       /* the SM's share of the L2's same-address atomic serialization */
+    C_ATOMIC_UNITS, /* the SM's share of the L2's atomic units (distinct addresses) */
     C_COUNT
 };
 
@@ -36,6 +37,7 @@ struct warp_cost {
     double fp32_flops, fp64_flops, fp16_flops, sfu_ops; /* per lane */
     double int_ops;                                     /* per lane */
     double contended_atomics; /* thread atomics per warp over their addresses: sum of lanes x count / D */
+    double atomic_ops;        /* global atomic lane operations per warp */
     double load_count, load_rounds;
     double memory_delay_cycles; /* exposed load latency at no load (order statistics included) */
     double dram_queue_rounds;   /* load rounds that wait in DRAM bank queues (miss-weighted) */
@@ -61,6 +63,7 @@ struct rates {
     double int32_per_cycle;           /* INT32 lane operations per cycle per SM; 0: not priced */
     double l1_bytes_per_sm, l2_bytes; /* capacities for the working-set rules */
     double atomic_same_address_per_s; /* one address's atomics per second at the L2; 0: not priced */
+    double atomics_per_s;             /* the L2's atomic units, distinct addresses; 0: not priced */
 };
 
 /* Where a launch puts its warps: what the working-set rules need. */
