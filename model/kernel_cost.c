@@ -230,12 +230,30 @@ static void contend(const struct simt_kernel_access *a, const struct rates *r, s
     w->contended_atomics += a->count * simt_warp_access_active_lanes(&a->pattern) / a->distinct_addresses;
 }
 
+/* A repeat that reads more than the access it repeats (a stencil's
+ * neighbours: count 8 over a centre's count 1) reads, besides the warp's own
+ * data, data its neighbouring warps fetch at the same time: those lines are
+ * still on their way (a hit under a miss), so that share of its loads waits
+ * as long as the first fetch, DRAM bank queues included, though no byte
+ * moves twice. The warp's own share hits at the cache's latency. */
+static void wait_for_neighbours(const struct simt_kernel_access *a, const struct simt_kernel_access *first,
+                                double first_round_latency, double first_miss, double rounds,
+                                struct warp_cost *w, double *latency)
+{
+    if (!(a->count > first->count) || !(first->count > 0.0))
+        return;
+    double own = first->count / a->count;
+    *latency = own * *latency + (1.0 - own) * first_round_latency;
+    w->dram_queue_rounds += rounds * (1.0 - own) * first_miss;
+}
+
 int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, struct warp_cost *w,
                           unsigned *assumed, struct simt_diag *diag)
 {
     memset(w, 0, sizeof *w);
     enum level levels[SIMT_KERNEL_MAX_ACCESSES];
+    double first_latency[SIMT_KERNEL_MAX_ACCESSES] = {0}, first_miss[SIMT_KERNEL_MAX_ACCESSES] = {0};
     int rc = place_accesses(gpu, req, r, shape, levels, assumed, diag);
     if (rc != SIMT_OK)
         return rc;
@@ -251,10 +269,16 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
         switch (a->space) {
         case SIMT_SPACE_GLOBAL:
         case SIMT_SPACE_LOCAL: {
+            double queued = w->dram_queue_rounds;
             rc = cost_global(gpu, a, shape->rows, levels[i], independent, rounds, r, w, assumed, &latency,
                              diag);
             if (rc != SIMT_OK)
                 return rc;
+            first_latency[i] = latency;
+            first_miss[i] = rounds > 0.0 ? (w->dram_queue_rounds - queued) / rounds : 0.0;
+            if (a->repeats_of > 0 && levels[i] != LEVEL_DRAM && is_load)
+                wait_for_neighbours(a, &req->accesses[a->repeats_of - 1], first_latency[a->repeats_of - 1],
+                                    first_miss[a->repeats_of - 1], rounds, w, &latency);
             contend(a, r, w, assumed);
             break;
         }
