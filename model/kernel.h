@@ -46,13 +46,50 @@
  *   7. A branch with p paths per warp (divergence.h) multiplies the
  *      instructions, pipe work, data-path wavefronts and latency rounds by p.
  *   8. The launch overhead (measured where available) is added.
+ * Where a global access is served (kernel_cost.c):
+ *   - `repeats` j: access j's addresses read again. It hits L1 when what
+ *     the SM's resident warps read with access j (sectors) fits in the L1
+ *     left beside their shared memory (l1_bytes_per_sm), else L2 when the
+ *     whole wave's set fits in l2_bytes, else DRAM again. A hit moves no
+ *     DRAM bytes (L1: no L2 traffic either) and waits the cache's latency;
+ *     a repeat that reads more than access j (a stencil's neighbours) reads
+ *     its neighbouring warps' lines too, still in flight from their own
+ *     fetch, so that share waits as long as access j's round (a hit under
+ *     a miss). Fit half: stencils +130% (re-read from DRAM) -> -17%,
+ *     softmax's second and third passes +53% -> -15%.
+ *   - `l2_warm`: the launch's first-touch DRAM bytes fit in l2_bytes: every
+ *     global access is an L2 hit. A larger set streamed through an LRU
+ *     cache leaves nothing: cold. Fit half: warm L2 reads +33% -> -5%.
+ *   - Atomics with `distinct_addresses` D: over a set that fits in L2
+ *     (D x element bytes) they stay in L2; each of the D addresses takes
+ *     its share of the grid's atomics one after another at the measured
+ *     same-address rate (l2_same_address_atomics_per_clock, a chip-wide
+ *     network center scaled by the SMs issuing), and every global atomic
+ *     lane takes a slot of the L2's atomic units (l2_atomics_per_clock).
+ *     Both rates come from the fit half's 1-bin and 2^20-bin histograms;
+ *     without them contention is not priced and an assumption says so.
+ *   - A store that leaves part of each DRAM granule unwritten (after the
+ *     block's other rows filled what they could) is a read-modify-write:
+ *     the granule is read as well as written, its row opened for each.
+ *     Fit half: 4-byte stores 16 B apart -52% -> +4%, random scatter
+ *     -61% -> -24%.
+ *   - `int_ops`: integer and address instructions take issue slots and
+ *     the INT32 pipe (int32_ops_per_s), off the dependent chain. Fit half:
+ *     hash loops -90% -> +17%. A request whose int_ops the compiler folds
+ *     away (int_imad_8chains: 8 chained multiply-adds collapse) is
+ *     over-predicted: the request cannot say it.
  * `bound` names the largest of the breakdown terms; advice reruns the model
  * with one change each and ranks the changes by estimated speedup.
  *
  * Known to be missing: the overlap lost at block barriers (a shared tile
  * with bank conflicts between two barriers runs 13-18% slower than
- * predicted on the H200), and integer and address instructions (not in the
- * request).
+ * predicted on the H200; block reductions and scans run 30-36% slower on
+ * the held-out set's fit half); data shared by every warp that the request
+ * cannot mark (a GEMV's vector, a layer norm's weights, a gather's small
+ * table: priced as DRAM traffic per warp, +50% to +230%); ALU chains
+ * (a thread's independent arithmetic chains are not in the request; one
+ * dependent chain is assumed); contention among a few L2 lines (16 or 256
+ * histogram bins: the atomic units of one line serialize, not modelled).
  * Atomics are priced as reads (their write-back is not counted). */
 #ifndef SIMT_KERNEL_H
 #define SIMT_KERNEL_H
