@@ -45,6 +45,10 @@ static const struct simt_api_field access_fields[] = {
     SIMT_ROW_NUMBER("count", 0, 0.0, 1e12, 1.0, A, count, "Times each thread does it."),
     SIMT_ROW_NUMBER("independent", 0, 1.0, 1e12, 1.0, A, independent,
                     "How many of count may be in flight at once."),
+    SIMT_ROW_RANGE("repeats", SIMT_API_INTEGER, 0, 0, SIMT_KERNEL_MAX_ACCESSES - 1, 0,
+                   "Index of an earlier access whose addresses this one reads again."),
+    SIMT_ROW_NUMBER("distinct_addresses", 0, 1.0, 1e15, 0.0, A, distinct_addresses,
+                    "Atomics: over how many addresses the whole grid's atomics of this access spread."),
     SIMT_WARP_ROW_ELEMENT_BYTES(0),
     SIMT_WARP_ROW_STRIDE,
     SIMT_WARP_ROW_OFFSET,
@@ -56,6 +60,7 @@ static const struct simt_api_field branch_fields[] = {SIMT_BRANCH_ROWS};
 static const struct simt_api_field per_thread_fields[] = {
     SIMT_ROW_OBJECT("flops", SIMT_API_OBJECT, 0, flops_fields, "Per precision: {\"fp32\": n}."),
     SIMT_ROW_NUMBER("sfu_ops", 0, 0.0, 1e15, 0.0, K, sfu_ops, "Special-function operations."),
+    SIMT_ROW_NUMBER("int_ops", 0, 0.0, 1e15, 0.0, K, int_ops, "Integer and address instructions per thread."),
     SIMT_ROW_OBJECT("accesses", SIMT_API_ARRAY, 0, access_fields, "The memory accesses a thread makes."),
     SIMT_ROW_OBJECT("branch", SIMT_API_OBJECT, 0, branch_fields, "Divergence, as /v1/divergence."),
 };
@@ -65,6 +70,8 @@ static const struct simt_api_field fields[] = {
     SIMT_ROW_OBJECT("launch", SIMT_API_OBJECT, SIMT_API_REQUIRED, launch_fields, "Launch configuration."),
     SIMT_ROW_OBJECT("resources", SIMT_API_OBJECT, SIMT_API_REQUIRED, resource_fields, "What ptxas reports."),
     SIMT_ROW_OBJECT("per_thread", SIMT_API_OBJECT, 0, per_thread_fields, "One thread's work along one path."),
+    SIMT_ROW_BOOL("l2_warm", 0, 0, struct simt_kernel_request, l2_warm,
+                  "The kernel's data is already in L2 (just written or read, and it fits)."),
 };
 
 /* grid / block: an integer or a list of 1 to 3 integers. */
@@ -117,6 +124,12 @@ static int read_access(struct simt_call *call, json_t *item, const char *path, i
         return simt_call_fail(call, 400, "invalid_argument", field,
                               "constant memory is read-only: op must be load");
     }
+    /* repeats: stored as 1 + the index, 0 when absent; the model checks it is earlier */
+    int repeats = -1;
+    if ((rc = simt_read_int(call, item, path, "repeats", 0, 0, SIMT_KERNEL_MAX_ACCESSES - 1, -1, &repeats)) !=
+        0)
+        return rc;
+    a->repeats_of = repeats + 1;
     return simt_api_warp_json_read_access(call, item, path, lanes, 0, &a->pattern);
 }
 
@@ -194,6 +207,8 @@ static int read_request(struct simt_call *call, int lanes, struct simt_kernel_re
                                req)) != 0 ||
         (rc = simt_read_fields(call, resources, "resources", resource_fields, SIMT_COUNT_OF(resource_fields),
                                0, NULL, req)) != 0)
+        return rc;
+    if ((rc = simt_read_fields(call, call->body, "", fields, SIMT_COUNT_OF(fields), 0, NULL, req)) != 0)
         return rc;
     if (per_thread != NULL)
         return read_per_thread(call, per_thread, lanes, req);
@@ -303,6 +318,41 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
             call, "DRAM row activations not limited: the GPU record has no measured "
                   "dram_row_activations_per_s, so accesses 256 B or more apart are priced by their bytes "
                   "alone (on an H200 such reads reach 60%% of the read bandwidth)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_REPEAT_L1)
+        simt_call_assume(call,
+                         "a repeated access hits L1: what the SM's resident warps read with the access it "
+                         "repeats fits in the L1 left beside their shared memory");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_REPEAT_L2)
+        simt_call_assume(call, "a repeated access hits L2: its working set exceeds the SM's L1 but the whole "
+                               "wave's fits in L2");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_REPEAT_DRAM)
+        simt_call_assume(call, "a repeated access misses: the wave's working set exceeds L2, so it is read "
+                               "from DRAM again");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_L2_WARM)
+        simt_call_assume(call, "l2_warm: the launch's global data fits in L2 and is there already; no DRAM "
+                               "traffic, L2 latency and bandwidth");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_L2_WARM_MISS)
+        simt_call_assume(call, "l2_warm, but the launch's data exceeds L2: streamed through an LRU cache, "
+                               "none of it is left there, so it comes from DRAM");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_INT_PIPE)
+        simt_call_assume(call, "int_ops take issue slots and the INT32 pipe (int32_ops_per_s); they are off "
+                               "the dependent chain");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_PARTIAL_STORE)
+        simt_call_assume(call,
+                         "a store that leaves part of each DRAM granule unwritten is a read-modify-write: "
+                         "the granule is read, merged and written back");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_INT_PIPE)
+        simt_call_assume(call, "int_ops: the GPU record has no INT32 figure; they take issue slots only");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION)
+        simt_call_assume(call, "contended atomics: each of distinct_addresses takes its share of the grid's "
+                               "atomics one after another at the L2 (l2_same_address_atomics_per_clock)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_L2)
+        simt_call_assume(call, "atomics over distinct_addresses that fit in L2 are served there (no DRAM "
+                               "traffic); every atomic lane takes a slot of the L2's atomic units "
+                               "(l2_atomics_per_clock)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE)
+        simt_call_assume(call, "distinct_addresses given, but the GPU record has no "
+                               "l2_same_address_atomics_per_clock: contention across warps not priced");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_LAUNCH)
         simt_call_assume(call, "launch overhead: 0 (the GPU record has no launch_overhead_s)");
     simt_call_assume(call,
@@ -347,6 +397,7 @@ static json_t *answer_kernel(struct simt_call *call)
     simt_call_set_real(breakdown, "fp64_s", r.fp64_s);
     simt_call_set_real(breakdown, "fp16_s", r.fp16_s);
     simt_call_set_real(breakdown, "constant_s", r.constant_s);
+    simt_call_set_real(breakdown, "int32_s", r.int32_s);
     json_object_set_new(answer, "breakdown", breakdown);
     json_t *traffic = json_object();
     simt_call_set_real(traffic, "dram_bytes", r.dram_bytes);

@@ -98,6 +98,8 @@ static const struct simt_hwdb_field fields[] = {
     F(cache_line_bytes, "memory", INT, 8, 1024, ALL),
     F(dram_access_granularity_bytes, "memory", INT, 8, 1024, ALL),
     F(constant_cache_bytes_per_sm, "memory", INT, 0, 16777216, OPT),
+    F(l2_atomics_per_clock, "throughput", DOUBLE, 0, 4096, OPT),
+    F(l2_same_address_atomics_per_clock, "throughput", DOUBLE, 0, 64, OPT),
 
     /* --- throughputs: per SM per clock, an FMA counts 2 --- */
     F(fp32_flops_per_clock_per_sm, "throughput", DOUBLE, 1, 65536, ALL),

@@ -711,7 +711,10 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     memset(&gemv, 0, sizeof gemv);
     gemv.sm_flops_per_s = s->fma_path.peak_flops_per_s / (double)gpu->sm_count;
     gemv.column_share = 1.0;
-    gemv.in_flight_stages_per_s = s->rate.in_flight_stages_per_s;
+    /* a GEMV kernel streams its operand with every warp of a full SM, no
+     * K-stage pipeline: the tile kernels' cap on stages in flight does not
+     * bound it (on a B200 it would hold a 16384^2 GEMV under 80% of DRAM) */
+    gemv.in_flight_stages_per_s = HUGE_VAL;
     int gemv_k = 32 / s->ctx.element_bytes;
     struct candidate c;
     memset(&c, 0, sizeof c);

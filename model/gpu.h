@@ -102,6 +102,10 @@ struct simt_gpu_spec {
     int cache_line_bytes;
     int dram_access_granularity_bytes;
     int constant_cache_bytes_per_sm;
+    double l2_atomics_per_clock; /* chip, SM clocks: atomics to distinct addresses the L2 completes a clock;
+                                    0 = unknown */
+    double l2_same_address_atomics_per_clock; /* chip, SM clocks: atomics to ONE address the L2 completes a
+                                                 clock (they serialize there); 0 = unknown */
 
     /* --- throughputs, per SM per clock unless the name says per_s --- */
     double fp32_flops_per_clock_per_sm; /* an FMA counts 2 */

@@ -11,6 +11,7 @@
 #include "banks.h"
 #include "coalescing.h"
 #include "constant.h"
+#include "kernel_internal.h"
 #include "latency.h"
 
 static const char *const bound_names[SIMT_BOUND_COUNT] = {"dram", "l2",      "shared", "compute",
@@ -33,56 +34,6 @@ void simt_kernel_request_init(struct simt_kernel_request *req, int warp_size)
     req->block_barriers = 1;
     simt_branch_init(&req->branch, warp_size);
 }
-
-/* The network's service centers, one warp's demand at each in SM cycles. */
-enum center {
-    C_DRAM = 0, /* the SM's share of DRAM bandwidth */
-    C_ROWS,     /* the SM's share of the DRAM's row activations */
-    C_L2,       /* the SM's port into L2 */
-    C_DATA,     /* L1/shared data path: one wavefront a cycle */
-    C_ISSUE,    /* warp schedulers */
-    C_FP32,
-    C_FP64,
-    C_FP16,
-    C_SFU,
-    C_CONSTANT, /* constant cache: one address a cycle */
-    C_COUNT
-};
-
-/* One warp's lifetime (on one path, before divergence). */
-struct warp_cost {
-    double dram_bytes, l2_bytes, useful_bytes;
-    double dram_read_bytes, dram_write_bytes; /* dram_bytes by direction (atomics count as reads) */
-    double dram_rows; /* DRAM rows it opens: interleave chunks its DRAM accesses touch */
-    int sparse;       /* some access opens more rows than its bytes fill */
-    double l2_lines;  /* line requests between the SM and L2 */
-    double data_wavefronts, shared_wavefronts, l1_wavefronts;
-    double constant_requests;
-    double instructions;
-    double fp32_flops, fp64_flops, fp16_flops, sfu_ops; /* per lane */
-    double load_count, load_rounds;
-    double memory_delay_cycles; /* exposed load latency at no load (order statistics included) */
-    double dram_queue_rounds;   /* load rounds that wait in DRAM bank queues (miss-weighted) */
-    double alu_delay_cycles;    /* exposed dependent-arithmetic latency */
-};
-
-/* Figures the model reads, per SM per cycle. */
-struct rates {
-    double clock_hz;
-    int sms;
-    int lanes;
-    double dram_bytes_per_s, l2_bytes_per_s;
-    double dram_write_bytes_per_s, dram_copy_bytes_per_s; /* copy: read + written bytes per second */
-    double dram_rows_per_s; /* row activations per second, chip; 0 = not limited (figure absent) */
-    double dram_interleave; /* bytes of one row chunk */
-    double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
-    double dram_latency, l2_latency, l1_latency, shared_latency, fma_latency;
-    double dram_row_cycle;     /* cycles: tRC, the spread of DRAM latency and a bank's service time */
-    double dram_granularity;   /* bytes */
-    double line_bytes;         /* L2 cache line */
-    double constant_per_cycle; /* distinct constant addresses per cycle per SM */
-    double launch_s;
-};
 
 /* Copies at most size - 1 bytes and terminates. */
 static void copy_text(char *dst, size_t size, const char *src)
@@ -124,10 +75,11 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
     }
     if (req->block[2] > 64)
         return fail(diag, SIMT_EUNSAT, "launch.block", "block z must be at most 64");
-    double flops[4] = {req->flops_fp32, req->flops_fp64, req->flops_fp16, req->sfu_ops};
-    static const char *const flop_fields[4] = {"per_thread.flops.fp32", "per_thread.flops.fp64",
-                                               "per_thread.flops.fp16", "per_thread.sfu_ops"};
-    for (int i = 0; i < 4; i++)
+    double flops[5] = {req->flops_fp32, req->flops_fp64, req->flops_fp16, req->sfu_ops, req->int_ops};
+    static const char *const flop_fields[5] = {"per_thread.flops.fp32", "per_thread.flops.fp64",
+                                               "per_thread.flops.fp16", "per_thread.sfu_ops",
+                                               "per_thread.int_ops"};
+    for (int i = 0; i < 5; i++)
         if (!(flops[i] >= 0.0) || !isfinite(flops[i]) || flops[i] > 1e15)
             return fail(diag, SIMT_EINVAL, flop_fields[i], "must be a number 0..1e15");
     if (req->access_count < 0 || req->access_count > SIMT_KERNEL_MAX_ACCESSES)
@@ -144,6 +96,16 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
             snprintf(field, sizeof field, "per_thread.accesses[%d].independent", i);
             return fail(diag, SIMT_EINVAL, field, "independent must be >= 1");
         }
+        if (a->repeats_of < 0 || a->repeats_of > i) {
+            snprintf(field, sizeof field, "per_thread.accesses[%d].repeats", i);
+            return fail(diag, SIMT_EINVAL, field, "repeats must name an earlier access (0..this index - 1)");
+        }
+        if ((a->distinct_addresses > 0.0 || a->distinct_addresses < 0.0) &&
+            (a->op != SIMT_OP_ATOMIC || !(a->distinct_addresses >= 1.0) ||
+             !isfinite(a->distinct_addresses))) {
+            snprintf(field, sizeof field, "per_thread.accesses[%d].distinct_addresses", i);
+            return fail(diag, SIMT_EINVAL, field, "distinct_addresses is for atomics and must be >= 1");
+        }
         if (a->pattern.lanes != lanes) {
             snprintf(field, sizeof field, "per_thread.accesses[%d]", i);
             return fail(diag, SIMT_EINVAL, field, "an access must describe the GPU's whole warp");
@@ -155,163 +117,6 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
             return fail(diag, SIMT_EINVAL, field, inner.message);
         }
     }
-    return SIMT_OK;
-}
-
-/* Prices one warp's lifetime with the access models. */
-/* One global (or local) access of a warp: its L1 and L2 traffic, its DRAM
- * bytes and rows, and the latency of one round of it. */
-static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel_access *a, int rows,
-                       double independent, double rounds, const struct rates *r, struct warp_cost *w,
-                       unsigned *assumed, double *latency, struct simt_diag *diag)
-{
-    struct simt_coalescing_result co;
-    int is_load = a->op == SIMT_OP_LOAD;
-    int rc = simt_coalescing_compute(gpu, &a->pattern, &co, diag);
-    if (rc != SIMT_OK)
-        return rc;
-    w->l1_wavefronts += a->count * co.cache_lines;
-    w->data_wavefronts += a->count * co.cache_lines;
-    if (a->space == SIMT_SPACE_LOCAL) {
-        *assumed |= SIMT_KERNEL_ASSUMED_LOCAL_L1;
-        *latency = r->l1_latency;
-        return SIMT_OK;
-    }
-    *assumed |= SIMT_KERNEL_ASSUMED_COLD_DRAM;
-    double dram = (double)co.dram_bytes;
-    double useful = (double)co.useful_bytes;
-    int64_t stride = a->pattern.lane_stride_elements;
-    if (!a->pattern.explicit_addresses && (stride == 1 || stride == -1)) {
-        /* contiguous lanes: the warps of the grid tile a contiguous
-         * range, so the granules a misaligned warp shares with its
-         * neighbours are fetched once (DRAM moves the footprint) */
-        dram = useful;
-    } else if (!a->pattern.explicit_addresses && (stride > 1 || stride < -1) && dram > useful) {
-        if (rows > 1) {
-            /* a column of a 2D tile: the block's other rows use the
-             * rest of each sector while it sits in L2 */
-            dram = fmax(useful, dram / rows);
-            *assumed |= SIMT_KERNEL_ASSUMED_ROW_REUSE;
-        } else {
-            *assumed |= SIMT_KERNEL_ASSUMED_NO_REUSE;
-        }
-    }
-    /* DRAM rows. The address map gives each DRAM row 256
-     * contiguous bytes (dram_interleave) before it moves to another
-     * channel, so the accesses of a warp (and of its neighbours,
-     * for contiguous lanes) that fall in one such chunk share one
-     * row activation, and accesses in distinct chunks each open
-     * their own. A pseudo-channel opens rows at a limited rate
-     * whatever they deliver (tRRD, tFAW: the activation current),
-     * which the database holds as dram_row_activations_per_s.
-     * Why rows, and not the L1's outstanding misses or the L2's
-     * request rate: on the H200, 8-byte reads 128 B apart and 256 B
-     * apart cost the same per read everywhere but in DRAM rows (one
-     * line request, one sector, one 64-B DRAM access each; 16 and
-     * 32 chunks a warp), yet the first runs at 6.0e10 reads/s (the
-     * L2's line rate) and the second at 4.3e10 to 4.65e10
-     * (kernels.json; simt-calibrate run 3): a per-line or per-miss
-     * limit would slow the first, which does more of them a second,
-     * before the second. Reads 512 B, 1 KiB and 2 KiB apart run at
-     * the 256-B rate (within 10%), so from 256 B on each read opens
-     * its own row. Dense streams open one row per 256 B, 1.8e10 a
-     * second at 4.5 TB/s, well below the H200's 4.26e10: the limit
-     * binds only for sparse accesses (4-byte strides up to 16 and
-     * 8-byte up to 8 fill their chunks and stay bus-bound). */
-    double opened = dram / r->dram_interleave;
-    if (!(!a->pattern.explicit_addresses && (stride == 1 || stride == -1)) && co.dram_bytes > 0) {
-        double chunks = simt_coalescing_distinct_blocks(&a->pattern, (int64_t)r->dram_interleave);
-        opened = chunks * dram / (double)co.dram_bytes; /* the same reuse as the bytes */
-    }
-    opened = fmin(fmax(opened, dram / r->dram_interleave), dram / r->dram_granularity);
-    if (opened > 1.000001 * dram / r->dram_interleave)
-        w->sparse = 1;
-    w->dram_rows += a->count * opened;
-    double l2 = (double)co.sector_bytes_moved;
-    w->dram_bytes += a->count * dram;
-    if (a->op == SIMT_OP_STORE)
-        w->dram_write_bytes += a->count * dram;
-    else
-        w->dram_read_bytes += a->count * dram;
-    w->l2_bytes += a->count * l2;
-    w->l2_lines += a->count * co.cache_lines;
-    w->useful_bytes += a->count * useful;
-    double miss = l2 > 0.0 ? fmin(1.0, dram / l2) : 1.0;
-    /* A round of `independent` loads completes with the slowest of
-     * its DRAM granule accesses: each takes the fastest latency plus
-     * an exponential spread of one row cycle (so one access costs the
-     * measured pointer-chase mean), and the expected maximum of n is
-     * the row cycle times the n-th harmonic number. */
-    double granules = fmax(1.0, ceil(dram / r->dram_granularity - 1e-9));
-    double spread = fmin(r->dram_row_cycle, r->dram_latency);
-    double dram_round = (r->dram_latency - spread) + spread * simt_harmonic(independent * granules);
-    *latency = miss * dram_round + (1.0 - miss) * r->l2_latency;
-    if (is_load)
-        w->dram_queue_rounds += rounds * miss;
-    return SIMT_OK;
-}
-
-static int cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
-                     const struct rates *r, struct warp_cost *w, unsigned *assumed, struct simt_diag *diag)
-{
-    memset(w, 0, sizeof *w);
-    int rows = req->block[1] * req->block[2];
-    for (int i = 0; i < req->access_count; i++) {
-        const struct simt_kernel_access *a = &req->accesses[i];
-        if (a->count <= 0.0)
-            continue;
-        double independent = a->independent < a->count ? a->independent : a->count;
-        double rounds = ceil(a->count / independent - 1e-9);
-        int is_load = a->op == SIMT_OP_LOAD;
-        double latency = 0.0;
-        w->instructions += a->count;
-        switch (a->space) {
-        case SIMT_SPACE_GLOBAL:
-        case SIMT_SPACE_LOCAL: {
-            int rc = cost_global(gpu, a, rows, independent, rounds, r, w, assumed, &latency, diag);
-            if (rc != SIMT_OK)
-                return rc;
-            break;
-        }
-        case SIMT_SPACE_SHARED: {
-            struct simt_banks_result b;
-            int rc = simt_banks_compute(gpu, &a->pattern, &b, diag);
-            if (rc != SIMT_OK)
-                return rc;
-            w->shared_wavefronts += a->count * b.wavefronts;
-            w->data_wavefronts += a->count * b.wavefronts;
-            latency = r->shared_latency;
-            break;
-        }
-        case SIMT_SPACE_CONSTANT: {
-            struct simt_constant_result c;
-            int rc = simt_constant_compute(&a->pattern, &c, diag);
-            if (rc != SIMT_OK)
-                return rc;
-            w->constant_requests += a->count * c.serialization;
-            *assumed |= SIMT_KERNEL_ASSUMED_CONSTANT_L1;
-            latency = r->l1_latency;
-            break;
-        }
-        }
-        if (is_load) {
-            w->load_count += a->count;
-            w->load_rounds += rounds;
-            w->memory_delay_cycles += rounds * latency;
-        }
-    }
-    w->fp32_flops = req->flops_fp32;
-    w->fp64_flops = req->flops_fp64;
-    w->fp16_flops = req->flops_fp16;
-    w->sfu_ops = req->sfu_ops;
-    double alu_instructions =
-        req->flops_fp32 / 2.0 + req->flops_fp64 / 2.0 + req->flops_fp16 / 4.0 + req->sfu_ops;
-    if (req->flops_fp32 + req->flops_fp64 + req->flops_fp16 > 0.0)
-        *assumed |= SIMT_KERNEL_ASSUMED_FMA;
-    if (alu_instructions > 0.0)
-        *assumed |= SIMT_KERNEL_ASSUMED_DEPENDENT_ALU;
-    w->instructions += alu_instructions;
-    w->alu_delay_cycles = alu_instructions * r->fma_latency;
     return SIMT_OK;
 }
 
@@ -365,6 +170,14 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
     d[C_SFU] = r->sfu_per_cycle > 0.0 ? serialization * r->lanes * w->sfu_ops / r->sfu_per_cycle : 0.0;
     d[C_CONSTANT] =
         r->constant_per_cycle > 0.0 ? serialization * w->constant_requests / r->constant_per_cycle : 0.0;
+    d[C_INT32] = r->int32_per_cycle > 0.0 ? serialization * r->lanes * w->int_ops / r->int32_per_cycle : 0.0;
+    /* one address's atomics are served one after another chip-wide: the
+     * SM's share of that rate is the rate over the SMs issuing them */
+    d[C_ATOMIC] = r->atomic_same_address_per_s > 0.0
+                      ? w->contended_atomics / (r->atomic_same_address_per_s / active_sms / r->clock_hz)
+                      : 0.0;
+    d[C_ATOMIC_UNITS] =
+        r->atomics_per_s > 0.0 ? w->atomic_ops / (r->atomics_per_s / active_sms / r->clock_hz) : 0.0;
 }
 
 struct phase {
@@ -499,6 +312,10 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->dram_row_cycle = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * r->clock_hz;
     *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
     r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
+    r->l1_bytes_per_sm = gpu->l1_bytes_per_sm;
+    r->l2_bytes = gpu->l2_bytes;
+    r->atomic_same_address_per_s = gpu->l2_same_address_atomics_per_clock * r->clock_hz;
+    r->atomics_per_s = gpu->l2_atomics_per_clock * r->clock_hz;
     r->dram_granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
                           : gpu->sector_bytes > 0                ? gpu->sector_bytes
                                                                  : 32;
@@ -543,6 +360,14 @@ static int read_pipes(const struct simt_figure_set *figures, const struct simt_k
             return rc;
         }
         *pipes[i].out = v * per_cycle;
+    }
+    /* integer work: the INT32 pipe where the GPU has the figure */
+    if (req->int_ops > 0.0) {
+        v = simt_figure_get(figures, SIMT_FIG_INT32);
+        if (v > 0.0) {
+            r->int32_per_cycle = v * per_cycle;
+            *used |= SIMT_FIG_BIT(SIMT_FIG_INT32);
+        }
     }
     r->launch_s = simt_figure_get(figures, SIMT_FIG_LAUNCH_OVERHEAD);
     if (r->launch_s > 0.0)
@@ -669,14 +494,24 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
         res->breakdown_s[SIMT_BOUND_DRAM] = 0.0;
         res->breakdown_s[SIMT_BOUND_L2] = 0.0;
     }
+    /* the L2's atomic units: contended atomics, one address at a time */
+    if (r->atomic_same_address_per_s > 0.0)
+        res->breakdown_s[SIMT_BOUND_L2] =
+            fmax(res->breakdown_s[SIMT_BOUND_L2],
+                 warps_total * w->contended_atomics / r->atomic_same_address_per_s);
+    if (r->atomics_per_s > 0.0)
+        res->breakdown_s[SIMT_BOUND_L2] =
+            fmax(res->breakdown_s[SIMT_BOUND_L2], warps_total * w->atomic_ops / r->atomics_per_s);
     res->breakdown_s[SIMT_BOUND_SHARED] = busiest_warps * d[C_DATA] / r->clock_hz;
     res->issue_s = busiest_warps * d[C_ISSUE] / r->clock_hz;
     res->fp32_s = busiest_warps * d[C_FP32] / r->clock_hz;
     res->fp64_s = busiest_warps * d[C_FP64] / r->clock_hz;
     res->fp16_s = busiest_warps * d[C_FP16] / r->clock_hz;
     res->constant_s = busiest_warps * d[C_CONSTANT] / r->clock_hz;
+    res->int32_s = busiest_warps * d[C_INT32] / r->clock_hz;
     res->breakdown_s[SIMT_BOUND_COMPUTE] =
-        fmax(fmax(res->issue_s, res->fp32_s), fmax(fmax(res->fp64_s, res->fp16_s), res->constant_s));
+        fmax(fmax(fmax(res->issue_s, res->fp32_s), fmax(fmax(res->fp64_s, res->fp16_s), res->constant_s)),
+             res->int32_s);
     res->breakdown_s[SIMT_BOUND_SFU] = busiest_warps * d[C_SFU] / r->clock_hz;
     res->breakdown_s[SIMT_BOUND_LATENCY] = alone / r->clock_hz;
     res->breakdown_s[SIMT_BOUND_LAUNCH] = r->launch_s;
@@ -715,7 +550,14 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
 
     /* one warp's lifetime */
     struct warp_cost w;
-    if ((rc = cost_warp(gpu, req, &r, &w, &res.assumed, diag)) != SIMT_OK)
+    struct launch_shape shape = {
+        .rows = req->block[1] * req->block[2],
+        .resident_blocks = (double)res.occupancy.active_blocks_per_sm,
+        .resident_warps = (double)res.occupancy.active_blocks_per_sm * res.warps_per_block,
+        .warps_total = (double)res.blocks * res.warps_per_block,
+        .shared_bytes_per_block = (double)(req->static_shared_bytes + req->dynamic_shared_bytes),
+    };
+    if ((rc = simt_kernel_cost_warp(gpu, req, &r, &shape, &w, &res.assumed, diag)) != SIMT_OK)
         return rc;
     double warps_total = (double)res.blocks * res.warps_per_block;
     double s = dv.serialization;

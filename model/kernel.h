@@ -46,13 +46,50 @@
  *   7. A branch with p paths per warp (divergence.h) multiplies the
  *      instructions, pipe work, data-path wavefronts and latency rounds by p.
  *   8. The launch overhead (measured where available) is added.
+ * Where a global access is served (kernel_cost.c):
+ *   - `repeats` j: access j's addresses read again. It hits L1 when what
+ *     the SM's resident warps read with access j (sectors) fits in the L1
+ *     left beside their shared memory (l1_bytes_per_sm), else L2 when the
+ *     whole wave's set fits in l2_bytes, else DRAM again. A hit moves no
+ *     DRAM bytes (L1: no L2 traffic either) and waits the cache's latency;
+ *     a repeat that reads more than access j (a stencil's neighbours) reads
+ *     its neighbouring warps' lines too, still in flight from their own
+ *     fetch, so that share waits as long as access j's round (a hit under
+ *     a miss). Fit half: stencils +130% (re-read from DRAM) -> -17%,
+ *     softmax's second and third passes +53% -> -15%.
+ *   - `l2_warm`: the launch's first-touch DRAM bytes fit in l2_bytes: every
+ *     global access is an L2 hit. A larger set streamed through an LRU
+ *     cache leaves nothing: cold. Fit half: warm L2 reads +33% -> -5%.
+ *   - Atomics with `distinct_addresses` D: over a set that fits in L2
+ *     (D x element bytes) they stay in L2; each of the D addresses takes
+ *     its share of the grid's atomics one after another at the measured
+ *     same-address rate (l2_same_address_atomics_per_clock, a chip-wide
+ *     network center scaled by the SMs issuing), and every global atomic
+ *     lane takes a slot of the L2's atomic units (l2_atomics_per_clock).
+ *     Both rates come from the fit half's 1-bin and 2^20-bin histograms;
+ *     without them contention is not priced and an assumption says so.
+ *   - A store that leaves part of each DRAM granule unwritten (after the
+ *     block's other rows filled what they could) is a read-modify-write:
+ *     the granule is read as well as written, its row opened for each.
+ *     Fit half: 4-byte stores 16 B apart -52% -> +4%, random scatter
+ *     -61% -> -24%.
+ *   - `int_ops`: integer and address instructions take issue slots and
+ *     the INT32 pipe (int32_ops_per_s), off the dependent chain. Fit half:
+ *     hash loops -90% -> +17%. A request whose int_ops the compiler folds
+ *     away (int_imad_8chains: 8 chained multiply-adds collapse) is
+ *     over-predicted: the request cannot say it.
  * `bound` names the largest of the breakdown terms; advice reruns the model
  * with one change each and ranks the changes by estimated speedup.
  *
  * Known to be missing: the overlap lost at block barriers (a shared tile
  * with bank conflicts between two barriers runs 13-18% slower than
- * predicted on the H200), and integer and address instructions (not in the
- * request).
+ * predicted on the H200; block reductions and scans run 30-36% slower on
+ * the held-out set's fit half); data shared by every warp that the request
+ * cannot mark (a GEMV's vector, a layer norm's weights, a gather's small
+ * table: priced as DRAM traffic per warp, +50% to +230%); ALU chains
+ * (a thread's independent arithmetic chains are not in the request; one
+ * dependent chain is assumed); contention among a few L2 lines (16 or 256
+ * histogram bins: the atomic units of one line serialize, not modelled).
  * Atomics are priced as reads (their write-back is not counted). */
 #ifndef SIMT_KERNEL_H
 #define SIMT_KERNEL_H
@@ -78,6 +115,9 @@ struct simt_kernel_access {
     double count;                    /* times each thread does it, >= 0 */
     double independent;              /* how many of count may be in flight at once, >= 1 (clipped to count) */
     struct simt_warp_access pattern; /* lanes = the GPU's warp size */
+    int repeats_of; /* 1 + index of an earlier access whose addresses this one reads again; 0: none */
+    double distinct_addresses; /* atomics: addresses the whole grid's atomics of this access spread over;
+                                  0: as the lane pattern implies, no contention across warps */
 };
 
 struct simt_kernel_request {
@@ -91,6 +131,8 @@ struct simt_kernel_request {
     double flops_fp64;
     double flops_fp16;
     double sfu_ops; /* per thread */
+    double int_ops; /* integer and address instructions per thread */
+    int l2_warm;    /* 1: the global data is already in L2 (where it fits) */
     int access_count;
     struct simt_kernel_access accesses[SIMT_KERNEL_MAX_ACCESSES];
     struct simt_branch branch; /* per warp; lanes = warp size */
@@ -152,14 +194,33 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_SRAM_LATENCY (1u << 10) /* shared or L1 latency absent: taken as the other's */
 #define SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT                                                                     \
     (1u << 11) /* sparse accesses, but no measured row-activation rate: not limited */
+#define SIMT_KERNEL_ASSUMED_REPEAT_L1 (1u << 12) /* a repeated access hits L1: the SM's working set fits */
+#define SIMT_KERNEL_ASSUMED_REPEAT_L2                                                                        \
+    (1u << 13) /* a repeated access hits L2: the wave's working set fits in L2, not in L1 */
+#define SIMT_KERNEL_ASSUMED_REPEAT_DRAM                                                                      \
+    (1u << 14)                                 /* a repeated access misses: its working set exceeds L2       \
+                                                */
+#define SIMT_KERNEL_ASSUMED_L2_WARM (1u << 15) /* l2_warm and the working set fits: global data from L2 */
+#define SIMT_KERNEL_ASSUMED_L2_WARM_MISS                                                                     \
+    (1u << 16) /* l2_warm, but the working set exceeds L2: only the part that fits is a hit */
+#define SIMT_KERNEL_ASSUMED_INT_PIPE (1u << 17) /* int_ops run on the INT32 pipe, off the dependent chain */
+#define SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION                                                                \
+    (1u << 18) /* contended atomics serialize per address at the L2 (measured same-address rate) */
+#define SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE                                                                   \
+    (1u << 19) /* contended atomics, but no same-address atomic rate for this GPU: not priced */
+#define SIMT_KERNEL_ASSUMED_PARTIAL_STORE                                                                    \
+    (1u << 21) /* a store leaves DRAM granules partly unwritten: each is read, merged, written back */
+#define SIMT_KERNEL_ASSUMED_ATOMIC_L2                                                                        \
+    (1u << 22) /* atomics over distinct_addresses that fit in L2: served there, no DRAM */
+#define SIMT_KERNEL_ASSUMED_NO_INT_PIPE (1u << 20) /* int_ops, but no INT32 figure: issue slots only */
 
 struct simt_kernel_result {
     struct simt_occ_result occupancy;
     double time_s; /* launch + execution */
     double execution_s;
     enum simt_kernel_bound bound;
-    double breakdown_s[SIMT_BOUND_COUNT];               /* each term alone, busiest SM for per-SM terms */
-    double issue_s, fp32_s, fp64_s, fp16_s, constant_s; /* parts of compute_s */
+    double breakdown_s[SIMT_BOUND_COUNT]; /* each term alone, busiest SM for per-SM terms */
+    double issue_s, fp32_s, fp64_s, fp16_s, constant_s, int32_s; /* parts of compute_s */
     /* traffic, whole launch */
     double dram_bytes;
     double l2_bytes;     /* sector traffic between SMs and L2 */

@@ -47,7 +47,7 @@
 
 /* --- the closed-network solver, shared with the whole-kernel model --- */
 
-#define SIMT_MVA_MAX_CENTERS 10
+#define SIMT_MVA_MAX_CENTERS 16
 #define SIMT_MVA_MAX_CUSTOMERS 1000000.0
 
 struct simt_mva_center {

@@ -484,7 +484,8 @@ static double mma_flops(Dt d) {
 /* ------------------------------------------------------------------ cuBLASLt GEMM */
 
 struct LtResult {
-    double flops_per_s = 0; /* best over the algorithms tried */
+    double flops_per_s = 0; /* best over the algorithms tried: one call on an idle GPU (the figure kept) */
+    double sustained_flops_per_s = 0; /* best over the algorithms, back-to-back calls after 0.5 s of load */
     double seconds = 0;
     int algo = -1, count = 0, algos_tried = 0;
     std::string note;
@@ -564,12 +565,21 @@ static LtResult lt_gemm(cublasLtHandle_t lt, void *ws, size_t ws_bytes, Dt d, in
             int count = (int)std::max(3.0, std::min(400.0, std::ceil(window / std::max(est, 1e-7))));
             double t = time_back_to_back(call, count, 3);
             if (failed || !(t > 0)) continue;
+            /* one call on an idle GPU, as a framework's single call and
+             * simtd's default GEMM question: a sleep kernel before each call
+             * (clocks back from the sustained run's power limit), median */
+            double single = time_median(call, 2, g_quick ? 3 : 9);
+            if (failed || !(single > 0)) continue;
             tried++;
-            double rate = flops / t;
-            per_algo += (per_algo.empty() ? "" : ", ") + std::string("#") + std::to_string(a) + " " + num(rate);
+            double rate = flops / single;
+            double sustained = flops / t;
+            per_algo += (per_algo.empty() ? "" : ", ") + std::string("#") + std::to_string(a) + " " + num(rate) +
+                        " single / " + num(sustained) + " sustained";
+            if (sustained > r.sustained_flops_per_s)
+                r.sustained_flops_per_s = sustained;
             if (rate > r.flops_per_s) {
                 r.flops_per_s = rate;
-                r.seconds = t;
+                r.seconds = single;
                 r.algo = a;
                 r.count = count;
             }
@@ -578,7 +588,8 @@ static LtResult lt_gemm(cublasLtHandle_t lt, void *ws, size_t ws_bytes, Dt d, in
         r.note = "cuBLASLt " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
                  " TN, workspace " + std::to_string(ws_bytes >> 20) + " MiB, " + std::to_string(found) +
                  " heuristic algorithms (flop/s: " + per_algo + "); best #" + std::to_string(r.algo) + ": " +
-                 num(r.seconds) + " s per call over " + std::to_string(r.count) + " back-to-back calls";
+                 num(r.seconds) + " s, one call after a sleep kernel (median of 9); best sustained " +
+                 num(r.sustained_flops_per_s) + " flop/s over back-to-back calls";
     }
     CKB(cublasLtMatmulPreferenceDestroy(pref));
     CKB(cublasLtMatrixLayoutDestroy(la));
@@ -923,6 +934,8 @@ int main(int argc, char **argv) {
             std::string tag = std::to_string(z.m) + "x" + std::to_string(z.n) + "x" + std::to_string(z.k);
             detail_s(std::string("cublaslt_") + dt_name[d] + "_" + tag, r.note);
             detail(std::string("cublaslt_") + dt_name[d] + "_" + tag + "_flops_per_s", r.flops_per_s);
+            detail(std::string("cublaslt_") + dt_name[d] + "_" + tag + "_sustained_flops_per_s",
+                   r.sustained_flops_per_s);
             progress("[6/9] cuBLASLt %-5s %-17s %.4g flop/s  (%s)", dt_name[d], tag.c_str(), r.flops_per_s,
                      r.note.c_str());
             if (r.flops_per_s > best) {
@@ -1109,9 +1122,10 @@ int main(int argc, char **argv) {
         "(rsqrt.approx for SFU) chains per thread at full occupancy; an FMA counts 2 flops. Tensor: cuBLASLt "
         "matmul TN (fp16/bf16 in and out with fp32 accumulate, tf32, fp8 e4m3 in and bf16 out, int8 in and "
         "int32 out, fp64) at 4096^3, 8192^3 and 16384x16384x8192 (fp64: the first two), 64 MiB workspace, "
-        "the heuristic's top 8 algorithms each timed as back-to-back calls over a 50 ms window (time over "
-        "count, median of 3 windows) after 0.5 s of that GEMM; the figure is the best sustained rate over "
-        "sizes and algorithms. Launch: median of 500 event pairs around one empty kernel right after a sleep "
+        "the heuristic's top 8 algorithms each timed as one call right after a sleep kernel (median of 9, the "
+        "way a framework's single call runs and simtd's GEMM answers by default) and as back-to-back calls "
+        "over a 50 ms window after 0.5 s of that GEMM (kept in the details: sustained, power-limited); the "
+        "figure is the best single-call rate over sizes and algorithms. Launch: median of 500 event pairs around one empty kernel right after a sleep "
         "kernel (the GPU's own cost of a launch the host queued in time); details also keep the per-launch "
         "time of 2000 back-to-back empty kernels and an event pair with no sleep before. "
         "Clock: clock64 over globaltimer under an FMA load. One second of FMA load before anything. Clocks and "

@@ -14,9 +14,9 @@
  * What it asserts: a regression ceiling per class on the HELD-OUT half, set
  * from what the model got when the set was committed (the figures in the
  * table below, a little above those), so the model may improve but not
- * slip. Request fields the model refuses as unknown (the contract's
- * int_ops, repeats, distinct_addresses, l2_warm, ... until the model reads
- * them) are dropped from the request, and the test prints one line per
+ * slip. The kernel model reads every field the requests carry (int_ops,
+ * repeats, distinct_addresses, l2_warm); a request field it ever refuses
+ * as unknown is dropped from the request, and the test prints one line per
  * field name with the number of requests it was dropped from. */
 #include <check.h>
 #include <jansson.h>
@@ -40,7 +40,16 @@ static const char *const class_names[CLASS_COUNT] = {"GEMM", "micro kernels", "e
 static const double issue_bars[CLASS_COUNT][2] = {{0.10, 0.30}, {0.08, 0.25}, {0.15, 0.35}};
 /* regression ceilings on the held-out half: median, worst. Set from the
  * model at commit time (printed by this test as "held-out"), rounded up. */
-static const double ceilings[CLASS_COUNT][2] = {{0.14, 0.89}, {0.10, 1.00}, {0.31, 2.40}};
+static const double ceilings[CLASS_COUNT][2] = {
+    /* GEMM, after the single-call floor, operands in flight, alignment slots and
+     * int8 as torch._int_mm: 13.4% / 88.7% */
+    {0.14, 0.89},
+    /* kernels, after int_ops, repeats, l2_warm, distinct_addresses, partial
+     * stores and the L2's atomic units: micro 7.6% / 90.0% (the median
+     * meets the issue's bar of 8%, held here), everyday 16.7% / 232.4% */
+    {0.08, 0.91},
+    {0.17, 2.35},
+};
 
 struct row {
     int cls;

@@ -313,6 +313,163 @@ START_TEST(test_bad)
 }
 END_TEST
 
+static struct simt_kernel_result predict_on(const struct simt_gpu_spec *gpu,
+                                            const struct simt_kernel_request *req)
+{
+    struct simt_figure_set figures;
+    simt_figure_set_init(gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_kernel_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc = simt_kernel_predict(gpu, &figures, req, &r, &diag);
+    ck_assert_msg(rc == SIMT_OK, "predict: %d %s: %s", rc, diag.field, diag.message);
+    return r;
+}
+
+/* int_ops: 100 blocks of 256 threads (one block, 8 warps, per SM), 6400
+ * integer instructions a thread, nothing else. A warp needs 32 x 6400 / 64
+ * = 3200 cycles of the INT32 pipe and 6400 / 4 = 1600 issue cycles; off the
+ * dependent chain, so the 8 warps are pipe-bound: 8 x 3200 = 25600 cycles
+ * = 25.6 us (the closed network of 8 warps reaches within 4% of it), + 2 us.
+ * Without the INT32 figure the issue slots alone price them: 8 x 1600 =
+ * 12.8 us. */
+START_TEST(test_int_ops)
+{
+    struct simt_kernel_request req = base_request(100, 256, 32);
+    req.int_ops = 6400;
+    struct simt_kernel_result r = predict(&req);
+    ck_assert_double_eq_tol(r.int32_s, 25.6e-6, 1e-12);
+    ck_assert_double_eq_tol(r.issue_s, 12.8e-6, 1e-12);
+    ck_assert_int_eq(r.bound, SIMT_BOUND_COMPUTE);
+    ck_assert_msg(r.execution_s >= 25.6e-6 && r.execution_s < 25.6e-6 * 1.04, "execution %.6g",
+                  r.execution_s);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_INT_PIPE);
+    ck_assert_double_eq_tol(r.warp_instructions, 800 * 6400.0, 1e-6);
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.int32_ops_per_clock_per_sm = 0;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.int32_s, 0.0, 1e-15);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_COMPUTE], 12.8e-6, 1e-12);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_NO_INT_PIPE);
+}
+END_TEST
+
+/* repeats: 8000 blocks x 256 threads (64 warps a SM) read 16 contiguous
+ * bytes (512 B, 4 lines a warp), then read them again (repeats 0).
+ *   L1 256 KiB: the SM's set, 64 x 512 B = 32 KiB, fits: the repeat is an
+ *     L1 hit: DRAM and L2 move 32.768 MB once; L1 wavefronts 2 x 4 x 64000.
+ *   L1 16 KiB: it does not; the wave's 100 x 32 KiB = 3.3 MB fits in the
+ *     50 MB L2: L2 moves 65.536 MB, DRAM 32.768 MB.
+ *   L2 1 MB too: a miss, DRAM 65.536 MB. */
+START_TEST(test_repeats)
+{
+    struct simt_kernel_request req = base_request(8000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 16, 1);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 16, 1);
+    req.accesses[1].repeats_of = 1;
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.l1_bytes_per_sm = 262144;
+    struct simt_kernel_result r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.dram_bytes, 32.768e6, 1e-6);
+    ck_assert_double_eq_tol(r.l2_bytes, 32.768e6, 1e-6);
+    ck_assert_double_eq_tol(r.l1_wavefronts, 2.0 * 4 * 64000, 1e-6);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_L1);
+    gpu.l1_bytes_per_sm = 16384;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.dram_bytes, 32.768e6, 1e-6);
+    ck_assert_double_eq_tol(r.l2_bytes, 65.536e6, 1e-6);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_L2);
+    gpu.l2_bytes = 1e6;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.dram_bytes, 65.536e6, 1e-6);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_DRAM);
+    /* an access cannot repeat itself or a later one */
+    req.accesses[1].repeats_of = 2;
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_EINVAL);
+    ck_assert_str_eq(diag.field, "per_thread.accesses[1].repeats");
+}
+END_TEST
+
+/* l2_warm: the streaming read of test_dram_bound (32.768 MB) fits in the
+ * 50 MB L2: no DRAM; the L2 term is 32.768 MB / 8e12 = 4.096 us. Twice the
+ * grid (65.536 MB) does not fit: all from DRAM again. */
+START_TEST(test_l2_warm)
+{
+    struct simt_kernel_request req = base_request(8000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 16, 1);
+    req.l2_warm = 1;
+    struct simt_kernel_result r = predict(&req);
+    ck_assert_double_eq_tol(r.dram_bytes, 0.0, 1e-9);
+    ck_assert_double_eq_tol(r.l2_bytes, 32.768e6, 1e-6);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 4.096e-6, 1e-12);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_DRAM], 0.0, 1e-15);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_L2_WARM);
+    req.grid[0] = 16000;
+    r = predict(&req);
+    ck_assert_double_eq_tol(r.dram_bytes, 65.536e6, 1e-6);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_L2_WARM_MISS);
+}
+END_TEST
+
+/* distinct_addresses: 1000 blocks x 256 threads, one 4-byte atomic each on
+ * one counter. At 0.5 same-address atomics a clock (5e8/s), 256000 atomics
+ * take 512 us: the L2 term. A warp's share: 32 atomics over 1 address at
+ * 5e8 / 100 SMs = 0.005 a cycle = 6400 cycles; 80 warps a SM (64, then a
+ * tail of 16) = 512000 cycles. Over 256 addresses: 2 us, not the bound.
+ * Without the figure: not priced, and said so. */
+START_TEST(test_distinct_addresses)
+{
+    struct simt_kernel_request req = base_request(1000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_ATOMIC, 1, 1, 4, 0);
+    req.accesses[0].distinct_addresses = 1;
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.l2_same_address_atomics_per_clock = 0.5;
+    struct simt_kernel_result r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 512e-6, 1e-12);
+    ck_assert_int_eq(r.bound, SIMT_BOUND_L2);
+    ck_assert_msg(r.execution_s >= 512e-6 && r.execution_s < 512e-6 * 1.01, "execution %.6g", r.execution_s);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION);
+    req.accesses[0].distinct_addresses = 256;
+    r = predict_on(&gpu, &req);
+    ck_assert_msg(r.execution_s < 20e-6, "execution %.6g", r.execution_s);
+    req.accesses[0].distinct_addresses = 1;
+    gpu.l2_same_address_atomics_per_clock = 0;
+    r = predict_on(&gpu, &req);
+    ck_assert_msg(r.execution_s < 20e-6, "execution %.6g", r.execution_s);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE);
+    /* only atomics spread over addresses */
+    req.accesses[0].op = SIMT_OP_LOAD;
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_EINVAL);
+    ck_assert_str_eq(diag.field, "per_thread.accesses[0].distinct_addresses");
+}
+END_TEST
+
+/* A partial store: 8000 x 256 threads store 4 bytes 8 bytes apart. A warp
+ * spans 256 B, 4 granules of 64 B half written: each is read, merged and
+ * written: 256 B read + 256 B written a warp, 2 x 16.384 MB. Contiguous
+ * stores fill their granules: 8.192 MB, written only. */
+START_TEST(test_partial_store)
+{
+    struct simt_kernel_request req = base_request(8000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_STORE, 1, 1, 4, 2);
+    struct simt_kernel_result r = predict(&req);
+    ck_assert_double_eq_tol(r.dram_bytes, 32.768e6, 1e-6);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_PARTIAL_STORE);
+    req.accesses[0].pattern.lane_stride_elements = 1;
+    r = predict(&req);
+    ck_assert_double_eq_tol(r.dram_bytes, 8.192e6, 1e-6);
+    ck_assert(!(r.assumed & SIMT_KERNEL_ASSUMED_PARTIAL_STORE));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kernel");
@@ -324,6 +481,11 @@ int main(void)
     tcase_add_test(tc, test_bank_conflicts_and_padding);
     tcase_add_test(tc, test_tail);
     tcase_add_test(tc, test_reuse_assumptions);
+    tcase_add_test(tc, test_int_ops);
+    tcase_add_test(tc, test_repeats);
+    tcase_add_test(tc, test_l2_warm);
+    tcase_add_test(tc, test_distinct_addresses);
+    tcase_add_test(tc, test_partial_store);
     tcase_add_loop_test(tc, test_read_write_mix, 0, (int)(sizeof mix_rows / sizeof mix_rows[0]));
     tcase_add_loop_test(tc, test_dram_rows, 0, (int)(sizeof rows_rows / sizeof rows_rows[0]));
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bads / sizeof bads[0]));

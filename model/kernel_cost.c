@@ -1,0 +1,330 @@
+/* kernel_cost.c - one warp's lifetime priced with the access models:
+ * coalescing and DRAM rows for global accesses, banks for shared ones,
+ * serialization for constant reads; where each global access is served
+ * (L1, L2 or DRAM) from the working sets; the arithmetic and integer work.
+ * Pure. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "banks.h"
+#include "coalescing.h"
+#include "constant.h"
+#include "kernel_internal.h"
+#include "latency.h"
+
+/* The DRAM bytes one warp's global access moves when it misses: the
+ * footprint for contiguous lanes (the neighbouring warps share boundary
+ * granules), the sectors for strided ones (shared with the block's other
+ * rows in a multi-row block). Fills *co. */
+static int dram_bytes_of(const struct simt_gpu_spec *gpu, const struct simt_kernel_access *a, int rows,
+                         struct simt_coalescing_result *co, double *dram, unsigned *assumed,
+                         struct simt_diag *diag)
+{
+    int rc = simt_coalescing_compute(gpu, &a->pattern, co, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    *dram = (double)co->dram_bytes;
+    double useful = (double)co->useful_bytes;
+    int64_t stride = a->pattern.lane_stride_elements;
+    if (!a->pattern.explicit_addresses && (stride == 1 || stride == -1)) {
+        /* contiguous lanes: the warps of the grid tile a contiguous
+         * range, so the granules a misaligned warp shares with its
+         * neighbours are fetched once (DRAM moves the footprint) */
+        *dram = useful;
+    } else if (!a->pattern.explicit_addresses && (stride > 1 || stride < -1) && *dram > useful) {
+        if (rows > 1) {
+            /* a column of a 2D tile: the block's other rows use the
+             * rest of each sector while it sits in L2 */
+            *dram = fmax(useful, *dram / rows);
+            *assumed |= SIMT_KERNEL_ASSUMED_ROW_REUSE;
+        } else {
+            *assumed |= SIMT_KERNEL_ASSUMED_NO_REUSE;
+        }
+    }
+    return SIMT_OK;
+}
+
+/* Where a global access is served. */
+enum level { LEVEL_DRAM = 0, LEVEL_L2, LEVEL_L1 };
+
+/* One global (or local) access of a warp served at `level`: its L1 and L2
+ * traffic, its DRAM bytes and rows, and the latency of one round of it. */
+static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel_access *a, int rows,
+                       enum level level, double independent, double rounds, const struct rates *r,
+                       struct warp_cost *w, unsigned *assumed, double *latency, struct simt_diag *diag)
+{
+    struct simt_coalescing_result co;
+    int is_load = a->op == SIMT_OP_LOAD;
+    double dram = 0.0;
+    unsigned reuse_assumed = 0;
+    int rc = dram_bytes_of(gpu, a, rows, &co, &dram, &reuse_assumed, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    w->l1_wavefronts += a->count * co.cache_lines;
+    w->data_wavefronts += a->count * co.cache_lines;
+    if (a->space == SIMT_SPACE_LOCAL || level == LEVEL_L1) {
+        if (a->space == SIMT_SPACE_LOCAL)
+            *assumed |= SIMT_KERNEL_ASSUMED_LOCAL_L1;
+        *latency = r->l1_latency;
+        return SIMT_OK;
+    }
+    double useful = (double)co.useful_bytes;
+    int64_t stride = a->pattern.lane_stride_elements;
+    if (level == LEVEL_L2) {
+        /* a hit in L2: the SM's port and the line requests, no DRAM */
+        w->l2_bytes += a->count * (double)co.sector_bytes_moved;
+        w->l2_lines += a->count * co.cache_lines;
+        w->useful_bytes += a->count * useful;
+        *latency = r->l2_latency;
+        return SIMT_OK;
+    }
+    *assumed |= SIMT_KERNEL_ASSUMED_COLD_DRAM | reuse_assumed;
+    /* DRAM rows. The address map gives each DRAM row 256
+     * contiguous bytes (dram_interleave) before it moves to another
+     * channel, so the accesses of a warp (and of its neighbours,
+     * for contiguous lanes) that fall in one such chunk share one
+     * row activation, and accesses in distinct chunks each open
+     * their own. A pseudo-channel opens rows at a limited rate
+     * whatever they deliver (tRRD, tFAW: the activation current),
+     * which the database holds as dram_row_activations_per_s.
+     * Why rows, and not the L1's outstanding misses or the L2's
+     * request rate: on the H200, 8-byte reads 128 B apart and 256 B
+     * apart cost the same per read everywhere but in DRAM rows (one
+     * line request, one sector, one 64-B DRAM access each; 16 and
+     * 32 chunks a warp), yet the first runs at 6.0e10 reads/s (the
+     * L2's line rate) and the second at 4.3e10 to 4.65e10
+     * (kernels.json; simt-calibrate run 3): a per-line or per-miss
+     * limit would slow the first, which does more of them a second,
+     * before the second. Reads 512 B, 1 KiB and 2 KiB apart run at
+     * the 256-B rate (within 10%), so from 256 B on each read opens
+     * its own row. Dense streams open one row per 256 B, 1.8e10 a
+     * second at 4.5 TB/s, well below the H200's 4.26e10: the limit
+     * binds only for sparse accesses (4-byte strides up to 16 and
+     * 8-byte up to 8 fill their chunks and stay bus-bound). */
+    double opened = dram / r->dram_interleave;
+    if (!(!a->pattern.explicit_addresses && (stride == 1 || stride == -1)) && co.dram_bytes > 0) {
+        double chunks = simt_coalescing_distinct_blocks(&a->pattern, (int64_t)r->dram_interleave);
+        opened = chunks * dram / (double)co.dram_bytes; /* the same reuse as the bytes */
+    }
+    opened = fmin(fmax(opened, dram / r->dram_interleave), dram / r->dram_granularity);
+    if (opened > 1.000001 * dram / r->dram_interleave)
+        w->sparse = 1;
+    w->dram_rows += a->count * opened;
+    double l2 = (double)co.sector_bytes_moved;
+    w->dram_bytes += a->count * dram;
+    if (a->op == SIMT_OP_STORE)
+        w->dram_write_bytes += a->count * dram;
+    else
+        w->dram_read_bytes += a->count * dram;
+    if (a->op == SIMT_OP_STORE && dram > 1.000001 * useful) {
+        /* A store that leaves part of each DRAM granule unwritten (after
+         * the block's other rows filled what they could) cannot be written
+         * as a whole granule: the memory controller reads the granule,
+         * merges and writes it back (ECC covers whole granules), so the
+         * granule is read too, and its row opened for the read. */
+        w->dram_bytes += a->count * dram;
+        w->dram_read_bytes += a->count * dram;
+        w->dram_rows += a->count * opened;
+        *assumed |= SIMT_KERNEL_ASSUMED_PARTIAL_STORE;
+    }
+    w->l2_bytes += a->count * l2;
+    w->l2_lines += a->count * co.cache_lines;
+    w->useful_bytes += a->count * useful;
+    double miss = l2 > 0.0 ? fmin(1.0, dram / l2) : 1.0;
+    /* A round of `independent` loads completes with the slowest of
+     * its DRAM granule accesses: each takes the fastest latency plus
+     * an exponential spread of one row cycle (so one access costs the
+     * measured pointer-chase mean), and the expected maximum of n is
+     * the row cycle times the n-th harmonic number. */
+    double granules = fmax(1.0, ceil(dram / r->dram_granularity - 1e-9));
+    double spread = fmin(r->dram_row_cycle, r->dram_latency);
+    double dram_round = (r->dram_latency - spread) + spread * simt_harmonic(independent * granules);
+    *latency = miss * dram_round + (1.0 - miss) * r->l2_latency;
+    if (is_load)
+        w->dram_queue_rounds += rounds * miss;
+    return SIMT_OK;
+}
+
+/* Where each global access is served (levels[i]):
+ * - `repeats` j: the addresses of access j read again. The SM's working set
+ *   is what its resident warps touch with access j (sectors); it hits L1
+ *   when that fits in the L1 left beside the resident blocks' shared
+ *   memory, else L2 when the wave's working set (every SM's) fits in L2,
+ *   else it misses to DRAM like a first touch. A repeated store is written
+ *   back once: it stays priced as a store.
+ * - `l2_warm`: the launch's working set (the DRAM bytes of its first
+ *   touches) is already in L2 when it fits; streamed through an LRU cache
+ *   larger sets keep nothing, so they are priced cold.
+ * - else DRAM on first touch. */
+static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
+                          const struct rates *r, const struct launch_shape *shape, enum level *levels,
+                          unsigned *assumed, struct simt_diag *diag)
+{
+    double footprint[SIMT_KERNEL_MAX_ACCESSES] = {0}; /* sector bytes per warp */
+    double launch_bytes = 0.0;
+    for (int i = 0; i < req->access_count; i++) {
+        const struct simt_kernel_access *a = &req->accesses[i];
+        levels[i] = LEVEL_DRAM;
+        if (a->space != SIMT_SPACE_GLOBAL || a->count <= 0.0)
+            continue;
+        struct simt_coalescing_result co;
+        double dram = 0.0;
+        unsigned ignored = 0;
+        int rc = dram_bytes_of(gpu, a, shape->rows, &co, &dram, &ignored, diag);
+        if (rc != SIMT_OK)
+            return rc;
+        footprint[i] = a->count * (double)co.sector_bytes_moved;
+        if (a->repeats_of == 0)
+            launch_bytes += shape->warps_total * a->count * dram;
+    }
+    double l1_free = r->l1_bytes_per_sm - shape->resident_blocks * shape->shared_bytes_per_block;
+    int warm = req->l2_warm && r->l2_bytes > 0.0 && launch_bytes <= r->l2_bytes;
+    if (req->l2_warm)
+        *assumed |= warm ? SIMT_KERNEL_ASSUMED_L2_WARM : SIMT_KERNEL_ASSUMED_L2_WARM_MISS;
+    for (int i = 0; i < req->access_count; i++) {
+        const struct simt_kernel_access *a = &req->accesses[i];
+        if (a->space != SIMT_SPACE_GLOBAL || a->count <= 0.0)
+            continue;
+        if (a->repeats_of > 0 && a->op != SIMT_OP_STORE) {
+            double per_sm = shape->resident_warps * footprint[a->repeats_of - 1];
+            if (per_sm <= l1_free) {
+                levels[i] = LEVEL_L1;
+                *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_L1;
+            } else if (r->l2_bytes > 0.0 && per_sm * r->sms <= r->l2_bytes) {
+                levels[i] = LEVEL_L2;
+                *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_L2;
+            } else {
+                *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_DRAM;
+            }
+        }
+        /* atomics over a set of addresses that fits in L2 stay there */
+        if (a->op == SIMT_OP_ATOMIC && a->distinct_addresses > 0.0 && r->l2_bytes > 0.0 &&
+            a->distinct_addresses * a->pattern.element_bytes <= r->l2_bytes) {
+            levels[i] = LEVEL_L2;
+            *assumed |= SIMT_KERNEL_ASSUMED_ATOMIC_L2;
+        }
+        if (warm && levels[i] == LEVEL_DRAM)
+            levels[i] = LEVEL_L2;
+    }
+    return SIMT_OK;
+}
+
+/* Atomics contended across the grid: each of an access's D addresses takes
+ * its share of the grid's atomics one after another at the L2's atomic
+ * unit, so the access adds lanes x count / D of serialized work per warp. */
+static void contend(const struct simt_kernel_access *a, const struct rates *r, struct warp_cost *w,
+                    unsigned *assumed)
+{
+    if (a->op != SIMT_OP_ATOMIC || a->space != SIMT_SPACE_GLOBAL)
+        return;
+    /* every lane's atomic is one operation at the L2's atomic units */
+    w->atomic_ops += a->count * simt_warp_access_active_lanes(&a->pattern);
+    if (!(a->distinct_addresses > 0.0))
+        return;
+    if (!(r->atomic_same_address_per_s > 0.0)) {
+        *assumed |= SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE;
+        return;
+    }
+    *assumed |= SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION;
+    w->contended_atomics += a->count * simt_warp_access_active_lanes(&a->pattern) / a->distinct_addresses;
+}
+
+/* A repeat that reads more than the access it repeats (a stencil's
+ * neighbours: count 8 over a centre's count 1) reads, besides the warp's own
+ * data, data its neighbouring warps fetch at the same time: those lines are
+ * still on their way (a hit under a miss), so that share of its loads waits
+ * as long as the first fetch, DRAM bank queues included, though no byte
+ * moves twice. The warp's own share hits at the cache's latency. */
+static void wait_for_neighbours(const struct simt_kernel_access *a, const struct simt_kernel_access *first,
+                                double first_round_latency, double first_miss, double rounds,
+                                struct warp_cost *w, double *latency)
+{
+    if (!(a->count > first->count) || !(first->count > 0.0))
+        return;
+    double own = first->count / a->count;
+    *latency = own * *latency + (1.0 - own) * first_round_latency;
+    w->dram_queue_rounds += rounds * (1.0 - own) * first_miss;
+}
+
+int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
+                          const struct rates *r, const struct launch_shape *shape, struct warp_cost *w,
+                          unsigned *assumed, struct simt_diag *diag)
+{
+    memset(w, 0, sizeof *w);
+    enum level levels[SIMT_KERNEL_MAX_ACCESSES];
+    double first_latency[SIMT_KERNEL_MAX_ACCESSES] = {0}, first_miss[SIMT_KERNEL_MAX_ACCESSES] = {0};
+    int rc = place_accesses(gpu, req, r, shape, levels, assumed, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    for (int i = 0; i < req->access_count; i++) {
+        const struct simt_kernel_access *a = &req->accesses[i];
+        if (a->count <= 0.0)
+            continue;
+        double independent = a->independent < a->count ? a->independent : a->count;
+        double rounds = ceil(a->count / independent - 1e-9);
+        int is_load = a->op == SIMT_OP_LOAD;
+        double latency = 0.0;
+        w->instructions += a->count;
+        switch (a->space) {
+        case SIMT_SPACE_GLOBAL:
+        case SIMT_SPACE_LOCAL: {
+            double queued = w->dram_queue_rounds;
+            rc = cost_global(gpu, a, shape->rows, levels[i], independent, rounds, r, w, assumed, &latency,
+                             diag);
+            if (rc != SIMT_OK)
+                return rc;
+            first_latency[i] = latency;
+            first_miss[i] = rounds > 0.0 ? (w->dram_queue_rounds - queued) / rounds : 0.0;
+            if (a->repeats_of > 0 && levels[i] != LEVEL_DRAM && is_load)
+                wait_for_neighbours(a, &req->accesses[a->repeats_of - 1], first_latency[a->repeats_of - 1],
+                                    first_miss[a->repeats_of - 1], rounds, w, &latency);
+            contend(a, r, w, assumed);
+            break;
+        }
+        case SIMT_SPACE_SHARED: {
+            struct simt_banks_result b;
+            rc = simt_banks_compute(gpu, &a->pattern, &b, diag);
+            if (rc != SIMT_OK)
+                return rc;
+            w->shared_wavefronts += a->count * b.wavefronts;
+            w->data_wavefronts += a->count * b.wavefronts;
+            latency = r->shared_latency;
+            break;
+        }
+        case SIMT_SPACE_CONSTANT: {
+            struct simt_constant_result c;
+            rc = simt_constant_compute(&a->pattern, &c, diag);
+            if (rc != SIMT_OK)
+                return rc;
+            w->constant_requests += a->count * c.serialization;
+            *assumed |= SIMT_KERNEL_ASSUMED_CONSTANT_L1;
+            latency = r->l1_latency;
+            break;
+        }
+        }
+        if (is_load) {
+            w->load_count += a->count;
+            w->load_rounds += rounds;
+            w->memory_delay_cycles += rounds * latency;
+        }
+    }
+    w->fp32_flops = req->flops_fp32;
+    w->fp64_flops = req->flops_fp64;
+    w->fp16_flops = req->flops_fp16;
+    w->sfu_ops = req->sfu_ops;
+    w->int_ops = req->int_ops;
+    double alu_instructions =
+        req->flops_fp32 / 2.0 + req->flops_fp64 / 2.0 + req->flops_fp16 / 4.0 + req->sfu_ops;
+    if (req->flops_fp32 + req->flops_fp64 + req->flops_fp16 > 0.0)
+        *assumed |= SIMT_KERNEL_ASSUMED_FMA;
+    if (alu_instructions > 0.0)
+        *assumed |= SIMT_KERNEL_ASSUMED_DEPENDENT_ALU;
+    if (req->int_ops > 0.0)
+        *assumed |= r->int32_per_cycle > 0.0 ? SIMT_KERNEL_ASSUMED_INT_PIPE : SIMT_KERNEL_ASSUMED_NO_INT_PIPE;
+    /* integer and address instructions take issue slots and the INT32
+     * pipe; they are off the dependent chain (index arithmetic overlaps) */
+    w->instructions += alu_instructions + req->int_ops;
+    w->alu_delay_cycles = alu_instructions * r->fma_latency;
+    return SIMT_OK;
+}

@@ -1,0 +1,83 @@
+/* kernel_internal.h - what the whole-kernel model's two files share: the
+ * network's service centers, one warp's priced lifetime, and the figures
+ * the model reads per SM per cycle. Not part of the model's interface. */
+#ifndef SIMT_KERNEL_INTERNAL_H
+#define SIMT_KERNEL_INTERNAL_H
+
+#include "kernel.h"
+
+/* The network's service centers, one warp's demand at each in SM cycles. */
+enum center {
+    C_DRAM = 0, /* the SM's share of DRAM bandwidth */
+    C_ROWS,     /* the SM's share of the DRAM's row activations */
+    C_L2,       /* the SM's port into L2 */
+    C_DATA,     /* L1/shared data path: one wavefront a cycle */
+    C_ISSUE,    /* warp schedulers */
+    C_FP32,
+    C_FP64,
+    C_FP16,
+    C_SFU,
+    C_CONSTANT,     /* constant cache: one address a cycle */
+    C_INT32,        /* the INT32 pipe */
+    C_ATOMIC,       /* the SM's share of the L2's same-address atomic serialization */
+    C_ATOMIC_UNITS, /* the SM's share of the L2's atomic units (distinct addresses) */
+    C_COUNT
+};
+
+/* One warp's lifetime (on one path, before divergence). */
+struct warp_cost {
+    double dram_bytes, l2_bytes, useful_bytes;
+    double dram_read_bytes, dram_write_bytes; /* dram_bytes by direction (atomics count as reads) */
+    double dram_rows; /* DRAM rows it opens: interleave chunks its DRAM accesses touch */
+    int sparse;       /* some access opens more rows than its bytes fill */
+    double l2_lines;  /* line requests between the SM and L2 */
+    double data_wavefronts, shared_wavefronts, l1_wavefronts;
+    double constant_requests;
+    double instructions;
+    double fp32_flops, fp64_flops, fp16_flops, sfu_ops; /* per lane */
+    double int_ops;                                     /* per lane */
+    double contended_atomics; /* thread atomics per warp over their addresses: sum of lanes x count / D */
+    double atomic_ops;        /* global atomic lane operations per warp */
+    double load_count, load_rounds;
+    double memory_delay_cycles; /* exposed load latency at no load (order statistics included) */
+    double dram_queue_rounds;   /* load rounds that wait in DRAM bank queues (miss-weighted) */
+    double alu_delay_cycles;    /* exposed dependent-arithmetic latency */
+};
+
+/* Figures the model reads, per SM per cycle. */
+struct rates {
+    double clock_hz;
+    int sms;
+    int lanes;
+    double dram_bytes_per_s, l2_bytes_per_s;
+    double dram_write_bytes_per_s, dram_copy_bytes_per_s; /* copy: read + written bytes per second */
+    double dram_rows_per_s; /* row activations per second, chip; 0 = not limited (figure absent) */
+    double dram_interleave; /* bytes of one row chunk */
+    double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
+    double dram_latency, l2_latency, l1_latency, shared_latency, fma_latency;
+    double dram_row_cycle;     /* cycles: tRC, the spread of DRAM latency and a bank's service time */
+    double dram_granularity;   /* bytes */
+    double line_bytes;         /* L2 cache line */
+    double constant_per_cycle; /* distinct constant addresses per cycle per SM */
+    double launch_s;
+    double int32_per_cycle;           /* INT32 lane operations per cycle per SM; 0: not priced */
+    double l1_bytes_per_sm, l2_bytes; /* capacities for the working-set rules */
+    double atomic_same_address_per_s; /* one address's atomics per second at the L2; 0: not priced */
+    double atomics_per_s;             /* the L2's atomic units, distinct addresses; 0: not priced */
+};
+
+/* Where a launch puts its warps: what the working-set rules need. */
+struct launch_shape {
+    int rows;               /* threads per block along y and z */
+    double resident_warps;  /* per SM, full wave */
+    double resident_blocks; /* per SM, full wave */
+    double warps_total;     /* whole grid */
+    double shared_bytes_per_block;
+};
+
+/* Prices one warp's lifetime with the access models (kernel_cost.c). */
+int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
+                          const struct rates *r, const struct launch_shape *shape, struct warp_cost *w,
+                          unsigned *assumed, struct simt_diag *diag);
+
+#endif
