@@ -11,10 +11,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct simt_hwdb {
     atomic_int refs;
@@ -265,4 +268,37 @@ const struct simt_hwdb_gpu *simt_hwdb_find(const struct simt_hwdb *db, const cha
 const char *simt_hwdb_dir(const struct simt_hwdb *db)
 {
     return db ? db->dir : NULL;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return path != NULL && path[0] != '\0' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *simt_hwdb_default_dir(const char *from_bin, const char *build_dir, const char *source_dir)
+{
+    const char *env = getenv("SIMT_HWDB");
+    if (env != NULL && env[0] != '\0')
+        return env;
+    static char found[PATH_MAX + 64];
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash == NULL)
+        return NULL;
+    *slash = '\0';
+    if (from_bin != NULL && from_bin[0] != '\0') {
+        snprintf(found, sizeof found, "%s/%s", exe, from_bin);
+        if (is_dir(found))
+            return found;
+    }
+    size_t build_len = build_dir != NULL ? strlen(build_dir) : 0;
+    if (build_len > 0 && strncmp(exe, build_dir, build_len) == 0 &&
+        (exe[build_len] == '/' || exe[build_len] == '\0') && is_dir(source_dir))
+        return source_dir;
+    return NULL;
 }

@@ -47,6 +47,16 @@ struct simt_hwdb_gpu {
 struct simt_hwdb;
 
 int simt_hwdb_load_dir(const char *dir, struct simt_hwdb **out, struct simt_diag *diag) SIMT_WARN_UNUSED;
+
+/* The database directory a program finds by itself, for simtd and simt
+ * alike: $SIMT_HWDB when set; else <the running executable's folder>/from_bin
+ * when that is a directory (an installed or relocated prefix); else
+ * source_dir when the executable lies under build_dir (a binary in its build
+ * tree answers from the tree it was built from); else NULL, and the caller
+ * falls back to its configure-time install path. Empty arguments are
+ * skipped. The relocated answer lives in a static buffer: call it at start-up,
+ * from one thread. */
+const char *simt_hwdb_default_dir(const char *from_bin, const char *build_dir, const char *source_dir);
 void simt_hwdb_ref(struct simt_hwdb *db);
 void simt_hwdb_unref(struct simt_hwdb *db); /* NULL is a no-op */
 

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "config.h"
 
+#include "hwdb.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
@@ -33,37 +35,10 @@ void simt_config_defaults(struct simt_config *cfg)
     cfg->access_log = 1;
 }
 
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return path[0] != '\0' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 const char *simt_config_default_hwdb(void)
 {
-    const char *env = getenv("SIMT_HWDB");
-    if (env != NULL && env[0] != '\0')
-        return env;
-    static char found[PATH_MAX + 64];
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash != NULL) {
-            *slash = '\0';
-            /* installed: the database where it lies relative to bin/ */
-            snprintf(found, sizeof found, "%s/%s", exe, SIMT_HWDB_FROM_BIN);
-            if (SIMT_HWDB_FROM_BIN[0] != '\0' && is_dir(found))
-                return found;
-            /* a binary in its build tree answers from the tree it was built from */
-            size_t build_len = strlen(SIMT_BUILD_DIR);
-            if (build_len > 0 && strncmp(exe, SIMT_BUILD_DIR, build_len) == 0 &&
-                (exe[build_len] == '/' || exe[build_len] == '\0') && is_dir(SIMT_SOURCE_HWDB))
-                return SIMT_SOURCE_HWDB;
-        }
-    }
-    return SIMT_INSTALLED_HWDB;
+    const char *found = simt_hwdb_default_dir(SIMT_HWDB_FROM_BIN, SIMT_BUILD_DIR, SIMT_SOURCE_HWDB);
+    return found != NULL ? found : SIMT_INSTALLED_HWDB;
 }
 
 void simt_config_usage(FILE *out)

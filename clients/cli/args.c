@@ -16,18 +16,8 @@
 
 #include "cli.h"
 
-#ifndef SIMT_SOURCE_HWDB
-#define SIMT_SOURCE_HWDB ""
-#endif
-#ifndef SIMT_BUILD_DIR
-#define SIMT_BUILD_DIR ""
-#endif
-#ifndef SIMT_INSTALLED_HWDB
-#define SIMT_INSTALLED_HWDB "/usr/local/share/simtd/hwdb"
-#endif
-#ifndef SIMT_HWDB_FROM_BIN
-#define SIMT_HWDB_FROM_BIN "../share/simtd/hwdb"
-#endif
+/* SIMT_SOURCE_HWDB, SIMT_BUILD_DIR, SIMT_INSTALLED_HWDB and SIMT_HWDB_FROM_BIN
+ * come from clients/cli/CMakeLists.txt. */
 
 int simt_cli_parse_size(const char *text, double *bytes)
 {
@@ -90,27 +80,9 @@ static int is_dir(const char *path)
 
 const char *simt_cli_default_hwdb(void)
 {
-    const char *env = getenv("SIMT_HWDB");
-    if (env != NULL && env[0] != '\0')
-        return env;
-    static char found[PATH_MAX + 64];
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash != NULL) {
-            *slash = '\0';
-            snprintf(found, sizeof found, "%s/%s", exe, SIMT_HWDB_FROM_BIN);
-            if (is_dir(found))
-                return found;
-            /* a binary in its build tree answers from the tree it was built from */
-            size_t build_len = strlen(SIMT_BUILD_DIR);
-            if (build_len > 0 && strncmp(exe, SIMT_BUILD_DIR, build_len) == 0 &&
-                (exe[build_len] == '/' || exe[build_len] == '\0') && is_dir(SIMT_SOURCE_HWDB))
-                return SIMT_SOURCE_HWDB;
-        }
-    }
+    const char *found = simt_hwdb_default_dir(SIMT_HWDB_FROM_BIN, SIMT_BUILD_DIR, SIMT_SOURCE_HWDB);
+    if (found != NULL)
+        return found;
     if (is_dir(SIMT_INSTALLED_HWDB) || !is_dir(SIMT_SOURCE_HWDB))
         return SIMT_INSTALLED_HWDB;
     return SIMT_SOURCE_HWDB;
