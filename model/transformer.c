@@ -22,10 +22,19 @@
 
 /* FlashAttention-2 (PyTorch SDPA's flash backend): the fraction of the
  * dense tensor rate one 128x128 tile's math reaches. */
-#define ATTN_PREFILL_FRACTION 0.36
+#define ATTN_PREFILL_FRACTION 0.47
+/* ... plus a fixed cost per query block (load Q, write O, pipeline fill),
+ * spread over the SMs (fitted). */
+#define ATTN_BLOCK_S 4.0e-6
 /* Decode attention: the fraction of the DRAM (read) figure the KV cache
- * is read at. */
-#define ATTN_DECODE_FRACTION 0.60
+ * is read at: while the (sequence, KV head) pairs are no more than the SMs
+ * (split-KV spreads each over several SMs, one pass), and beyond. */
+#define ATTN_DECODE_FRACTION 0.85
+#define ATTN_DECODE_FRACTION_MANY 0.55
+/* An eager PyTorch elementwise kernel is one pass over its tensor: the
+ * bytes of an elementwise op are its reads and writes times this many
+ * passes on average (fitted). */
+#define ELEMENTWISE_PASSES 2.0
 /* Kernels each elementwise operation is counted as: an eager PyTorch layer
  * (RMSNorm as several kernels, rotary on q and k in five each); the cost
  * of one is the GPU's launch figure. */
@@ -165,7 +174,7 @@ static double elementwise(struct ctx *c, const char *name, enum simt_tfm_kind ki
                           int launches, double flops)
 {
     struct simt_tfm_op *op = add_op(c->out, name, kind);
-    double dram = bytes / c->copy_bw, fixed = launches * c->launch_s;
+    double dram = ELEMENTWISE_PASSES * bytes / c->copy_bw, fixed = launches * c->launch_s;
     op->bytes = bytes;
     op->flops = flops;
     op->launches = launches;
@@ -214,7 +223,10 @@ static double attention(struct ctx *c)
     if (r->phase == SIMT_TFM_DECODE) {
         op->flops = 4.0 * (double)(r->batch * heads) * hd * (double)r->kv_len;
         op->launches = 1 + DECODE_CACHE_LAUNCHES;
-        double dram = op->bytes / (c->read_bw * ATTN_DECODE_FRACTION), fixed = op->launches * c->launch_s;
+        double fraction = (double)(r->batch * kv_heads) <= (double)c->gpu->sm_count
+                              ? ATTN_DECODE_FRACTION
+                              : ATTN_DECODE_FRACTION_MANY;
+        double dram = op->bytes / (c->read_bw * fraction), fixed = op->launches * c->launch_s;
         op->time_s = dram + fixed;
         op->bound = dram >= fixed ? "dram" : "launch";
         return op->time_s;
@@ -237,7 +249,8 @@ static double attention(struct ctx *c)
     double per_sm = fmax(tiles_per_head * units / c->gpu->sm_count, longest);
     op->flops = flops_per_head * units;
     op->launches = 1;
-    double compute = per_sm * tile_s, dram = op->bytes / c->read_bw;
+    double compute = per_sm * tile_s + (double)blocks * units / c->gpu->sm_count * ATTN_BLOCK_S;
+    double dram = op->bytes / c->read_bw;
     op->time_s = fmax(compute, dram) + c->launch_s;
     op->bound = compute >= dram ? "compute" : "dram";
     return op->time_s;
@@ -394,12 +407,16 @@ int simt_tfm_predict(const struct simt_gpu_spec *gpu, const struct simt_tfm_requ
 
     assume(out,
            "attention: FlashAttention-2 style, 128x128 tiles at %.2f of the dense %s tensor rate (prefill, "
-           "causal tiles above the diagonal skipped); decode reads the KV cache at %.2f of DRAM bandwidth",
-           ATTN_PREFILL_FRACTION, simt_dtype_name(c.attn_math), ATTN_DECODE_FRACTION);
-    assume(out,
-           "kernels counted as an eager PyTorch layer launches them: RMSNorm %d, rotary %d, SiLU*up %d, "
-           "residual %d, decode cache write %d; each costs the launch figure",
-           NORM_LAUNCHES, ROPE_LAUNCHES, ACT_LAUNCHES, RESIDUAL_LAUNCHES, DECODE_CACHE_LAUNCHES);
+           "causal tiles above the diagonal skipped); decode reads the KV cache at %.2f of DRAM bandwidth "
+           "while batch x kv_heads <= SMs, else %.2f",
+           ATTN_PREFILL_FRACTION, simt_dtype_name(c.attn_math), ATTN_DECODE_FRACTION,
+           ATTN_DECODE_FRACTION_MANY);
+    assume(
+        out,
+        "kernels counted as an eager PyTorch layer launches them: RMSNorm %d, rotary %d, SiLU*up %d, "
+        "residual %d, decode cache write %d; each costs the launch figure; elementwise bytes x %.1f passes",
+        NORM_LAUNCHES, ROPE_LAUNCHES, ACT_LAUNCHES, RESIDUAL_LAUNCHES, DECODE_CACHE_LAUNCHES,
+        ELEMENTWISE_PASSES);
     assume(out, "projections run as %s GEMMs (the wider of the weight and activation types), M = %lld tokens",
            simt_dtype_name(c.math), (long long)tokens);
     if (r->tp > 1)
