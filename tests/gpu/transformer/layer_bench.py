@@ -201,9 +201,9 @@ def main():
     torch.manual_seed(0)
     meta = {"date": gpu_meta.date_utc(), "smi_before": gpu_meta.smi(), "torch": torch.__version__,
             "torch_cuda": torch.version.cuda, "device": torch.cuda.get_device_name(0),
-            "method": __doc__.split("Timing:")[1].split("The fit")[0].strip().replace("\n", " "),
+            "method": __doc__.split("Timing:")[1].split("The fit /")[0].strip().replace("\n", " "),
             "layer": __doc__.split("The layer:")[1].split("Timing:")[0].strip().replace("\n", " "),
-            "split_rule": __doc__.split("The fit")[1].split("python3")[0].strip().replace("\n", " ")}
+            "split_rule": "The fit" + __doc__.split("The fit")[1].split("python3")[0].strip().replace("\n", " ")}
     rows = configs()
     t0 = time.time()
     for i, r in enumerate(rows):
