@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cost.h"
 #include "read.h"
 #include "routes.h"
 #include "rows.h"
@@ -29,6 +30,60 @@ static void comparable_routes(const char **questions, size_t size)
     questions[n] = NULL;
 }
 
+/* A JSON number's value, or dflt when absent or not a number. */
+static double number_or(json_t *obj, const char *key, double dflt)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+/* The points one GPU's answer to the question holds: a sweep's, estimated
+ * from its range (or the widest default range when it leaves it out, capped
+ * at the sweep's own limit), else one. */
+static double points_per_gpu(json_t *body)
+{
+    const char *question = json_string_value(json_object_get(body, "question"));
+    json_t *sub = json_object_get(body, "body");
+    if (question == NULL || strcmp(question, "/v1/occupancy/sweep") != 0 || !json_is_object(sub))
+        return 1;
+    const char *vary = json_string_value(json_object_get(sub, "vary"));
+    double from = 1, to = 255, step = 1; /* registers_per_thread */
+    if (vary != NULL && strcmp(vary, "block_size") == 0) {
+        from = 32;
+        to = 1024;
+        step = 32;
+    } else if (vary != NULL && strcmp(vary, "dynamic_shared_bytes") == 0) {
+        from = 0;
+        to = 232448;
+        step = 1024;
+    }
+    from = number_or(sub, "from", from);
+    to = number_or(sub, "to", to);
+    step = number_or(sub, "step", step);
+    if (!(step >= 1) || !(to >= from))
+        return 1; /* the sweep refuses it itself */
+    double points = (to - from) / step + 1;
+    return points < 4096 ? points : 4096;
+}
+
+/* Refuses (422 too_costly) a comparison whose GPUs x points exceed the
+ * budget, before any work. Returns 0 when it may go on. */
+static int check_cost(struct simt_call *call, size_t gpu_count)
+{
+    double per_gpu = points_per_gpu(call->body);
+    double points = per_gpu * (double)gpu_count;
+    unsigned budget = simt_api_max_cost();
+    if (points <= budget)
+        return 0;
+    double fit = (double)budget / per_gpu;
+    return simt_call_fail(call, 413, "too_large", "gpus",
+                          "this comparison asks for %.0f points (%zu GPUs x %.0f, about %.0f MB of answer); "
+                          "one request may ask for %u (simtd --max-request-cost): send at most %.0f GPUs "
+                          "per request, or narrow the sweep (raise step, or narrow from..to)",
+                          points, gpu_count, per_gpu, points * SIMT_API_BYTES_PER_POINT / 1e6, budget,
+                          fit >= 1 ? fit : 1);
+}
+
 static json_t *answer_compare(struct simt_call *call)
 {
     json_t *gpus = json_object_get(call->body, "gpus");
@@ -42,6 +97,8 @@ static json_t *answer_compare(struct simt_call *call)
                        MAX_COMPARE_GPUS);
         return NULL;
     }
+    if (check_cost(call, json_array_size(gpus)) != 0)
+        return NULL;
     const char *questions[MAX_QUESTIONS];
     comparable_routes(questions, MAX_QUESTIONS);
     int index = 0;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cost.h"
 #include "occupancy_json.h"
 #include "read.h"
 #include "routes.h"
@@ -208,6 +209,12 @@ static int read_sweep(struct simt_call *call, const struct simt_gpu_spec *spec, 
         return simt_call_fail(call, 400, "invalid_argument", "step",
                               "the sweep would have %lld points; at most %d: raise step or narrow from..to",
                               (long long)((sweep->to - sweep->from) / sweep->step + 1), MAX_SWEEP_POINTS);
+    int64_t points = (sweep->to - sweep->from) / sweep->step + 1;
+    if (points > (int64_t)simt_api_max_cost())
+        return simt_call_fail(call, 413, "too_large", "step",
+                              "the sweep would have %lld points; one request may ask for %u "
+                              "(simtd --max-request-cost): raise step or narrow from..to",
+                              (long long)points, simt_api_max_cost());
     return 0;
 }
 

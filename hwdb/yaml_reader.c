@@ -19,10 +19,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #define MAX_FILE_BYTES (1024 * 1024)
+/* Mappings and lists nested deeper than this are refused before the file is
+ * composed: a GPU record needs 4, and libyaml's scanner is quadratic in the
+ * depth of flow collections (a 100k-deep file took 25 s). */
+#define MAX_NESTING 32
 
 /* groups of figures: a file that has one must say where its figures came from */
 static int group_needs_source(int g)
@@ -704,29 +710,98 @@ static SIMT_WARN_UNUSED int check_layer(struct parse *p)
     return SIMT_OK;
 }
 
-/* 1-based line and column (in bytes) of a byte offset into a file */
-static struct pos offset_pos(const char *path, size_t offset)
+/* 1-based line and column (in bytes) of a byte offset into the text */
+static struct pos offset_pos(const unsigned char *text, size_t len, size_t offset)
 {
     struct pos at = {1, 1};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return at;
-    for (size_t i = 0; i < offset; i++) {
-        int c = fgetc(f);
-        if (c == EOF)
-            break;
-        if (c == '\n') {
+    for (size_t i = 0; i < offset && i < len; i++) {
+        if (text[i] == '\n') {
             at.line++;
             at.column = 1;
         } else {
             at.column++;
         }
     }
-    fclose(f);
     return at;
 }
 
-static SIMT_WARN_UNUSED int yaml_problem(struct simt_diag *diag, struct layer *l, const yaml_parser_t *parser)
+/* Reads the whole file into *text (malloc'd, the caller frees it). Only a
+ * regular file is read: it is opened without blocking (a FIFO or a device
+ * in the directory cannot stall the loader) and checked with fstat before
+ * any read. 0, or SIMT_EIO / SIMT_ETOOBIG / SIMT_ENOMEM reported in diag. */
+static SIMT_WARN_UNUSED int read_text_file(struct layer *l, unsigned char **text, size_t *len,
+                                           struct simt_diag *diag)
+{
+    *text = NULL;
+    *len = 0;
+    int fd = open(l->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return hwdb_report(diag, SIMT_EIO, l->path, l->rel, (struct pos){0, 0}, "", "cannot open: %s",
+                           strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return hwdb_report(diag, SIMT_EIO, l->path, l->rel, (struct pos){0, 0}, "", "not a regular file");
+    }
+    if (st.st_size > MAX_FILE_BYTES) {
+        close(fd);
+        return hwdb_report(diag, SIMT_ETOOBIG, l->path, l->rel, (struct pos){0, 0}, "",
+                           "larger than %d bytes", MAX_FILE_BYTES);
+    }
+    unsigned char *buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        close(fd);
+        return hwdb_report(diag, SIMT_ENOMEM, l->path, l->rel, l->top, "", "out of memory");
+    }
+    size_t got = 0;
+    while (got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break; /* the file shrank: parse what there is */
+        got += (size_t)n;
+    }
+    close(fd);
+    buf[got] = '\0';
+    *text = buf;
+    *len = got;
+    return SIMT_OK;
+}
+
+/* Refuses nesting deeper than MAX_NESTING with one pass over the events,
+ * which stops at the first level too deep (so the scanner never sees the
+ * rest). A syntax error is left to the real parse, which reports it. */
+static SIMT_WARN_UNUSED int check_nesting(struct layer *l, const unsigned char *text, size_t len,
+                                          struct simt_diag *diag)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return hwdb_report(diag, SIMT_ENOMEM, l->path, l->rel, l->top, "", "out of memory");
+    yaml_parser_set_input_string(&parser, text, len);
+    int depth = 0, rc = SIMT_OK;
+    for (;;) {
+        yaml_event_t event;
+        if (!yaml_parser_parse(&parser, &event))
+            break;
+        yaml_event_type_t type = event.type;
+        if (type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT) {
+            if (++depth > MAX_NESTING)
+                rc = hwdb_report(diag, SIMT_EPARSE, l->path, l->rel, mark_pos(event.start_mark), "",
+                                 "nested deeper than %d levels", MAX_NESTING);
+        } else if (type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT) {
+            depth--;
+        }
+        yaml_event_delete(&event);
+        if (rc != SIMT_OK || type == YAML_STREAM_END_EVENT)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    return rc;
+}
+
+static SIMT_WARN_UNUSED int yaml_problem(struct simt_diag *diag, struct layer *l, const yaml_parser_t *parser,
+                                         const unsigned char *text, size_t len)
 {
     struct pos at = mark_pos(parser->problem_mark);
     const char *problem = parser->problem ? parser->problem : "malformed YAML";
@@ -734,7 +809,7 @@ static SIMT_WARN_UNUSED int yaml_problem(struct simt_diag *diag, struct layer *l
         return hwdb_report(diag, SIMT_ENOMEM, l->path, l->rel, l->top, "", "out of memory while parsing");
     if (parser->error == YAML_READER_ERROR) {
         /* the reader gives a byte offset only: count lines up to it */
-        at = offset_pos(l->path, parser->problem_offset);
+        at = offset_pos(text, len, parser->problem_offset);
         return hwdb_report(diag, SIMT_EPARSE, l->path, l->rel, at, "", "YAML syntax error: %s (at byte %zu)",
                            problem, parser->problem_offset);
     }
@@ -753,33 +828,26 @@ static SIMT_WARN_UNUSED int parse_file(struct layer *l, struct simt_diag *diag)
     if (field_count > MAX_FIELDS)
         return hwdb_report(diag, SIMT_EINVAL, l->path, l->rel, l->top, "", "internal: field table too large");
 
-    FILE *f = fopen(l->path, "rb");
-    if (!f)
-        return hwdb_report(diag, SIMT_EIO, l->path, l->rel, (struct pos){0, 0}, "", "cannot open: %s",
-                           strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return hwdb_report(diag, SIMT_EIO, l->path, l->rel, (struct pos){0, 0}, "", "not a regular file");
+    unsigned char *text = NULL;
+    size_t len = 0;
+    int rc = read_text_file(l, &text, &len, diag);
+    if (rc == SIMT_OK)
+        rc = check_nesting(l, text, len, diag);
+    if (rc != SIMT_OK) {
+        free(text);
+        return rc;
     }
-    if (st.st_size > MAX_FILE_BYTES) {
-        fclose(f);
-        return hwdb_report(diag, SIMT_ETOOBIG, l->path, l->rel, (struct pos){0, 0}, "",
-                           "larger than %d bytes", MAX_FILE_BYTES);
-    }
-
     yaml_parser_t parser;
     yaml_document_t doc;
     if (!yaml_parser_initialize(&parser)) {
-        fclose(f);
+        free(text);
         return hwdb_report(diag, SIMT_ENOMEM, l->path, l->rel, l->top, "", "out of memory");
     }
-    yaml_parser_set_input_file(&parser, f);
-    int rc = SIMT_OK;
+    yaml_parser_set_input_string(&parser, text, len);
     if (!yaml_parser_load(&parser, &doc)) {
-        rc = yaml_problem(diag, l, &parser);
+        rc = yaml_problem(diag, l, &parser, text, len);
         yaml_parser_delete(&parser);
-        fclose(f);
+        free(text);
         return rc;
     }
     yaml_node_t *root = yaml_document_get_root_node(&doc);
@@ -790,7 +858,7 @@ static SIMT_WARN_UNUSED int parse_file(struct layer *l, struct simt_diag *diag)
         /* a second document is an error, and so is junk after the first */
         yaml_document_t extra;
         if (!yaml_parser_load(&parser, &extra)) {
-            rc = yaml_problem(diag, l, &parser);
+            rc = yaml_problem(diag, l, &parser, text, len);
         } else {
             yaml_node_t *extra_root = yaml_document_get_root_node(&extra);
             if (extra_root)
@@ -826,7 +894,7 @@ static SIMT_WARN_UNUSED int parse_file(struct layer *l, struct simt_diag *diag)
     }
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
-    fclose(f);
+    free(text);
     return rc;
 }
 

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,17 +25,44 @@ void simt_config_defaults(struct simt_config *cfg)
     cfg->threads = SIMT_DEFAULT_THREADS;
     cfg->max_body_bytes = SIMT_DEFAULT_MAX_BODY_BYTES;
     cfg->max_connections = SIMT_DEFAULT_MAX_CONNECTIONS;
+    cfg->max_connections_per_ip = SIMT_DEFAULT_MAX_CONNECTIONS_PER_IP;
+    cfg->max_request_cost = SIMT_DEFAULT_MAX_REQUEST_COST;
     cfg->timeout_s = SIMT_DEFAULT_TIMEOUT_S;
     cfg->cache_entries = SIMT_DEFAULT_CACHE_ENTRIES;
     cfg->log_level = SIMT_LOG_INFO;
     cfg->access_log = 1;
 }
 
-const char *simt_config_default_hwdb(void)
+static int is_dir(const char *path)
 {
     struct stat st;
-    if (SIMT_SOURCE_HWDB[0] != '\0' && stat(SIMT_SOURCE_HWDB, &st) == 0 && S_ISDIR(st.st_mode))
-        return SIMT_SOURCE_HWDB;
+    return path[0] != '\0' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *simt_config_default_hwdb(void)
+{
+    const char *env = getenv("SIMT_HWDB");
+    if (env != NULL && env[0] != '\0')
+        return env;
+    static char found[PATH_MAX + 64];
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            /* installed: the database where it lies relative to bin/ */
+            snprintf(found, sizeof found, "%s/%s", exe, SIMT_HWDB_FROM_BIN);
+            if (SIMT_HWDB_FROM_BIN[0] != '\0' && is_dir(found))
+                return found;
+            /* a binary in its build tree answers from the tree it was built from */
+            size_t build_len = strlen(SIMT_BUILD_DIR);
+            if (build_len > 0 && strncmp(exe, SIMT_BUILD_DIR, build_len) == 0 &&
+                (exe[build_len] == '/' || exe[build_len] == '\0') && is_dir(SIMT_SOURCE_HWDB))
+                return SIMT_SOURCE_HWDB;
+        }
+    }
     return SIMT_INSTALLED_HWDB;
 }
 
@@ -47,13 +75,26 @@ void simt_config_usage(FILE *out)
             "Options (defaults in brackets):\n"
             "  --bind ADDR            numeric IPv4 or IPv6 address to listen on [%s]\n"
             "  --port N               TCP port; 0 picks a free one and prints it [%u]\n"
-            "  --hwdb DIR             hardware database directory (arch/ and gpus/ under it)\n"
+            "  --hwdb DIR             hardware database directory (arch/ and gpus/ under it);\n"
+            "                         default: $SIMT_HWDB, else the one installed beside\n"
+            "                         this binary, else the source tree's for a build\n"
             "                         [%s]\n"
             "  --threads N            event threads: 1, or a pool of N; 0: one per CPU\n"
             "                         (%ld here) [0]\n"
             "  --max-body-bytes N     largest request body, bytes (K, M, G suffixes: KiB,\n"
             "                         MiB, GiB); larger ones are answered 413 [1M]\n"
-            "  --max-connections N    open connections at most; more are refused [%u]\n"
+            "  --max-connections N    open connections at most; near it the longest-idle\n"
+            "                         connection is closed first, then new ones are\n"
+            "                         refused [%u]\n"
+            "  --max-connections-per-ip N\n"
+            "                         open connections from one client address at most;\n"
+            "                         0: no limit [%u]\n"
+            "  --max-request-cost N   model points one request may ask for (GPUs x sweep\n"
+            "                         points in /v1/compare, points in a sweep; about\n"
+            "                         340 bytes of answer and 40 us of CPU each); a\n"
+            "                         costlier request is answered 413 saying how to\n"
+            "                         split it. Costly requests run on their own thread,\n"
+            "                         never delaying the others [%u]\n"
             "  --timeout-s N          seconds a connection may stay idle, and may take to\n"
             "                         deliver one whole request, before it is closed [%u]\n"
             "  --cache-entries N      answers kept for identical requests (each answer is\n"
@@ -82,7 +123,8 @@ void simt_config_usage(FILE *out)
             "  curl -s --json '{\"gpu\":\"h200-sxm\",\"block_size\":256,\"registers_per_thread\":64}' "
             "localhost:8080/v1/occupancy\n",
             SIMT_DEFAULT_BIND, SIMT_DEFAULT_PORT, simt_config_default_hwdb(), sysconf(_SC_NPROCESSORS_ONLN),
-            SIMT_DEFAULT_MAX_CONNECTIONS, SIMT_DEFAULT_TIMEOUT_S, SIMT_DEFAULT_CACHE_ENTRIES);
+            SIMT_DEFAULT_MAX_CONNECTIONS, SIMT_DEFAULT_MAX_CONNECTIONS_PER_IP, SIMT_DEFAULT_MAX_REQUEST_COST,
+            SIMT_DEFAULT_TIMEOUT_S, SIMT_DEFAULT_CACHE_ENTRIES);
 }
 
 /* Parses a decimal integer in [min, max], with an optional binary size
@@ -145,6 +187,10 @@ static const struct number_option {
      1},
     {"--max-connections", 0, 1, 1000000, "an integer 1..1000000",
      offsetof(struct simt_config, max_connections), 0},
+    {"--max-connections-per-ip", 0, 0, 1000000, "an integer 0..1000000",
+     offsetof(struct simt_config, max_connections_per_ip), 0},
+    {"--max-request-cost", 0, 1, 100000000, "an integer 1..100000000",
+     offsetof(struct simt_config, max_request_cost), 0},
     {"--timeout-s", 0, 1, 86400, "an integer 1..86400", offsetof(struct simt_config, timeout_s), 0},
     {"--cache-entries", 0, 0, 1000000, "an integer 0..1000000", offsetof(struct simt_config, cache_entries),
      0},

@@ -16,6 +16,12 @@
 #ifndef SIMT_SOURCE_HWDB
 #define SIMT_SOURCE_HWDB ""
 #endif
+#ifndef SIMT_BUILD_DIR
+#define SIMT_BUILD_DIR ""
+#endif
+#ifndef SIMT_HWDB_FROM_BIN
+#define SIMT_HWDB_FROM_BIN ""
+#endif
 #ifndef SIMT_INSTALLED_HWDB
 #define SIMT_INSTALLED_HWDB "/usr/local/share/simtd/hwdb"
 #endif
@@ -25,6 +31,8 @@
 #define SIMT_DEFAULT_THREADS 0u /* one per CPU */
 #define SIMT_DEFAULT_MAX_BODY_BYTES ((size_t)1 << 20)
 #define SIMT_DEFAULT_MAX_CONNECTIONS 1024u
+#define SIMT_DEFAULT_MAX_CONNECTIONS_PER_IP 128u
+#define SIMT_DEFAULT_MAX_REQUEST_COST 16384u
 #define SIMT_DEFAULT_TIMEOUT_S 30u
 #define SIMT_DEFAULT_CACHE_ENTRIES 1024u
 
@@ -37,8 +45,10 @@ struct simt_config {
     unsigned threads;      /* event threads: 1, or a pool of N; parsed 0 becomes one per CPU */
     size_t max_body_bytes; /* larger request bodies are answered 413 */
     unsigned max_connections;
-    unsigned timeout_s;     /* idle limit, and the time a request may take to arrive */
-    unsigned cache_entries; /* answers memoized (0: none); see cache.h */
+    unsigned max_connections_per_ip; /* 0: no limit per client address */
+    unsigned max_request_cost;       /* model points one request may ask for (simt_api_set_max_cost) */
+    unsigned timeout_s;              /* idle limit, and the time a request may take to arrive */
+    unsigned cache_entries;          /* answers memoized (0: none); see cache.h */
     enum simt_log_level log_level;
     int access_log;         /* 1: one JSON line per request on stderr */
     const char *token_file; /* NULL: no authentication; else a file holding the bearer token */
@@ -62,8 +72,12 @@ void simt_config_defaults(struct simt_config *cfg);
 int simt_config_parse(int argc, char **argv, struct simt_config *cfg, enum simt_config_action *action,
                       struct simt_diag *diag) SIMT_WARN_UNUSED;
 
-/* The default database directory: the source tree's hwdb/ when it exists,
- * else the installed one. */
+/* The default database directory, as the CLI's simt_cli_default_hwdb():
+ * $SIMT_HWDB; else the database beside the running binary (its directory
+ * plus SIMT_HWDB_FROM_BIN, the install's bin/ -> share/simtd/hwdb path),
+ * so an installed tree works wherever it is moved; else the source tree's
+ * hwdb/ when the binary lies in the build tree; else the configure-time
+ * install directory. */
 const char *simt_config_default_hwdb(void);
 
 void simt_config_usage(FILE *out);

@@ -8,9 +8,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -18,11 +21,13 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "cost.h"
 #include "config.h"
 #include "hwdb.h"
 #include "log.h"
 #include "metrics.h"
 #include "server.h"
+#include "static.h"
 
 #define TICK_MS 200
 
@@ -74,25 +79,107 @@ static void raise_fd_limit(unsigned max_connections)
                  (unsigned long long)rl.rlim_cur, max_connections);
 }
 
-static void reload(struct simt_server *srv, const char *dir)
-{
-    struct simt_hwdb *db = NULL;
+/* A reload runs on its own thread, so that the control loop keeps reading
+ * signals (SIGTERM never waits on a database directory that traps the
+ * loader). The loop collects the result; one that takes longer than
+ * RELOAD_LIMIT_MS is abandoned (its thread finishes alone and its result is
+ * dropped), the old database serving meanwhile. */
+#define RELOAD_LIMIT_MS 10000
+
+struct reload_job {
+    const char *dir;
+    atomic_int done; /* the thread has filled db or diag */
+    int abandoned;   /* (thread-side) drop the result when done */
+    pthread_mutex_t lock;
+    int64_t started_ms;
+    int rc;
+    struct simt_hwdb *db;
     struct simt_diag diag;
-    memset(&diag, 0, sizeof diag);
-    int64_t t0 = mono_ms();
-    if (simt_hwdb_load_dir(dir, &db, &diag) != 0) {
+};
+
+static void *reload_thread(void *arg)
+{
+    struct reload_job *job = arg;
+    job->rc = simt_hwdb_load_dir(job->dir, &job->db, &job->diag);
+    pthread_mutex_lock(&job->lock);
+    int abandoned = job->abandoned;
+    atomic_store(&job->done, 1);
+    pthread_mutex_unlock(&job->lock);
+    if (abandoned) { /* nobody waits for it any more */
+        if (job->rc == 0)
+            simt_hwdb_unref(job->db);
+        pthread_mutex_destroy(&job->lock);
+        free(job);
+    }
+    return NULL;
+}
+
+/* Starts a reload; NULL when no thread could be made (logged). */
+static struct reload_job *reload_start(const char *dir)
+{
+    struct reload_job *job = calloc(1, sizeof *job);
+    if (job == NULL)
+        return NULL;
+    job->dir = dir;
+    job->started_ms = mono_ms();
+    pthread_mutex_init(&job->lock, NULL);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, reload_thread, job) != 0) {
+        pthread_mutex_destroy(&job->lock);
+        free(job);
+        simt_log(SIMT_LOG_ERROR, "reload failed: no thread (still serving the previous database)");
+        return NULL;
+    }
+    pthread_detach(thread);
+    return job;
+}
+
+/* Leaves a reload to finish alone; its result is dropped. */
+static void reload_abandon(struct reload_job *job)
+{
+    pthread_mutex_lock(&job->lock);
+    int done = atomic_load(&job->done);
+    job->abandoned = 1;
+    pthread_mutex_unlock(&job->lock);
+    if (done) { /* the thread has let go of job already */
+        if (job->rc == 0)
+            simt_hwdb_unref(job->db);
+        pthread_mutex_destroy(&job->lock);
+        free(job);
+    }
+}
+
+/* Collects a finished reload (swapping its database in), abandons one over
+ * its time; returns job while it is still running, else NULL. */
+static struct reload_job *reload_poll(struct simt_server *srv, struct reload_job *job)
+{
+    if (job == NULL)
+        return NULL;
+    if (!atomic_load(&job->done)) {
+        if (mono_ms() - job->started_ms <= RELOAD_LIMIT_MS)
+            return job;
+        simt_metrics_reload(0);
+        simt_log(SIMT_LOG_ERROR, "reload failed: %s took over %d ms (still serving the previous database)",
+                 job->dir, RELOAD_LIMIT_MS);
+        reload_abandon(job);
+        return NULL;
+    }
+    if (job->rc != 0) {
         char where[1024];
-        format_diag(&diag, dir, where, sizeof where);
+        format_diag(&job->diag, job->dir, where, sizeof where);
         simt_metrics_reload(0);
         simt_log(SIMT_LOG_ERROR, "reload failed: %s (still serving the previous database)", where);
-        return;
+    } else {
+        size_t count = simt_hwdb_count(job->db);
+        simt_server_swap_db(srv, job->db);
+        simt_metrics_reload(1);
+        simt_metrics_set_gpus(count);
+        simt_log(SIMT_LOG_INFO, "reloaded the hardware database from %s: %zu GPUs in %lld ms", job->dir,
+                 count, (long long)(mono_ms() - job->started_ms));
     }
-    size_t count = simt_hwdb_count(db);
-    simt_server_swap_db(srv, db);
-    simt_metrics_reload(1);
-    simt_metrics_set_gpus(count);
-    simt_log(SIMT_LOG_INFO, "reloaded the hardware database from %s: %zu GPUs in %lld ms", dir, count,
-             (long long)(mono_ms() - t0));
+    pthread_mutex_destroy(&job->lock);
+    free(job);
+    return NULL;
 }
 
 /* Reads every pending signal; returns the last terminating one seen (0 if
@@ -123,15 +210,24 @@ static int wait_signal(int sfd, int timeout_ms)
 static int run(struct simt_server *srv, int sfd, const char *dir, unsigned timeout_s)
 {
     int term = 0;
+    struct reload_job *reloading = NULL;
+    int reload_again = 0; /* a SIGHUP came during a reload */
     while (term == 0) {
-        if (wait_signal(sfd, TICK_MS)) {
+        if (wait_signal(sfd, reloading ? 20 : TICK_MS)) {
             int hangups = 0;
             term = drain_signals(sfd, &hangups);
             if (hangups > 0 && term == 0)
-                reload(srv, dir);
+                reload_again = 1;
+        }
+        reloading = reload_poll(srv, reloading);
+        if (reload_again && reloading == NULL && term == 0) {
+            reload_again = 0;
+            reloading = reload_start(dir);
         }
         simt_server_reap(srv);
     }
+    if (reloading != NULL)
+        reload_abandon(reloading); /* shutdown never waits on it */
 
     /* stop first, then tell: once the line is out, new requests get 503 */
     simt_server_begin_shutdown(srv);
@@ -263,6 +359,8 @@ int main(int argc, char **argv)
         return 1;
     }
     raise_fd_limit(cfg.max_connections);
+    simt_api_set_max_cost(cfg.max_request_cost);
+    simt_static_load();
     metrics_add_routes();
     simt_metrics_set_gpus(gpu_count);
 

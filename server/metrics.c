@@ -10,6 +10,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#ifndef SIMT_VERSION
+#define SIMT_VERSION "unknown"
+#endif
+#define SIMT_METRICS_VERSION SIMT_VERSION
+#ifdef __clang__
+#define SIMT_METRICS_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define SIMT_METRICS_COMPILER "gcc " __VERSION__
+#else
+#define SIMT_METRICS_COMPILER "unknown"
+#endif
 
 #define MAX_ROUTES 64
 #define ROUTE_NAME_MAX 96
@@ -243,6 +257,74 @@ static void render_route(struct text *t, const struct route_slot *slot, int part
     text_printf(t, "simtd_request_duration_seconds_count{route=\"%s\"} %llu\n", name, cumulative);
 }
 
+/* The process's own figures, the names Prometheus client libraries use:
+ * resident memory and CPU seconds from /proc/self/stat, open descriptors
+ * from /proc/self/fd, the start time from the boot time and the process's
+ * start tick. A figure that cannot be read is left out. */
+static void render_process(struct text *t)
+{
+    long ticks = sysconf(_SC_CLK_TCK), page = sysconf(_SC_PAGESIZE);
+    FILE *f = fopen("/proc/self/stat", "r");
+    unsigned long utime = 0, stime = 0;
+    unsigned long long start_ticks = 0;
+    long rss_pages = 0;
+    int have_stat = 0;
+    if (f != NULL) {
+        char line[1024];
+        char *close_paren = fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
+        /* after "pid (comm)": field 3 is the state; utime is 14, stime 15, starttime 22, rss 24 */
+        have_stat = close_paren != NULL &&
+                    sscanf(close_paren + 2,
+                           "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %*d %*d %*d %*d "
+                           "%*d %*d %llu %*u %ld",
+                           &utime, &stime, &start_ticks, &rss_pages) == 4;
+        fclose(f);
+    }
+    double boot_s = 0;
+    f = fopen("/proc/stat", "r");
+    if (f != NULL) {
+        char line[256];
+        while (fgets(line, sizeof line, f) != NULL)
+            if (sscanf(line, "btime %lf", &boot_s) == 1)
+                break;
+        fclose(f);
+    }
+    if (have_stat && ticks > 0) {
+        text_printf(t,
+                    "# HELP process_cpu_seconds_total User and system CPU time spent, seconds.\n"
+                    "# TYPE process_cpu_seconds_total counter\n"
+                    "process_cpu_seconds_total %.2f\n"
+                    "# HELP process_resident_memory_bytes Resident memory size, bytes.\n"
+                    "# TYPE process_resident_memory_bytes gauge\n"
+                    "process_resident_memory_bytes %lld\n",
+                    (double)(utime + stime) / (double)ticks, (long long)rss_pages * page);
+        if (boot_s > 0)
+            text_printf(t,
+                        "# HELP process_start_time_seconds Start time of the process since the epoch, "
+                        "seconds.\n"
+                        "# TYPE process_start_time_seconds gauge\n"
+                        "process_start_time_seconds %.2f\n",
+                        boot_s + (double)start_ticks / (double)ticks);
+    }
+    DIR *fds = opendir("/proc/self/fd");
+    if (fds != NULL) {
+        long open_fds = -1; /* the directory's own descriptor is not counted */
+        while (readdir(fds) != NULL)
+            open_fds++;
+        closedir(fds);
+        text_printf(t,
+                    "# HELP process_open_fds Open file descriptors.\n"
+                    "# TYPE process_open_fds gauge\n"
+                    "process_open_fds %ld\n",
+                    open_fds - 2); /* "." and ".." */
+    }
+    text_printf(t,
+                "# HELP simtd_build_info The build being run: always 1, its version and compiler as labels.\n"
+                "# TYPE simtd_build_info gauge\n"
+                "simtd_build_info{version=\"%s\",compiler=\"%s\"} 1\n",
+                SIMT_METRICS_VERSION, SIMT_METRICS_COMPILER);
+}
+
 int simt_metrics_render(char **out, size_t *out_len)
 {
     struct text t = {.buf = malloc(8192), .len = 0, .cap = 8192, .failed = 0};
@@ -283,6 +365,7 @@ int simt_metrics_render(char **out, size_t *out_len)
                 atomic_load(&reloads_ok), atomic_load(&reloads_failed), atomic_load(&cache_hits),
                 atomic_load(&cache_misses), atomic_load(&gpus), (long long)atomic_load(&connections),
                 atomic_load(&inflight));
+    render_process(&t);
     if (t.failed) {
         free(t.buf);
         return SIMT_ENOMEM;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +29,8 @@
 
 #include "api.h"
 #include "cache.h"
+#include "heavy.h"
+#include "http_checks.h"
 #include "log.h"
 #include "metrics.h"
 #include "static.h"
@@ -35,6 +38,8 @@
 /* A body buffer up to this size is kept for the connection's next request. */
 #define KEEP_BODY_CAPACITY ((size_t)64 * 1024)
 #define FIRST_BODY_CAPACITY ((size_t)4096)
+/* costly requests waiting for the heavy thread at most; more get 503 */
+#define SIMT_HEAVY_QUEUE 64u
 
 struct conn {
     struct conn *prev, *next; /* in srv->conns, under srv->conns_lock */
@@ -49,7 +54,18 @@ struct conn {
     size_t body_len, body_cap;
     size_t body_seen; /* bytes received, kept or not */
     int too_large;
-    int answered; /* a response is queued (maybe early: 413, 503) */
+    int answered;          /* a response is queued (maybe early: 413, 503) */
+    int close_after;       /* answer with Connection: close */
+    int bad_target;        /* the raw target holds a control character */
+    int idle;              /* between requests (or none yet): closed first near the limit */
+    int64_t idle_since_ns; /* when it became idle */
+    /* a costly request handed to the heavy queue (connection suspended) */
+    struct MHD_Connection *mc;
+    struct simt_server *srv;
+    int heavy_done; /* `pending` holds its answer: queue it when resumed */
+    int cacheable;
+    struct simt_cache_key key;
+    struct simt_api_response pending;
 };
 
 struct simt_server {
@@ -57,7 +73,10 @@ struct simt_server {
     unsigned port;
     size_t max_body_bytes;
     unsigned max_connections;
+    unsigned max_connections_per_ip;
     int64_t timeout_ns;
+
+    struct simt_heavy *heavy; /* costly requests' own queue and thread */
 
     pthread_mutex_t db_lock;
     struct simt_hwdb *db; /* the current database; one reference is ours */
@@ -140,7 +159,7 @@ static enum MHD_Result answer(struct simt_server *srv, struct conn *c, struct MH
     if (resp->status == MHD_HTTP_UNAUTHORIZED)
         headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
                                                            "Bearer realm=\"simtd\"") == MHD_YES;
-    if (atomic_load_explicit(&srv->shutting_down, memory_order_relaxed)) {
+    if (c->close_after || atomic_load_explicit(&srv->shutting_down, memory_order_relaxed)) {
         headers_ok = headers_ok && MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
         key = NULL;
     }
@@ -165,6 +184,22 @@ static enum MHD_Result answer_error(struct simt_server *srv, struct conn *c, str
         make_oom(&resp);
     resp.status = status;
     resp.route = route;
+    return answer(srv, c, mc, method, url, &resp, NULL);
+}
+
+/* A refusal of the request's framing: the error body, then the connection
+ * is closed (what follows on it cannot be trusted to start a request). */
+static enum MHD_Result answer_closing(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc,
+                                      const char *method, const char *url, int status, const char *code,
+                                      const char *message)
+{
+    struct simt_api_response resp;
+    memset(&resp, 0, sizeof resp);
+    if (simt_api_error_response(status, code, message, NULL, &resp) != 0)
+        make_oom(&resp);
+    resp.status = status;
+    resp.route = "refused";
+    c->close_after = 1;
     return answer(srv, c, mc, method, url, &resp, NULL);
 }
 
@@ -235,33 +270,119 @@ static struct simt_hwdb *db_acquire(struct simt_server *srv)
     return db;
 }
 
-/* With --token-file, every route but /healthz needs "Authorization: Bearer
- * TOKEN". The comparison takes the same time wherever the first difference
- * lies. Returns 1 when the request may proceed. */
-static int authorized(const struct simt_server *srv, struct MHD_Connection *mc, const char *url)
+/* The dashboard's own files, served without a token: the page must load
+ * before it can ask for one. Everything else it fetches is the API's. */
+static int is_dashboard_file(const char *path)
 {
-    if (srv->token_len == 0 || strcmp(url, "/healthz") == 0)
+    static const char *const files[] = {"/",         "/index.html", "/app.js",
+                                        "/share.js", "/style.css",  "/static/chart.js"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (strcmp(path, files[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int is_space(char ch)
+{
+    return ch == ' ' || ch == '\t';
+}
+
+/* With --token-file, every route but /healthz and the dashboard's files
+ * needs "Authorization: Bearer TOKEN" (the scheme in any case, spaces and
+ * tabs around it and the token tolerated). The comparison takes the same
+ * time wherever the first difference lies. Returns 1 when the request may
+ * proceed. */
+static int authorized(const struct simt_server *srv, struct MHD_Connection *mc, const char *path)
+{
+    if (srv->token_len == 0 || strcmp(path, "/healthz") == 0 || is_dashboard_file(path))
         return 1;
     const char *given = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-    static const char scheme[] = "Bearer ";
-    if (given == NULL || strncmp(given, scheme, sizeof scheme - 1) != 0)
+    static const char scheme[] = "bearer";
+    if (given == NULL)
+        return 0;
+    while (is_space(*given))
+        given++;
+    if (strncasecmp(given, scheme, sizeof scheme - 1) != 0 || !is_space(given[sizeof scheme - 1]))
         return 0;
     given += sizeof scheme - 1;
+    while (is_space(*given))
+        given++;
     size_t given_len = strlen(given);
+    while (given_len > 0 && is_space(given[given_len - 1]))
+        given_len--;
     unsigned char diff = (unsigned char)(given_len != srv->token_len);
     for (size_t i = 0; i < srv->token_len; i++)
         diff |= (unsigned char)(srv->token[i] ^ (i < given_len ? given[i] : 0));
     return diff == 0;
 }
 
+/* The routes whose work grows with the request (a list of GPUs, a range of
+ * points): answered on the heavy queue's thread, never on an event thread. */
+static int is_costly(const char *method, const char *path)
+{
+    return strcmp(method, "POST") == 0 &&
+           (strcmp(path, "/v1/compare") == 0 || strcmp(path, "/v1/occupancy/sweep") == 0);
+}
+
+static void heavy_run(void *arg, int cancelled)
+{
+    struct conn *c = arg;
+    struct simt_server *srv = c->srv;
+    memset(&c->pending, 0, sizeof c->pending);
+    if (cancelled) {
+        if (simt_api_error_response(MHD_HTTP_SERVICE_UNAVAILABLE, "unavailable",
+                                    "the server is shutting down", NULL, &c->pending) != 0)
+            make_oom(&c->pending);
+        c->pending.route = "refused";
+        c->cacheable = 0;
+    } else {
+        struct simt_api_request req = {
+            .method = c->key.method,
+            .path = c->key.path,
+            .content_type = c->key.content_type,
+            .body = c->body,
+            .body_len = c->body_len,
+        };
+        struct simt_hwdb *db = db_acquire(srv);
+        int rc = simt_api_handle(db, &req, &c->pending);
+        simt_hwdb_unref(db);
+        if (rc != 0 && c->pending.body == NULL)
+            make_oom(&c->pending);
+    }
+    c->heavy_done = 1;
+    MHD_resume_connection(c->mc);
+}
+
+/* Suspends the connection and queues its request for the heavy thread; when
+ * the queue is full, the request is answered 503 at once. */
+static enum MHD_Result dispatch_heavy(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc,
+                                      const char *method, const char *url)
+{
+    c->mc = mc;
+    c->srv = srv;
+    c->heavy_done = 0;
+    MHD_suspend_connection(mc);
+    struct simt_heavy_job job = {.run = heavy_run, .arg = c};
+    if (simt_heavy_submit(srv->heavy, job) == SIMT_OK)
+        return MHD_YES;
+    MHD_resume_connection(mc);
+    (void)method;
+    (void)url;
+    memset(&c->pending, 0, sizeof c->pending);
+    if (simt_api_error_response(MHD_HTTP_SERVICE_UNAVAILABLE, "unavailable",
+                                "too many costly requests (/v1/compare, sweeps) are waiting: retry later",
+                                NULL, &c->pending) != 0)
+        make_oom(&c->pending);
+    c->pending.route = "refused";
+    c->cacheable = 0;
+    c->heavy_done = 1;
+    return MHD_YES;
+}
+
 static enum MHD_Result dispatch(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc,
                                 const char *method, const char *url)
 {
     struct simt_api_response resp;
-    if (!authorized(srv, mc, url))
-        return answer_error(srv, c, mc, method, url, MHD_HTTP_UNAUTHORIZED, "unauthenticated",
-                            "this server requires 'Authorization: Bearer TOKEN' (simtd --token-file)",
-                            "unmatched");
     if (serve_local(srv, method, url, &resp) || simt_static_serve(method, url, &resp))
         return answer(srv, c, mc, method, url, &resp, NULL);
 
@@ -291,6 +412,11 @@ static enum MHD_Result dispatch(struct simt_server *srv, struct conn *c, struct 
             return queued;
         }
     }
+    if (is_costly(method, url)) {
+        c->key = key;
+        c->cacheable = cacheable;
+        return dispatch_heavy(srv, c, mc, method, url);
+    }
     memset(&resp, 0, sizeof resp);
     struct simt_hwdb *db = db_acquire(srv);
     int rc = simt_api_handle(db, &req, &resp);
@@ -311,6 +437,9 @@ static void request_reset(struct conn *c)
     c->body_seen = 0;
     c->too_large = 0;
     c->answered = 0;
+    c->close_after = 0;
+    c->bad_target = 0;
+    c->heavy_done = 0;
 }
 
 /* Appends a piece of body, or notes that the limit has been passed (and
@@ -350,13 +479,47 @@ static struct conn *conn_of(struct MHD_Connection *mc)
     return info ? (struct conn *)info->socket_context : NULL;
 }
 
+/* The checks made once the headers are in, before any body is read: the
+ * framing rules, the token, the declared body size. Returns MHD_YES with
+ * nothing queued when the request may go on, else the refusal's result. */
+static enum MHD_Result check_headers(struct simt_server *srv, struct conn *c, struct MHD_Connection *mc,
+                                     const char *method, const char *url, const char *version)
+{
+    if (atomic_load_explicit(&srv->shutting_down, memory_order_relaxed))
+        return answer_error(srv, c, mc, method, url, MHD_HTTP_SERVICE_UNAVAILABLE, "unavailable",
+                            "the server is shutting down", "refused");
+    struct simt_http_refusal refusal;
+    if (c->bad_target)
+        return answer_closing(srv, c, mc, method, url, MHD_HTTP_BAD_REQUEST, "bad_request",
+                              "the request target holds a control character");
+    if (simt_http_check_headers(mc, version, &refusal))
+        return answer_closing(srv, c, mc, method, url, refusal.status, refusal.code, refusal.message);
+    if (!authorized(srv, mc, url))
+        return answer_error(srv, c, mc, method, url, MHD_HTTP_UNAUTHORIZED, "unauthenticated",
+                            "this server requires 'Authorization: Bearer TOKEN' (simtd --token-file)",
+                            "unmatched");
+    const char *length = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (length != NULL) {
+        errno = 0;
+        char *end = NULL;
+        unsigned long long declared = strtoull(length, &end, 10);
+        if (errno == ERANGE || (end != length && declared > srv->max_body_bytes)) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "the body may be at most %zu bytes", srv->max_body_bytes);
+            return answer_error(srv, c, mc, method, url, MHD_HTTP_CONTENT_TOO_LARGE, "too_large", msg,
+                                "refused");
+        }
+    }
+    return MHD_YES;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_data_size,
                                   void **req_cls)
 {
     struct simt_server *srv = cls;
     struct conn *c = *req_cls;
-    (void)version;
+    url = simt_http_path_of(url); /* the absolute form is accepted */
 
     if (c == NULL) { /* first call: headers only */
         c = conn_of(mc);
@@ -364,27 +527,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
             return MHD_NO; /* the connection record could not be allocated */
         *req_cls = c;
         c->start_ns = mono_ns();
+        int bad_target = c->bad_target;
         request_reset(c);
+        c->bad_target = bad_target;
+        c->idle = 0;
         simt_metrics_inflight_add(1);
-
-        if (atomic_load_explicit(&srv->shutting_down, memory_order_relaxed))
-            return answer_error(srv, c, mc, method, url, MHD_HTTP_SERVICE_UNAVAILABLE, "unavailable",
-                                "the server is shutting down", "refused");
-        const char *length = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (length != NULL) {
-            errno = 0;
-            char *end = NULL;
-            unsigned long long declared = strtoull(length, &end, 10);
-            if (errno == ERANGE || (end != length && declared > srv->max_body_bytes)) {
-                char msg[96];
-                snprintf(msg, sizeof msg, "the body may be at most %zu bytes", srv->max_body_bytes);
-                return answer_error(srv, c, mc, method, url, MHD_HTTP_CONTENT_TOO_LARGE, "too_large", msg,
-                                    "refused");
-            }
-        }
-        return MHD_YES;
+        return check_headers(srv, c, mc, method, url, version);
     }
 
+    if (c->heavy_done) { /* resumed: the heavy thread's answer is ready */
+        c->heavy_done = 0;
+        return answer(srv, c, mc, method, url, &c->pending, c->cacheable ? &c->key : NULL);
+    }
     if (c->answered) { /* answered early: whatever still comes is dropped */
         *upload_data_size = 0;
         return MHD_YES;
@@ -405,6 +559,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *mc, const ch
     return dispatch(srv, c, mc, method, url);
 }
 
+/* microhttpd hands the raw request target here before decoding it: a
+ * control character, raw or percent-encoded, marks the request for a 400.
+ * Returns NULL so that the request's own state starts empty. */
+static void *on_raw_target(void *cls, const char *uri, struct MHD_Connection *mc)
+{
+    (void)cls;
+    struct conn *c = conn_of(mc);
+    if (c != NULL)
+        c->bad_target = uri != NULL && simt_http_target_has_control(uri);
+    return NULL;
+}
+
 static void on_completed(void *cls, struct MHD_Connection *mc, void **req_cls,
                          enum MHD_RequestTerminationCode toe)
 {
@@ -417,7 +583,12 @@ static void on_completed(void *cls, struct MHD_Connection *mc, void **req_cls,
     if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
         simt_log(SIMT_LOG_DEBUG, "request ended early (microhttpd reason %d)", (int)toe);
     request_reset(c);
-    atomic_store_explicit(&c->deadline_ns, mono_ns() + srv->timeout_ns, memory_order_relaxed);
+    int64_t now = mono_ns();
+    atomic_store_explicit(&c->deadline_ns, now + srv->timeout_ns, memory_order_relaxed);
+    pthread_mutex_lock(&srv->conns_lock);
+    c->idle = 1;
+    c->idle_since_ns = now;
+    pthread_mutex_unlock(&srv->conns_lock);
     simt_metrics_inflight_add(-1);
 }
 
@@ -437,6 +608,8 @@ static void on_connection(void *cls, struct MHD_Connection *mc, void **socket_co
         c->fd = info ? info->connect_fd : -1;
         atomic_store_explicit(&c->deadline_ns, mono_ns() + srv->timeout_ns, memory_order_relaxed);
         pthread_mutex_lock(&srv->conns_lock);
+        c->idle = 1;
+        c->idle_since_ns = mono_ns();
         c->next = srv->conns;
         if (srv->conns)
             srv->conns->prev = c;
@@ -463,14 +636,36 @@ static void on_connection(void *cls, struct MHD_Connection *mc, void **socket_co
     free(c);
 }
 
+/* Near the limit, the connection idle the longest (between requests, or
+ * none sent yet) is shut down to make room. Returns 1 when one was. */
+static int cut_oldest_idle(struct simt_server *srv)
+{
+    pthread_mutex_lock(&srv->conns_lock);
+    struct conn *oldest = NULL;
+    for (struct conn *c = srv->conns; c != NULL; c = c->next)
+        if (c->idle && !c->cut && c->fd >= 0 && (oldest == NULL || c->idle_since_ns < oldest->idle_since_ns))
+            oldest = c;
+    if (oldest != NULL) {
+        shutdown(oldest->fd, SHUT_RDWR); /* microhttpd sees end-of-stream and closes it */
+        oldest->cut = 1;
+    }
+    pthread_mutex_unlock(&srv->conns_lock);
+    return oldest != NULL;
+}
+
 /* Refuses connections beyond --max-connections, counted over every worker
- * thread (microhttpd's own limit is per worker). */
+ * thread (microhttpd's own limit is per worker), once no idle connection
+ * is left to close in their favour. */
 static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 {
     struct simt_server *srv = cls;
     (void)addr;
     (void)addrlen;
-    if (simt_metrics_connections() < (int64_t)srv->max_connections)
+    int64_t open_now = simt_metrics_connections();
+    if (open_now < (int64_t)srv->max_connections)
+        return MHD_YES;
+    /* connections already cut are still counted until microhttpd closes them */
+    if (open_now < (int64_t)srv->max_connections + 16 && cut_oldest_idle(srv))
         return MHD_YES;
     long long now_s = (long long)(mono_ns() / 1000000000LL);
     long long last = atomic_load_explicit(&srv->last_refusal_log_s, memory_order_relaxed);
@@ -565,10 +760,17 @@ static struct simt_server *server_new(const struct simt_config *cfg, struct simt
         srv->token_len = strlen(srv->token);
     }
     srv->max_connections = cfg->max_connections;
+    srv->max_connections_per_ip = cfg->max_connections_per_ip;
     srv->timeout_ns = (int64_t)cfg->timeout_s * 1000000000LL;
     srv->db = db;
     pthread_mutex_init(&srv->db_lock, NULL);
     if (simt_cache_create(cfg->cache_entries, &srv->cache) != SIMT_OK) {
+        pthread_mutex_destroy(&srv->db_lock);
+        free(srv);
+        return NULL;
+    }
+    if (simt_heavy_create(1, SIMT_HEAVY_QUEUE, &srv->heavy) != SIMT_OK) {
+        simt_cache_destroy(srv->cache);
         pthread_mutex_destroy(&srv->db_lock);
         free(srv);
         return NULL;
@@ -585,7 +787,8 @@ static struct MHD_Daemon *daemon_start(struct simt_server *srv, const struct sim
      * microhttpd 0.9.75's edge-triggered epoll loop misses a peer's close
      * that arrives together with the last bytes of an unfinished request, so
      * such connections linger until the timeout. ITC for MHD_quiesce_daemon. */
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG | MHD_USE_ITC |
+                     MHD_ALLOW_SUSPEND_RESUME;
     if (is_ipv6)
         flags |= MHD_USE_IPv6;
     /* on_accept holds the limit over all workers and refuses (accepts and
@@ -595,15 +798,16 @@ static struct MHD_Daemon *daemon_start(struct simt_server *srv, const struct sim
     unsigned mhd_limit = (cfg->max_connections + 1) * cfg->threads;
     /* the pool size goes last: MHD_OPTION_END in its place ends the list */
     enum MHD_OPTION pool_option = cfg->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END;
-    return MHD_start_daemon(flags, (uint16_t)cfg->port, &on_accept, srv, &on_request, srv,
-                            /* the logger first, so that option errors reach it too */
-                            MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)&on_mhd_log, (void *)srv,
-                            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)ss, MHD_OPTION_CONNECTION_LIMIT,
-                            (unsigned int)mhd_limit, MHD_OPTION_CONNECTION_TIMEOUT,
-                            (unsigned int)cfg->timeout_s, MHD_OPTION_NOTIFY_COMPLETED,
-                            (MHD_RequestCompletedCallback)&on_completed, (void *)srv,
-                            MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)&on_connection,
-                            (void *)srv, pool_option, (unsigned int)cfg->threads, MHD_OPTION_END);
+    return MHD_start_daemon(
+        flags, (uint16_t)cfg->port, &on_accept, srv, &on_request, srv,
+        /* the logger first, so that option errors reach it too */
+        MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)&on_mhd_log, (void *)srv, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)mhd_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s, MHD_OPTION_NOTIFY_COMPLETED,
+        (MHD_RequestCompletedCallback)&on_completed, (void *)srv, MHD_OPTION_NOTIFY_CONNECTION,
+        (MHD_NotifyConnectionCallback)&on_connection, (void *)srv, MHD_OPTION_URI_LOG_CALLBACK,
+        &on_raw_target, (void *)srv, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned int)cfg->max_connections_per_ip, pool_option, (unsigned int)cfg->threads, MHD_OPTION_END);
 }
 
 int simt_server_start(const struct simt_config *cfg, struct simt_hwdb *db, struct simt_server **out,
@@ -677,6 +881,8 @@ void simt_server_stop(struct simt_server *srv)
 {
     if (srv == NULL)
         return;
+    /* first: the heavy queue resumes every connection it holds suspended */
+    simt_heavy_destroy(srv->heavy);
     if (srv->daemon != NULL)
         MHD_stop_daemon(srv->daemon);
     simt_cache_destroy(srv->cache);

@@ -1,57 +1,85 @@
-/* static.c - serves the dashboard's files and Debian's Chart.js. Only plain
- * file names from one directory (no slash, no leading dot, a known
- * extension) are ever opened, so no request can reach another file. */
+/* static.c - serves the dashboard's files and Debian's Chart.js from memory:
+ * see static.h. Only the dashboard's own names and /static/chart.js are
+ * answered, so no request can reach another file. */
 #define _POSIX_C_SOURCE 200809L
 #include "static.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include "config.h"
 #include "simt_error.h"
 
 #define CHARTJS_DEBIAN_PATH "/usr/share/javascript/chart.js/chart.min.js"
 #define MAX_FILE_BYTES ((long)16 << 20)
+#define MAX_FILES 8
 
-static const char *assets_override;
+/* what simt_static_load() read: the dashboard from $SIMTD_ASSETS, the chart */
+static struct simt_static_file loaded[MAX_FILES];
+static size_t loaded_count;
+static const char *assets_dir; /* $SIMTD_ASSETS, or NULL: the built-in copy */
+static struct simt_static_file chart;
 
-void simt_static_set_dir(const char *dir)
+/* Reads a whole regular file (opened without blocking) into a malloc'd
+ * buffer: 0, or SIMT_EIO / SIMT_ENOMEM. */
+static SIMT_WARN_UNUSED int read_file(const char *path, unsigned char **body, size_t *len)
 {
-    assets_override = dir;
-}
-
-static int is_dir(const char *path)
-{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return SIMT_EIO;
     struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES) {
+        close(fd);
+        return SIMT_EIO;
+    }
+    size_t size = (size_t)st.st_size;
+    unsigned char *data = malloc(size + 1);
+    if (data == NULL) {
+        close(fd);
+        return SIMT_ENOMEM;
+    }
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, data + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    data[got] = '\0';
+    *body = data;
+    *len = got;
+    return SIMT_OK;
 }
 
-/* "<x>/hwdb" -> "<x>/<replacement>" into buf; "" when the form differs. */
-static void sibling_of_hwdb(const char *hwdb, const char *replacement, char *buf, size_t size)
+void simt_static_load(void)
 {
-    size_t n = strlen(hwdb);
-    buf[0] = '\0';
-    if (n < 4 || strcmp(hwdb + n - 4, "hwdb") != 0)
+    const char *env = getenv("SIMTD_CHARTJS");
+    unsigned char *data = NULL;
+    size_t len = 0;
+    if (read_file(env != NULL && env[0] != '\0' ? env : CHARTJS_DEBIAN_PATH, &data, &len) == SIMT_OK)
+        chart = (struct simt_static_file){"chart.js", data, len};
+    env = getenv("SIMTD_ASSETS");
+    if (env == NULL || env[0] == '\0')
         return;
-    snprintf(buf, size, "%.*s%s", (int)(n - 4), hwdb, replacement);
+    assets_dir = env;
+    for (size_t i = 0; i < simt_dashboard_file_count && loaded_count < MAX_FILES; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", env, simt_dashboard_files[i].name);
+        if (read_file(path, &data, &len) == SIMT_OK)
+            loaded[loaded_count++] = (struct simt_static_file){simt_dashboard_files[i].name, data, len};
+    }
 }
 
-const char *simt_static_dir(void)
+const char *simt_static_origin(void)
 {
-    static char source_dir[1024], installed_dir[1024];
-    if (assets_override != NULL)
-        return assets_override;
-    const char *env = getenv("SIMTD_ASSETS");
-    if (env != NULL && env[0] != '\0')
-        return env;
-    sibling_of_hwdb(SIMT_SOURCE_HWDB, "clients/dashboard", source_dir, sizeof source_dir);
-    if (source_dir[0] != '\0' && is_dir(source_dir))
-        return source_dir;
-    sibling_of_hwdb(SIMT_INSTALLED_HWDB, "dashboard", installed_dir, sizeof installed_dir);
-    return installed_dir[0] != '\0' ? installed_dir : "/usr/local/share/simtd/dashboard";
+    return assets_dir != NULL ? assets_dir : "built in";
 }
 
 static const struct {
@@ -61,8 +89,6 @@ static const struct {
     {".html", "text/html; charset=utf-8"},
     {".js", "text/javascript; charset=utf-8"},
     {".css", "text/css; charset=utf-8"},
-    {".svg", "image/svg+xml"},
-    {".png", "image/png"},
 };
 
 static const char *content_type_of(const char *name)
@@ -76,49 +102,23 @@ static const char *content_type_of(const char *name)
     return NULL;
 }
 
-/* A dashboard file name: letters, digits, '-', '_', '.', not leading '.' */
-static int plain_name(const char *name)
+/* The dashboard file named `name`: from $SIMTD_ASSETS when set, else built
+ * in; NULL when there is none. *known: the name is one of the dashboard's. */
+static const struct simt_static_file *dashboard_file(const char *name, int *known)
 {
-    if (name[0] == '\0' || name[0] == '.' || strlen(name) > 128)
-        return 0;
-    for (const char *p = name; *p; p++) {
-        char ch = *p;
-        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                 ch == '-' || ch == '_' || ch == '.';
-        if (!ok)
-            return 0;
+    *known = 0;
+    for (size_t i = 0; i < simt_dashboard_file_count; i++) {
+        if (strcmp(simt_dashboard_files[i].name, name) != 0)
+            continue;
+        *known = 1;
+        if (assets_dir == NULL)
+            return &simt_dashboard_files[i];
+        for (size_t k = 0; k < loaded_count; k++)
+            if (strcmp(loaded[k].name, name) == 0)
+                return &loaded[k];
+        return NULL;
     }
-    return 1;
-}
-
-/* Reads a whole file into a malloc'd, NUL-terminated buffer: 0, SIMT_EIO
- * (missing, not a regular file, too large, short read) or SIMT_ENOMEM. */
-static SIMT_WARN_UNUSED int read_file(const char *path, char **body, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return SIMT_EIO;
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES) {
-        fclose(f);
-        return SIMT_EIO;
-    }
-    size_t size = (size_t)st.st_size;
-    char *data = malloc(size + 1);
-    if (data == NULL) {
-        fclose(f);
-        return SIMT_ENOMEM;
-    }
-    size_t got = fread(data, 1, size, f);
-    fclose(f);
-    if (got != size) {
-        free(data);
-        return SIMT_EIO;
-    }
-    data[size] = '\0';
-    *body = data;
-    *len = size;
-    return SIMT_OK;
+    return NULL;
 }
 
 static void fail(struct simt_api_response *resp, int status, const char *code, const char *message,
@@ -134,28 +134,23 @@ static void fail(struct simt_api_response *resp, int status, const char *code, c
 int simt_static_serve(const char *method, const char *path, struct simt_api_response *resp)
 {
     static const char route_page[] = "/", route_static[] = "/static/*";
-    char file[1200];
-    const char *content_type = NULL;
+    const struct simt_static_file *file = NULL;
     const char *route = route_page;
     const char *missing = "";
 
     if (strcmp(path, "/static/chart.js") == 0) {
-        const char *env = getenv("SIMTD_CHARTJS");
-        snprintf(file, sizeof file, "%s", env != NULL && env[0] != '\0' ? env : CHARTJS_DEBIAN_PATH);
-        content_type = "text/javascript; charset=utf-8";
+        file = chart.data != NULL ? &chart : NULL;
         route = route_static;
-        missing = "the chart library is not installed: apt-get install libjs-chart.js";
+        missing = "the chart library is not installed: apt-get install libjs-chart.js (then restart simtd)";
     } else {
         const char *name = strcmp(path, "/") == 0 ? "index.html" : path + 1;
-        if (path[0] != '/' || !plain_name(name) || (content_type = content_type_of(name)) == NULL)
+        int known = 0;
+        if (path[0] != '/' || strchr(name, '/') != NULL)
             return 0;
-        snprintf(file, sizeof file, "%s/%s", simt_static_dir(), name);
-        struct stat st;
-        if (stat(file, &st) != 0) {
-            if (strcmp(path, "/") != 0)
-                return 0; /* not a dashboard file: the API answers (404) */
-            missing = "the dashboard's files were not found: set SIMTD_ASSETS to clients/dashboard";
-        }
+        file = dashboard_file(name, &known);
+        if (!known)
+            return 0; /* not a dashboard file: the API answers (404) */
+        missing = "the dashboard's file was not found in $SIMTD_ASSETS";
     }
 
     memset(resp, 0, sizeof *resp);
@@ -166,14 +161,20 @@ int simt_static_serve(const char *method, const char *path, struct simt_api_resp
         resp->allow = "GET";
         return 1;
     }
-    int rc = read_file(file, &resp->body, &resp->body_len);
-    if (rc != 0) {
-        fail(resp, rc == SIMT_ENOMEM ? 500 : 404, rc == SIMT_ENOMEM ? "internal" : "not_found",
-             rc == SIMT_ENOMEM ? "out of memory" : missing, route);
+    if (file == NULL) {
+        fail(resp, 404, "not_found", missing, route);
         return 1;
     }
+    resp->body = malloc(file->len ? file->len : 1);
+    if (resp->body == NULL) {
+        fail(resp, 500, "internal", "out of memory", route);
+        return 1;
+    }
+    memcpy(resp->body, file->data, file->len);
+    resp->body_len = file->len;
     resp->status = 200;
-    resp->content_type = content_type;
+    resp->content_type =
+        route == route_static ? "text/javascript; charset=utf-8" : content_type_of(file->name);
     resp->route = route;
     return 1;
 }

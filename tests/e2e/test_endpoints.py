@@ -266,9 +266,10 @@ class Endpoints(unittest.TestCase):
         self.assertRegex(r["ts"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
     def test_access_log_escapes_client_data(self):
+        # control characters in the target are refused (400, issue #16), and still logged safely
         m = self.d.log_mark()
         self.d.request("GET", '/v1/"quoted"%0a%01\\x')
-        match = self.d.wait_log(r'"event":"access".*"status":404', start=m)
+        match = self.d.wait_log(r'"event":"access".*"status":400', start=m)
         line = match.string
         rec = json.loads(line)  # valid JSON despite quotes, newline and control bytes in the path
         self.assertIn('"quoted"', rec["path"])

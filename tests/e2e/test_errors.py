@@ -187,7 +187,8 @@ class ErrorStatuses(unittest.TestCase):
                 h.ErrorShape.check(self, st, hdrs, data, 400, "bad_json")
 
     def test_odd_paths_do_not_crash(self):
-        for path in ("/", "//", "/v1/gpus/", "/v1/gpus/%00", "/v1/gpus/" + "a" * 3000, "/v1/%ff%fe",
+        # "/v1/gpus/%00" is refused (400): see test_hardening.StrictHttp
+        for path in ("/", "//", "/v1/gpus/", "/v1/gpus/" + "a" * 3000, "/v1/%ff%fe",
                      "/v1/gpus/h200-sxm?x=1", "/healthz?verbose=1"):
             with self.subTest(path=path):
                 st, hdrs, data = self.d.request("GET", path)

@@ -153,14 +153,20 @@ class SlowClients(unittest.TestCase):
 class ConnectionLimit(unittest.TestCase):
     LIMIT = 4
 
+    BODY = b'{"gpu":"h200-sxm","block_size":256,"registers_per_thread":64}'
+    HEAD = (b"POST /v1/occupancy HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % len(BODY))
+
     def check_limit(self, threads):
         with h.Daemon("--max-connections", str(self.LIMIT), "--threads", str(threads)) as d:
+            # each held connection is busy: its request is half-way through its body
+            # (idle ones would be closed to make room: see test_idle_closed_first)
             held = []
             for _ in range(self.LIMIT):
                 s = d.raw_socket()
-                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-                self.assertEqual(h.read_http_response(s)[0], 200)
+                s.sendall(self.HEAD + self.BODY[:10])
                 held.append(s)
+            time.sleep(0.5)  # let the server see them all (/metrics would take a slot)
             extra = d.raw_socket()
             try:
                 extra.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -170,7 +176,7 @@ class ConnectionLimit(unittest.TestCase):
             extra.close()
             # the held ones still work
             for s in held:
-                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                s.sendall(self.BODY[10:])
                 self.assertEqual(h.read_http_response(s)[0], 200)
             # one goes away: room for a new one
             held.pop().close()
@@ -189,6 +195,32 @@ class ConnectionLimit(unittest.TestCase):
                 s.close()
             d.wait_log(r"connection refused: %d connections open|reached connection limit" % self.LIMIT)
             self.assertEqual(d.stop(), 0)
+
+    def test_idle_closed_first(self):
+        """At the limit, the connection idle the longest (kept alive between
+        requests) is closed to make room; busy ones are kept."""
+        with h.Daemon("--max-connections", str(self.LIMIT), "--threads", "1") as d:
+            idle = d.raw_socket()
+            idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            self.assertEqual(h.read_http_response(idle)[0], 200)
+            busy = []
+            for _ in range(self.LIMIT - 1):
+                s = d.raw_socket()
+                s.sendall(self.HEAD + self.BODY[:10])
+                busy.append(s)
+            time.sleep(0.5)  # let the server see them all (/metrics would take a slot)
+            extra = d.raw_socket()
+            extra.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            resp = h.read_http_response(extra, timeout=5)
+            self.assertIsNotNone(resp, "no room was made for a new connection")
+            self.assertEqual(resp[0], 200)
+            self.assertTrue(h.peer_closed(idle, timeout=5), "the idle connection was not the one closed")
+            for s in busy:
+                s.sendall(self.BODY[10:])
+                self.assertEqual(h.read_http_response(s)[0], 200)
+                s.close()
+            extra.close()
+            idle.close()
 
     def test_limit_one_thread(self):
         self.check_limit(1)

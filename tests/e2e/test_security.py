@@ -30,7 +30,7 @@ class Token(unittest.TestCase):
             for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "Bearer " + TOKEN[:-1]},
                             {"Authorization": "Bearer " + TOKEN + "x"}, {"Authorization": "Basic " + TOKEN}):
                 for method, path, body in (("POST", "/v1/occupancy", GOOD), ("GET", "/v1/gpus", None),
-                                           ("GET", "/metrics", None), ("GET", "/", None)):
+                                           ("GET", "/metrics", None), ("GET", "/v1/gpus/h200-sxm", None)):
                     status, hdrs, data = d.request(method, path, body=body, headers=headers)
                     self.assertEqual(status, 401, (method, path, headers, data))
                     self.assertIn("bearer", hdrs.get("www-authenticate", "").lower())
@@ -39,6 +39,23 @@ class Token(unittest.TestCase):
                     self.assertEqual(set(err), {"code", "message"})
             status, _, _ = d.request("GET", "/metrics", headers=auth)
             self.assertEqual(status, 200)
+            # the scheme in any case, spaces around it and the token
+            for given in ("bearer " + TOKEN, "BEARER " + TOKEN, "  Bearer \t" + TOKEN + "  "):
+                status, _, _ = d.request("GET", "/v1/gpus", headers={"Authorization": given})
+                self.assertEqual(status, 200, given)
+            for given in ("Bearer" + TOKEN, "Bearerx " + TOKEN, "Bearer " + TOKEN + " x"):
+                status, _, _ = d.request("GET", "/v1/gpus", headers={"Authorization": given})
+                self.assertEqual(status, 401, given)
+            # the dashboard's own files load without a token (the page asks for it)
+            for path in ("/", "/app.js", "/share.js", "/style.css"):
+                status, _, _ = d.request("GET", path)
+                self.assertEqual(status, 200, path)
+            # the token is checked before the body limit: no 413 to a stranger
+            s = d.raw_socket()
+            s.sendall(b"POST /v1/occupancy HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n")
+            st, _, data = h.read_http_response(s)
+            s.close()
+            self.assertEqual(st, 401, data)
 
     def test_bad_token_file_refuses_to_start(self):
         short = os.path.join(self.workdir, "short")

@@ -10,8 +10,10 @@ the fuzz targets from the project's own test data:
   api.dict, hwdb.dict  libFuzzer dictionaries: the JSON keys and string
                 values of the API cases; the YAML keys of the database.
 
-The route byte of an API seed is the route's index in api/routes.c: rerun
-this after the route table changes. Usage: python3 tests/fuzz/make_corpus.py
+The route byte of an API seed is the route's index in api/routes.c's table
+(read from the descriptors it names): rerun this after the table changes.
+Every numeric field of each 200 case is also set to each of EXTREMES (huge,
+tiny, negative, past int/int64/2^53 sizes): the overflow corners. Usage: python3 tests/fuzz/make_corpus.py
 """
 import hashlib
 import json
@@ -30,9 +32,68 @@ CONTENT_TYPES = [None, "application/json", "application/json; charset=utf-8", "t
 
 
 def routes():
-    text = open(os.path.join(REPO, "api", "routes.c")).read()
-    table = text[text.index("simt_route_table[]"):]
-    return re.findall(r'\{"([A-Z]+)", "([^"]+)", h_', table)
+    """(method, route) of every endpoint in api/routes.c's table order: the
+    table names descriptors (&simt_api_x); each descriptor, beside its
+    handler in api/*.c, gives its route as SIMT_MODEL_ENDPOINT("route", ...)
+    (a POST) or as .method = "...", .route = "..."."""
+    api = os.path.join(REPO, "api")
+    text = open(os.path.join(api, "routes.c")).read()
+    names = re.findall(r"&(simt_api_\w+)", text[text.index("table[]"):])
+    sources = "".join(open(os.path.join(api, f)).read() for f in sorted(os.listdir(api)) if f.endswith(".c"))
+    out = []
+    for name in names:
+        m = re.search(r"const struct simt_api_endpoint %s =\s*(.*?);" % name, sources, re.S)
+        if not m:
+            raise SystemExit("make_corpus: no descriptor %s in api/*.c" % name)
+        body = m.group(1)
+        model = re.match(r'SIMT_MODEL_ENDPOINT\(\s*"([^"]+)"', body)
+        if model:
+            out.append(("POST", model.group(1)))
+            continue
+        method = re.search(r'\.method = "([A-Z]+)"', body)
+        route = re.search(r'\.route = "([^"]+)"', body)
+        if not method or not route:
+            raise SystemExit("make_corpus: cannot read the route of %s" % name)
+        out.append((method.group(1), route.group(1)))
+    if not out:
+        raise SystemExit("make_corpus: no route found in api/routes.c")
+    return out
+
+
+# extreme values every numeric field of a 200 request is set to, one seed
+# each (issue #16: sizes whose products overflow, huge and tiny numbers)
+EXTREMES = [0, -1, 0.5, 1e-300, 1e300, -1e300, 2147483648, 4294967297, 9007199254740993, 134217728,
+            536870912, 1099511627776, 9223372036854775807]
+
+
+def extreme_seeds(table, all_ok):
+    """For each 200 request, each top-level numeric field (and each numeric
+    member of a nested object or of a list's first object) set to each value
+    of EXTREMES: one seed per (request, field, value)."""
+    out = {}
+    for route, bodies in sorted(all_ok.items()):
+        for n, body in enumerate(bodies):
+            request = json.loads(body)
+            slug = re.sub(r"[^a-z0-9]+", "-", route.lower()).strip("-")
+
+            def spots(obj, path):
+                for key, value in obj.items():
+                    if isinstance(value, bool):
+                        continue
+                    if isinstance(value, (int, float)):
+                        yield obj, key, path + key
+                    elif isinstance(value, dict) and key != "gpu":
+                        yield from spots(value, path + key + ".")
+                    elif isinstance(value, list) and value and isinstance(value[0], dict):
+                        yield from spots(value[0], path + key + "0.")
+            for obj, key, path in list(spots(request, "")):
+                saved = obj[key]
+                for value in EXTREMES:
+                    obj[key] = value
+                    name = "extreme-%s-%d-%s-%s" % (slug, n, path, str(value).replace(".", "p"))
+                    out[name] = api_input(table, "POST", route, "application/json", json.dumps(request).encode())
+                obj[key] = saved
+    return out
 
 
 def api_input(table, method, path, content_type, body):
@@ -127,6 +188,7 @@ def main():
     api = {}
     tokens = set()
     ok_requests = {}  # route path -> the body of a case answered 200
+    all_ok = {}  # route path -> every body answered 200
     cases = os.path.join(REPO, "tests", "api", "cases")
     for name in sorted(os.listdir(cases)):
         folder = os.path.join(cases, name)
@@ -146,6 +208,8 @@ def main():
         api["case-" + name] = api_input(table, method, path, content_type, body)
         status = open(os.path.join(folder, "status")).read().strip() if os.path.isfile(
             os.path.join(folder, "status")) else ""
+        if status == "200" and method == "POST":
+            all_ok.setdefault(path, []).append(body)
         if status == "200" and method == "POST" and path not in ok_requests:
             try:
                 if isinstance(json.loads(body).get("gpu"), str):
@@ -165,6 +229,7 @@ def main():
                                      b'{"gpu":{"base":"mi300x","sm_count":1,"warp_size":64},'
                                      b'"block_size":1024,"registers_per_thread":255}')
     api.update(whatif_seeds(table, ok_requests))
+    api.update(extreme_seeds(table, all_ok))
     for name, _, low, high in field_table():
         tokens.add('"%s":' % name)
     write_dir(os.path.join(HERE, "corpus", "api"), api)
@@ -200,6 +265,9 @@ def main():
                 if name.endswith(".yaml") or name.endswith(".yml") or name.endswith(".YAML"):
                     sub = os.path.basename(root)
                     add("case-%s-%s-%s" % (case, sub, name), open(os.path.join(root, name), "rb").read())
+    # nesting past the loader's limit (it must refuse fast, not compose)
+    add("deep-flow.yaml", b"[" * 5000 + b"]" * 5000 + b"\n")
+    add("deep-block.yaml", b"".join(b" " * i + b"- \n" for i in range(0, 400, 2)))
     write_dir(os.path.join(HERE, "corpus", "hwdb"), hwdb)
     with open(os.path.join(HERE, "hwdb.dict"), "w") as f:
         f.write("# fuzz_hwdb dictionary: written by make_corpus.py from the database's YAML keys\n")
