@@ -5,8 +5,12 @@
  * once, integers written as integers, booleans as true/false, the id equal
  * to the file name; diagnostics through hwdb_report (file:line:column, the
  * key, what was expected). */
+#define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
