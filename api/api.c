@@ -177,6 +177,13 @@ static json_t *run_endpoint(struct simt_call *call, const struct simt_api_endpoi
     }
     if (model && json_object_get(answer, "assumptions") == NULL)
         json_object_set(answer, "assumptions", call->assumptions);
+    /* every model answer names the figures it used ({} when it used none);
+     * /v1/compare's answer carries them per GPU, in each result */
+    json_t *used = NULL;
+    if (model && strcmp(endpoint->route, "/v1/compare") != 0)
+        used = call->has_gpu ? simt_call_figures_used(call) : json_object();
+    if (used != NULL)
+        json_object_set_new(answer, "figures_used", used);
     return answer;
 }
 

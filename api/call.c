@@ -147,6 +147,9 @@ void simt_call_assume(struct simt_call *call, const char *fmt, ...)
 void simt_call_assume_figures(struct simt_call *call, const struct simt_figure_set *figures,
                               simt_figure_mask used)
 {
+    call->figures_used |= used;
+    if (call->has_gpu)
+        figures = &call->gpu.figures;
     for (int id = 0; id < SIMT_FIG_COUNT; id++) {
         if (!(used & SIMT_FIG_BIT(id)))
             continue;
@@ -186,4 +189,72 @@ void simt_call_set_real(json_t *obj, const char *key, double value)
 void simt_call_set_int(json_t *obj, const char *key, int64_t value)
 {
     json_object_set_new(obj, key, json_integer((json_int_t)value));
+}
+
+/* The record's text for a source group, or NULL. */
+static const char *record_source(const struct simt_hwdb_gpu *record, const char *group)
+{
+    for (int i = 0; i < record->source_count && i < SIMT_HWDB_MAX_SOURCES; i++)
+        if (strcmp(record->sources[i].group, group) == 0)
+            return record->sources[i].text;
+    return NULL;
+}
+
+/* What a figure of a kind the five sources do not name says of itself. */
+static const char *figure_note(const struct simt_figure_set *set, enum simt_figure_id id)
+{
+    switch (set->source[id]) {
+    case SIMT_FIGURE_DOCUMENTED:
+        return "a documented constant of the technology (see the assumptions)";
+    case SIMT_FIGURE_STAND_IN:
+        return id == SIMT_FIG_DRAM_COPY_BANDWIDTH
+                   ? "no copy figure: read and write combined with no bus-turnaround cost"
+                   : "no write figure: the DRAM read figure stands in";
+    case SIMT_FIGURE_DERIVED:
+        return "the datasheet per-clock rate at the measured clock";
+    default:
+        return NULL;
+    }
+}
+
+static json_t *figure_entry(const struct simt_call *call, enum simt_figure_id id)
+{
+    const struct simt_figure_set *set = &call->gpu.figures;
+    const char *source = simt_figure_api_source(set, id);
+    if (source == NULL)
+        return NULL;
+    json_t *entry = json_object();
+    simt_call_set_real(entry, "value", set->value[id]);
+    json_object_set_new(entry, "source", json_string(source));
+    if (set->source[id] == SIMT_FIGURE_ACHIEVABLE) {
+        simt_call_set_real(entry, "datasheet", set->datasheet[id]);
+        simt_call_set_real(entry, "fraction", set->fraction[id]);
+        const char *why = simt_figure_fraction_source(set, id);
+        if (why == NULL && (set->overrides.fraction & SIMT_FIG_BIT(id)))
+            why = "override";
+        if (why == NULL)
+            why = record_source(call->gpu.record, "achievable");
+        json_object_set_new(entry, "fraction_source", json_string(why != NULL ? why : "the GPU record"));
+        if (set->overrides.datasheet & SIMT_FIG_BIT(id))
+            json_object_set_new(entry, "datasheet_source", json_string("override"));
+    }
+    const char *note = figure_note(set, id);
+    if (note != NULL)
+        json_object_set_new(entry, "note", json_string(note));
+    return entry;
+}
+
+json_t *simt_call_figures_used(const struct simt_call *call)
+{
+    if (!call->has_gpu)
+        return NULL;
+    json_t *used = json_object();
+    for (int id = 0; id < SIMT_FIG_COUNT; id++) {
+        if (!(call->figures_used & SIMT_FIG_BIT(id)))
+            continue;
+        json_t *entry = figure_entry(call, (enum simt_figure_id)id);
+        if (entry != NULL)
+            json_object_set_new(used, simt_figure_name((enum simt_figure_id)id), entry);
+    }
+    return used;
 }

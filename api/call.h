@@ -36,7 +36,8 @@ struct simt_resolved_gpu {
     const struct simt_hwdb_gpu *record;
     struct simt_gpu_spec spec;
     struct simt_figure_set figures;
-    json_t *overridden; /* array of overridden names, or NULL; owned by the call */
+    struct simt_figure_overrides marks; /* which figures the what-if touched */
+    json_t *overridden;                 /* array of overridden names, or NULL; owned by the call */
 };
 
 /* The contract's error body, recorded once. */
@@ -55,6 +56,9 @@ struct simt_call {
     /* The figure policy: decided once, by the pipeline, from "figures". */
     enum simt_figure_policy policy;
     json_t *assumptions; /* array; owned */
+    /* The figures the model used (simt_call_assume_figures adds them); the
+     * pipeline answers them as "figures_used" from the call's GPU's set. */
+    simt_figure_mask figures_used;
     int has_gpu;
     struct simt_resolved_gpu gpu; /* owned; valid when has_gpu */
     int failed;
@@ -81,10 +85,19 @@ int simt_call_fail_diag(struct simt_call *call, int rc, const char *prefix, cons
 
 /* Appends one assumption string. */
 void simt_call_assume(struct simt_call *call, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* One assumption line per figure of `figures` in `used` (the call's GPU's
- * set, call->gpu.figures, or one a model built itself). */
+/* Records the figures in `used` as the model's (the answer's
+ * "figures_used") and writes one assumption line per figure. `figures` is
+ * the set the model computed with (call->gpu.figures, or one a model built
+ * itself from the call's GPU and policy: then the same values); the lines
+ * and figures_used describe the call's GPU's set, which knows the what-if. */
 void simt_call_assume_figures(struct simt_call *call, const struct simt_figure_set *figures,
                               simt_figure_mask used);
+
+/* The "figures_used" object of the call (see the API's "Figures: where
+ * every number comes from"): each figure in call->figures_used with its
+ * value and source, and for a derived one the datasheet figure, the
+ * fraction and where the fraction came from. NULL without a GPU. */
+json_t *simt_call_figures_used(const struct simt_call *call);
 
 /* A new answer object {"gpu": id[, "overridden": [...]]} for the call's
  * GPU, or {} when the call resolved none. NULL on allocation failure. */

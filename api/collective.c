@@ -10,8 +10,10 @@
 #include "rows.h"
 
 /* In the order of enum simt_coll_op and enum simt_link. */
-static const char *const op_choices[] = {"all_reduce", "all_gather", "reduce_scatter",
-                                         "all_to_all", "broadcast",  NULL};
+static const char *const op_choices[] = {
+    "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv", NULL};
+/* In the order of enum simt_coll_algorithm. */
+static const char *const algorithm_choices[] = {"auto", "ring", "tree", "nvls", "direct", NULL};
 static const char *const link_choices[] = {"nvlink", "pcie", NULL};
 
 #define R struct simt_coll_request
@@ -26,6 +28,9 @@ static const struct simt_api_field fields[] = {
     SIMT_ROW_INT("nodes", 0, 1, 1 << 20, 1, R, nodes, "Nodes."),
     SIMT_ROW_NUMBER("network_bytes_per_s", 0, 1.0, 1.0e15, 0.0, R, network_bytes_per_s,
                     "Network bandwidth per GPU between nodes."),
+    SIMT_ROW_CHOICE("algorithm", 0, algorithm_choices, 0, R, algorithm,
+                    "auto (NCCL's choice, NVLink SHARP included where the NVSwitch has it), ring, tree, nvls "
+                    "or direct."),
 };
 #undef R
 
@@ -36,12 +41,18 @@ static json_t *answer_collective(struct simt_call *call)
         return NULL;
     struct simt_coll_request req;
     memset(&req, 0, sizeof req);
-    /* without "link": NVLink where the GPU has it, else PCIe */
+    /* without "link": NVLink where the GPU has it (bridged PCIe cards: for a
+     * pair only), else PCIe */
     int has_nvlink = gpu->spec.nvlink_generation > 0 && gpu->spec.nvlink_bandwidth_bytes_per_s > 0.0;
     int link_given = json_object_get(call->body, "link") != NULL;
+    req.nvlink_pairs_only = !gpu->spec.nvswitch && strcmp(gpu->record->form_factor, "pcie") == 0;
     req.link = has_nvlink ? SIMT_LINK_NVLINK : SIMT_LINK_PCIE;
     if (simt_read_fields(call, call->body, "", fields, SIMT_COUNT_OF(fields), 0, NULL, &req) != 0)
         return NULL;
+    int bridged_group = has_nvlink && req.nvlink_pairs_only && req.gpus * req.nodes > 2;
+    if (!link_given && bridged_group)
+        req.link = SIMT_LINK_PCIE;
+    req.figures = &gpu->figures;
     if (req.nodes == 1 && json_object_get(call->body, "network_bytes_per_s") != NULL) {
         simt_call_fail(call, 400, "invalid_argument", "network_bytes_per_s",
                        "network_bytes_per_s applies between nodes: give nodes >= 2 as well");
@@ -73,9 +84,15 @@ static json_t *answer_collective(struct simt_call *call)
 
     if (!link_given)
         simt_call_assume(call, "link: %s (not given; %s)", simt_link_name(req.link),
-                         has_nvlink ? "the GPU has NVLink" : "the GPU has no NVLink");
+                         !has_nvlink     ? "the GPU has no NVLink"
+                         : bridged_group ? "NVLink bridges join pairs of these PCIe cards only"
+                                         : "the GPU has NVLink");
+    if (json_object_get(call->body, "algorithm") == NULL)
+        simt_call_assume(call, "algorithm: auto (not given): %s, as NCCL's tuner would pick",
+                         simt_coll_algorithm_name(r.algorithm));
     for (int i = 0; i < r.assumption_count; i++)
         simt_call_assume(call, "%s", r.assumptions[i]);
+    simt_call_assume_figures(call, &gpu->figures, r.figures_used);
     return answer;
 }
 

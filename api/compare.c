@@ -84,6 +84,59 @@ static int check_cost(struct simt_call *call, size_t gpu_count)
                           fit >= 1 ? fit : 1);
 }
 
+/* The kinds of source a result's figures came from, as "measured, derived"
+ * (in the contract's order of sources); "" when none. */
+static void source_kinds(json_t *result, char *buf, size_t size)
+{
+    static const char *const kinds[] = {"override", "measured", "scaled_measured", "datasheet", "derived"};
+    json_t *used = json_object_get(result, "figures_used");
+    buf[0] = '\0';
+    size_t at = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        const char *name;
+        json_t *figure;
+        json_object_foreach(used, name, figure)
+        {
+            const char *source = json_string_value(json_object_get(figure, "source"));
+            if (source == NULL || strcmp(source, kinds[k]) != 0)
+                continue;
+            int n = snprintf(buf + at, size - at, "%s%s", at > 0 ? ", " : "", kinds[k]);
+            if (n > 0 && (size_t)n < size - at)
+                at += (size_t)n;
+            break;
+        }
+    }
+}
+
+/* The contract: a comparison says when the GPUs' figures come from
+ * different kinds of source (one measured, another datasheet x fraction). */
+static void assume_sources(struct simt_call *call, json_t *results)
+{
+    char first[96] = "", kinds[96], text[400] = "";
+    int differ = 0;
+    size_t at = 0, answered = 0;
+    for (size_t i = 0; i < json_array_size(results); i++) {
+        json_t *result = json_array_get(results, i);
+        if (json_object_get(result, "figures_used") == NULL)
+            continue;
+        source_kinds(result, kinds, sizeof kinds);
+        if (answered++ == 0)
+            snprintf(first, sizeof first, "%s", kinds);
+        else if (strcmp(first, kinds) != 0)
+            differ = 1;
+        const char *gpu = json_string_value(json_object_get(result, "gpu"));
+        int n = snprintf(text + at, sizeof text - at, "%s%s: %s", at > 0 ? "; " : "", gpu != NULL ? gpu : "?",
+                         kinds[0] != '\0' ? kinds : "none");
+        if (n > 0 && (size_t)n < sizeof text - at)
+            at += (size_t)n;
+    }
+    if (differ)
+        simt_call_assume(call,
+                         "figures: the GPUs' figures come from different kinds of source (%s); see each "
+                         "result's figures_used",
+                         text);
+}
+
 static json_t *answer_compare(struct simt_call *call)
 {
     json_t *gpus = json_object_get(call->body, "gpus");
@@ -157,6 +210,7 @@ static json_t *answer_compare(struct simt_call *call)
         }
         json_array_append_new(results, answer);
     }
+    assume_sources(call, results);
     json_t *answer = json_object();
     json_object_set_new(answer, "question", json_string(questions[index]));
     json_object_set_new(answer, "results", results);

@@ -14,6 +14,8 @@
 
 /* The dtypes a GEMM takes, in the contract's order (enum simt_dtype's). */
 static const char *const gemm_dtypes[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", NULL};
+/* enum simt_gemm_launches' order */
+static const char *const gemm_launches[] = {"single", "back_to_back", NULL};
 
 #define R struct simt_gemm_request
 static const struct simt_api_field fields[] = {
@@ -24,6 +26,9 @@ static const struct simt_api_field fields[] = {
     SIMT_ROW_CHOICE("dtype", SIMT_API_REQUIRED, gemm_dtypes, 0, R, dtype,
                     "Input type (fp32: no tensor cores)."),
     SIMT_ROW_INT("batch", 0, 1, MAX_DIMENSION, 1, R, batch, "Independent GEMMs."),
+    SIMT_ROW_CHOICE("launches", 0, gemm_launches, 0, R, launches,
+                    "single: one call on an idle GPU (launch overhead paid); back_to_back: one of a stream "
+                    "of calls (launch hidden behind the previous kernel)."),
 };
 #undef R
 
@@ -70,6 +75,7 @@ static json_t *answer_gemm(struct simt_call *call)
     simt_call_set_real(breakdown, "l2_s", r.l2_s);
     simt_call_set_real(breakdown, "dram_s", r.dram_s);
     simt_call_set_real(breakdown, "overhead_s", r.overhead_s);
+    simt_call_set_real(breakdown, "launch_s", r.launch_s);
     simt_call_set_real(breakdown, "reduce_s", r.reduce_s);
     json_object_set_new(answer, "breakdown", breakdown);
 

@@ -121,36 +121,18 @@ static int apply_overrides(struct simt_call *call, json_t *overrides, const char
                               sub, why.field, why.message, why.field,
                               other != NULL ? other : "the fields it depends on");
     }
-    return 0;
-}
-
-/* The datasheet policy leaves the record's measured figures out. */
-static void zero_measured(struct simt_gpu_spec *spec)
-{
-    size_t count = 0;
-    const struct simt_hwdb_field *fields = simt_hwdb_fields(&count);
-    for (size_t i = 0; i < count; i++) {
-        if (strcmp(fields[i].group, "measured") != 0)
-            continue;
-        char *at = (char *)spec + fields[i].offset;
-        switch (fields[i].type) {
-        case SIMT_FIELD_INT:
-            memset(at, 0, sizeof(int));
-            break;
-        case SIMT_FIELD_INT64:
-            memset(at, 0, sizeof(int64_t));
-            break;
-        case SIMT_FIELD_DOUBLE:
-            *(double *)(void *)at = 0.0;
-            break;
-        case SIMT_FIELD_DTYPES:
-            for (int d = 0; d < SIMT_DTYPE_COUNT; d++)
-                ((double *)(void *)at)[d] = 0.0;
-            break;
-        case SIMT_FIELD_CARVEOUTS:
-            break;
-        }
+    /* the figure rule: measured figures move with their datasheet figures */
+    struct simt_whatif_scaled scaled[SIMT_WHATIF_MAX_SCALED];
+    size_t scaled_count = 0;
+    simt_whatif_scale_measured(&gpu->record->spec, &gpu->spec, names, count, &gpu->marks, scaled,
+                               &scaled_count);
+    for (size_t i = 0; i < scaled_count && call->policy == SIMT_POLICY_PREFER_MEASURED; i++) {
+        const char *dtype = scaled[i].dtype >= 0 ? simt_dtype_name((enum simt_dtype)scaled[i].dtype) : NULL;
+        simt_call_assume(call, "what-if: %s%s%s moved in proportion to %s, %.4g -> %.4g", scaled[i].measured,
+                         dtype != NULL ? "." : "", dtype != NULL ? dtype : "", scaled[i].datasheet,
+                         scaled[i].from, scaled[i].to);
     }
+    return 0;
 }
 
 /* The id obj[key] names and, for a what-if, its object; 0 or an error. */
@@ -207,10 +189,10 @@ const struct simt_resolved_gpu *simt_resolve_gpu(struct simt_call *call, json_t 
     call->has_gpu = 1; /* from here the call releases what gpu holds */
     gpu->record = record;
     gpu->spec = record->spec;
-    if (call->policy == SIMT_POLICY_DATASHEET)
-        zero_measured(&gpu->spec);
     if (overrides != NULL && apply_overrides(call, overrides, field, gpu) != 0)
         return NULL;
-    simt_figure_set_init(&gpu->spec, call->policy, &gpu->figures);
+    /* the one place the figure policy applies: the figure set ("figures":
+     * "datasheet" leaves measured figures out of it, not out of the spec) */
+    simt_figure_set_init_overridden(&gpu->spec, call->policy, &gpu->marks, &gpu->figures);
     return gpu;
 }

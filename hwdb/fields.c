@@ -28,11 +28,13 @@
             SIMT_FIELD_##type, min, max, OPT                                                                 \
     }
 
-/* achievable fractions: the key inside "achievable:" drops the prefix */
+/* achievable fractions: the key inside "achievable:" drops the prefix; every
+ * one is required (the models derive every unmeasured figure from them), and
+ * simt_hwdb_spec_complete asks for a tensor fraction per dtype with a rate */
 #define A(key, type)                                                                                         \
     {                                                                                                        \
         "achievable_" #key, "achievable", #key, offsetof(struct simt_gpu_spec, achievable_##key),            \
-            SIMT_FIELD_##type, 0, 1, OPT                                                                     \
+            SIMT_FIELD_##type, 0, 1, ALL                                                                     \
     }
 
 static const struct simt_hwdb_field fields[] = {
@@ -444,5 +446,19 @@ int simt_hwdb_spec_check(const struct simt_gpu_spec *s, struct simt_diag *diag, 
                       "larger than cache_line_bytes (%d): a cache line holds whole sectors",
                       s->cache_line_bytes)) != SIMT_OK)
         return rc;
+    return SIMT_OK;
+}
+
+int simt_hwdb_spec_complete(const struct simt_gpu_spec *s, struct simt_diag *diag)
+{
+    for (int d = 0; d < SIMT_DTYPE_COUNT; d++) {
+        if (s->tensor_dense_flops_per_s[d] > 0.0 && !(s->achievable_tensor[d] > 0.0)) {
+            const char *other = NULL;
+            return relation(
+                diag, &other, 0, "achievable_tensor", "tensor_dense_flops_per_s",
+                "has no fraction for %s, which has a dense tensor rate (tensor_dense_flops_per_s.%s)",
+                simt_dtype_name((enum simt_dtype)d), simt_dtype_name((enum simt_dtype)d));
+        }
+    }
     return SIMT_OK;
 }

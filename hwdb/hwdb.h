@@ -23,7 +23,7 @@
  * Guide 12.x, Table 21 ..."). */
 struct simt_hwdb_source {
     char group[48];
-    char text[512];
+    char text[1024];
 };
 
 struct simt_hwdb_gpu {
@@ -137,5 +137,9 @@ int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_
  * *other (when not NULL) the name of the other field of the relation. */
 int simt_hwdb_spec_check(const struct simt_gpu_spec *spec, struct simt_diag *diag,
                          const char **other) SIMT_WARN_UNUSED;
+/* Completeness beyond the required fields: a tensor fraction
+ * (achievable.tensor.<dtype>) for every dtype with a dense tensor rate.
+ * SIMT_OK, or SIMT_EINVAL with diag naming achievable_tensor. */
+int simt_hwdb_spec_complete(const struct simt_gpu_spec *spec, struct simt_diag *diag) SIMT_WARN_UNUSED;
 
 #endif

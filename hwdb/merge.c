@@ -118,7 +118,7 @@ static SIMT_WARN_UNUSED int cross_check(const struct layer *arch, const struct l
 {
     struct simt_diag why;
     memset(&why, 0, sizeof why);
-    if (simt_hwdb_spec_check(s, &why, NULL) == SIMT_OK)
+    if (simt_hwdb_spec_check(s, &why, NULL) == SIMT_OK && simt_hwdb_spec_complete(s, &why) == SIMT_OK)
         return SIMT_OK;
     const struct simt_hwdb_field *f = simt_hwdb_field_find(why.field);
     char path[128];

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "figures.h"
 #include "gpu.h"
 #include "simt_error.h"
 
@@ -39,5 +40,32 @@ int simt_whatif_set_carveouts(struct simt_gpu_spec *spec, const char *name, cons
  * else diag->field. *other and *culprit point into static storage or diag. */
 int simt_whatif_check(const struct simt_gpu_spec *spec, const char *const *overridden, size_t count,
                       struct simt_diag *diag, const char **other, const char **culprit) SIMT_WARN_UNUSED;
+
+/* One measured figure a what-if moved in proportion to the override of its
+ * datasheet counterpart: measured (a table name; dtype >= 0 for a per-dtype
+ * field), the datasheet field that moved it, and the measured value before
+ * and after. */
+struct simt_whatif_scaled {
+    const char *measured;
+    const char *datasheet;
+    int dtype; /* enum simt_dtype, or -1 */
+    double from, to;
+};
+#define SIMT_WHATIF_MAX_SCALED 32
+
+/* The figure rule's part of a what-if (the API's "Figures: where every
+ * number comes from"), run after the overrides: for every measured figure
+ * whose datasheet counterpart the what-if changed (overridden[0..count) are
+ * the names it set; record is the database's spec, spec the overridden copy)
+ * and that the what-if did not set itself, the measured value moves in
+ * proportion, new datasheet / old. The chip-wide compute rates (FP32, FP64,
+ * SFU, tensor) move with sm_count and boost_clock_hz too, the measured clock
+ * with boost_clock_hz. Fills *marks (which figures the what-if touched, for
+ * simt_figure_set_init_overridden) and scaled[0..*scaled_count) (at most
+ * SIMT_WHATIF_MAX_SCALED). Never fails. */
+void simt_whatif_scale_measured(const struct simt_gpu_spec *record, struct simt_gpu_spec *spec,
+                                const char *const *overridden, size_t count,
+                                struct simt_figure_overrides *marks, struct simt_whatif_scaled *scaled,
+                                size_t *scaled_count);
 
 #endif

@@ -16,15 +16,30 @@
  * (tests/gpu/results/h200x2/collectives.json); the others come from the
  * sources named. Each is stated in the answer's assumptions. ---- */
 
-/* Achievable fraction of a link's per-direction bandwidth:
- *  - NVLink: broadcast of 1, 2 and 4 GiB (one direction, no reduction, the
- *    purest measure of the link) moves 364-369 GB/s of the 450 sold: 0.82;
- *  - PCIe: nccl-tests on PCIe 4.0 x16 report 22-24 of 32 GB/s busbw: 0.75;
- *  - network: nccl-tests over NDR InfiniBand report about 45 of 50 GB/s per
- *    NIC: 0.90. */
-#define NVLINK_FRACTION 0.82
-#define PCIE_FRACTION 0.75
+/* The links' achievable bandwidths are figures (figures.h:
+ * SIMT_FIG_NVLINK_BANDWIDTH and SIMT_FIG_PCIE_BANDWIDTH, the record's link
+ * rate times NCCL's documented share of it, each with its source). The
+ * network between nodes is the request's, not the GPU's: NCCL's share of
+ * it is an ESTIMATE, 0.90 of the NIC's line rate (the same protocol share
+ * as on NVLink would be 0.82; InfiniBand's RDMA moves 4 KiB payloads with
+ * little more than a header each, so the share is taken higher). */
 #define NETWORK_FRACTION 0.90
+/* NVLink SHARP (NVLS) all-reduce: the NVSwitch reduces and multicasts, so
+ * each GPU sends its data once and receives the result once. NCCL's tests
+ * measure it on 8 H200s joined by NVLink 4 (450 GB/s per direction) at a
+ * busbw of 475 GB/s (github.com/NVIDIA/nccl-tests/issues/272, 4 GiB,
+ * NCCL 2.20.3): busbw = 2 x line x f, f = 475 / 900 = 0.528 of the line rate
+ * each way. NCCL uses it on NVSwitch systems of Hopper and later (NCCL
+ * documentation, NCCL_NVLS_ENABLE: "NVLink SHARP is available in
+ * third-generation NVSwitch systems (NVLink4) with Hopper and later GPU
+ * architectures"); the tuner picks it over the ring from more than 4 GPUs
+ * (issue 11). */
+#define NVLS_LINE_FRACTION 0.528
+#define NVLS_MIN_AUTO_GPUS 5
+/* NVLS's fixed latency on top of a collective's: NCCL's tuner puts it at
+ * 25 us (src/graph/tuning.cc, hwLat for NVLink, NVLS, Simple: 25, against
+ * 0.6 us a ring step with LL), one cost, not one per step. */
+#define NVLS_LATENCY_S 25.0e-6
 /* A tree all-reduce reaches 0.92 of the ring's bus bandwidth (NCCL's tuner,
  * src/graph/tuning.cc: "busBw*.92" for Tree/AllReduce). */
 #define TREE_BANDWIDTH_FRACTION 0.92
@@ -50,7 +65,7 @@ static const double ring_hop_s[HOP_COUNT] = {0.6e-6, 1.0e-6, 2.7e-6};
 static const double tree_hop_s[HOP_COUNT] = {0.6e-6, 1.0e-6, 5.0e-6};
 
 static const char *const op_names[SIMT_COLL_OP_COUNT] = {
-    "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast",
+    "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv",
 };
 static const char *const link_names[SIMT_LINK_COUNT] = {"nvlink", "pcie"};
 
@@ -71,12 +86,18 @@ const char *simt_link_name(enum simt_link link)
 const char *simt_coll_algorithm_name(enum simt_coll_algorithm algorithm)
 {
     switch (algorithm) {
+    case SIMT_COLL_AUTO:
+        return "auto";
     case SIMT_COLL_RING:
         return "ring";
     case SIMT_COLL_TREE:
         return "tree";
-    case SIMT_COLL_PAIRWISE:
-        return "pairwise";
+    case SIMT_COLL_NVLS:
+        return "nvls";
+    case SIMT_COLL_DIRECT:
+        return "direct";
+    case SIMT_COLL_ALGORITHM_COUNT:
+        break;
     }
     return NULL;
 }
@@ -127,6 +148,7 @@ double simt_coll_bus_factor(enum simt_coll_op op, int ranks)
     case SIMT_COLL_ALL_TO_ALL:
         return (n - 1.0) / n;
     case SIMT_COLL_BROADCAST:
+    case SIMT_COLL_SEND_RECV:
         return 1.0;
     case SIMT_COLL_OP_COUNT:
         break;
@@ -217,19 +239,46 @@ static struct plan tree_plan(const struct fabric *f, double bytes)
     return p;
 }
 
-/* All-to-all: every rank sends bytes/ranks to each other rank at once; the
- * part for its own node over the intra-node link, the rest through its own
- * NIC. */
-static struct plan pairwise_plan(const struct fabric *f, double bytes)
+/* Direct: every rank sends to every other at once (NCCL's grouped send and
+ * receive); its own node's share over the intra-node link, the rest through
+ * its own NIC. What one rank sends to each other rank: all-to-all
+ * bytes/ranks; all-gather and reduce-scatter bytes/ranks (its shard);
+ * all-reduce twice that (a reduce-scatter, then an all-gather); broadcast:
+ * the root sends all the bytes to every other rank; send_recv all the bytes
+ * to one rank. */
+static struct plan direct_plan(const struct fabric *f, enum simt_coll_op op, double bytes)
 {
     double share = bytes / (double)f->ranks;
-    double intra = f->gpus > 1 ? (double)(f->gpus - 1) * share / f->intra_bytes_per_s : 0.0;
-    double inter = f->nodes > 1 ? (double)(f->ranks - f->gpus) * share / f->net_bytes_per_s : 0.0;
+    double rounds = 1.0;
+    int peers_intra = f->gpus - 1, peers_inter = f->ranks - f->gpus;
+    if (op == SIMT_COLL_ALL_REDUCE)
+        rounds = 2.0;
+    if (op == SIMT_COLL_BROADCAST || op == SIMT_COLL_SEND_RECV)
+        share = bytes;
+    if (op == SIMT_COLL_SEND_RECV) {
+        peers_intra = f->gpus > 1 ? 1 : 0;
+        peers_inter = f->gpus > 1 ? 0 : 1;
+    }
+    double intra = peers_intra > 0 ? rounds * (double)peers_intra * share / f->intra_bytes_per_s : 0.0;
+    double inter = peers_inter > 0 ? rounds * (double)peers_inter * share / f->net_bytes_per_s : 0.0;
     struct plan p;
-    p.algorithm = SIMT_COLL_PAIRWISE;
-    p.latency_s = BASE_LATENCY_S + (f->gpus > 1 ? ring_hop_s[f->intra_hop] : 0.0) +
-                  (f->nodes > 1 ? ring_hop_s[HOP_NET] : 0.0);
+    p.algorithm = SIMT_COLL_DIRECT;
+    p.latency_s = BASE_LATENCY_S + rounds * ((peers_intra > 0 ? ring_hop_s[f->intra_hop] : 0.0) +
+                                             (peers_inter > 0 ? ring_hop_s[HOP_NET] : 0.0));
     p.bandwidth_s = intra > inter ? intra : inter;
+    return p;
+}
+
+/* NVLS all-reduce in one node: each rank's link carries (n-1)/n of the bytes
+ * each way (its shard reduced in the switch, the result multicast back) at
+ * the NVLS share of the line rate, after NVLS's own latency. */
+static struct plan nvls_plan(const struct fabric *f, double line_bytes_per_s, double bytes)
+{
+    struct plan p;
+    p.algorithm = SIMT_COLL_NVLS;
+    p.latency_s = BASE_LATENCY_S + NVLS_LATENCY_S;
+    p.bandwidth_s =
+        (double)(f->ranks - 1) / (double)f->ranks * bytes / (line_bytes_per_s * NVLS_LINE_FRACTION);
     return p;
 }
 
@@ -251,7 +300,7 @@ static void run_protocols(const struct plan *p, struct choice *best)
     simple.time_s = p->latency_s + pipelined * pipelined;
     simple.transfer_s = simple.time_s - simple.latency_s;
 
-    if (ll.time_s < best->time_s)
+    if (ll.time_s < best->time_s && p->algorithm != SIMT_COLL_NVLS) /* NVLS runs Simple only */
         *best = ll;
     if (simple.time_s < best->time_s)
         *best = simple;
@@ -260,10 +309,14 @@ static void run_protocols(const struct plan *p, struct choice *best)
 static int check_coll_request(const struct simt_coll_request *req, struct simt_diag *diag)
 {
     if ((int)req->op < 0 || req->op >= SIMT_COLL_OP_COUNT)
-        return simt_diag_fail(diag, SIMT_EINVAL, "op",
-                              "op must be all_reduce, all_gather, reduce_scatter, all_to_all or broadcast");
+        return simt_diag_fail(
+            diag, SIMT_EINVAL, "op",
+            "op must be all_reduce, all_gather, reduce_scatter, all_to_all, broadcast or send_recv");
     if ((int)req->link < 0 || req->link >= SIMT_LINK_COUNT)
         return simt_diag_fail(diag, SIMT_EINVAL, "link", "link must be nvlink or pcie");
+    if ((int)req->algorithm < 0 || req->algorithm >= SIMT_COLL_ALGORITHM_COUNT)
+        return simt_diag_fail(diag, SIMT_EINVAL, "algorithm",
+                              "algorithm must be auto, ring, tree, nvls or direct");
     if (!(req->bytes > 0.0) || !isfinite(req->bytes))
         return simt_diag_fail(diag, SIMT_EINVAL, "bytes", "bytes must be a positive number");
     if (req->gpus < 1)
@@ -278,34 +331,107 @@ static int check_coll_request(const struct simt_coll_request *req, struct simt_d
     return SIMT_OK;
 }
 
-/* The link between the node's GPUs (NVLink or PCIe) at its achievable rate;
- * SIMT_EUNSAT when the GPU has no such link. */
-static int setup_link(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req, struct fabric *f,
-                      struct simt_coll_result *out, double *link_raw, struct simt_diag *diag)
+/* The link between the node's GPUs (NVLink or PCIe) at its achievable rate
+ * (a figure); SIMT_EUNSAT when the GPU has no such link, or the link cannot
+ * join that many GPUs. */
+static int setup_link(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                      const struct simt_coll_request *req, struct fabric *f, struct simt_coll_result *out,
+                      double *link_raw, struct simt_diag *diag)
 {
     *link_raw = 0.0;
     f->intra_hop = HOP_NVLINK;
     f->intra_bytes_per_s = HUGE_VAL;
     if (req->link == SIMT_LINK_NVLINK) {
-        if (gpu->nvlink_generation < 1 || !(gpu->nvlink_bandwidth_bytes_per_s > 0.0))
+        if (gpu->nvlink_generation < 1 || !(figures->value[SIMT_FIG_NVLINK_BANDWIDTH] > 0.0))
             return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU has no NVLink; use \"pcie\"");
         out->nvswitch = gpu->nvswitch != 0;
+        if (!out->nvswitch && req->nvlink_pairs_only && req->gpus > 2)
+            return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
+                                  "NVLink bridges join this PCIe card to one other: gpus must be 2 over "
+                                  "link \"nvlink\" (use link \"pcie\" for %d GPUs)",
+                                  req->gpus);
         if (!out->nvswitch && gpu->nvlink_links > 0 && req->gpus > gpu->nvlink_links + 1)
             return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
                                   "without NVSwitch, direct NVLink joins at most %d GPUs (%d links each)",
                                   gpu->nvlink_links + 1, gpu->nvlink_links);
         *link_raw = gpu->nvlink_bandwidth_bytes_per_s;
+        out->figures_used |= SIMT_FIG_BIT(SIMT_FIG_NVLINK_BANDWIDTH);
         if (req->gpus > 1)
-            f->intra_bytes_per_s = *link_raw * NVLINK_FRACTION;
+            f->intra_bytes_per_s = figures->value[SIMT_FIG_NVLINK_BANDWIDTH];
     } else {
-        if (!(gpu->pcie_bandwidth_bytes_per_s > 0.0))
+        if (!(figures->value[SIMT_FIG_PCIE_BANDWIDTH] > 0.0))
             return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU's record gives no PCIe bandwidth");
         *link_raw = gpu->pcie_bandwidth_bytes_per_s;
         f->intra_hop = HOP_PCIE;
+        out->figures_used |= SIMT_FIG_BIT(SIMT_FIG_PCIE_BANDWIDTH);
         if (req->gpus > 1)
-            f->intra_bytes_per_s = *link_raw * PCIE_FRACTION;
+            f->intra_bytes_per_s = figures->value[SIMT_FIG_PCIE_BANDWIDTH];
     }
     return SIMT_OK;
+}
+
+/* Whether NVLS applies: all-reduce in one node over NVSwitch, NVIDIA
+ * Hopper or later with NVLink 4 or later. */
+static int nvls_applies(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req)
+{
+    return req->op == SIMT_COLL_ALL_REDUCE && req->link == SIMT_LINK_NVLINK && req->nodes == 1 &&
+           gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->nvswitch != 0 && gpu->compute_major >= 9 &&
+           gpu->nvlink_generation >= 4;
+}
+
+/* The algorithm the request asks for, or why it cannot run. */
+static int check_algorithm(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
+                           struct simt_diag *diag)
+{
+    switch (req->algorithm) {
+    case SIMT_COLL_TREE:
+        if (req->op != SIMT_COLL_ALL_REDUCE)
+            return simt_diag_fail(diag, SIMT_EUNSAT, "algorithm", "NCCL's tree runs all_reduce only");
+        break;
+    case SIMT_COLL_NVLS:
+        if (!nvls_applies(gpu, req))
+            return simt_diag_fail(diag, SIMT_EUNSAT, "algorithm",
+                                  "NVLink SHARP (nvls) runs all_reduce within one node over an NVSwitch of "
+                                  "NVLink 4 or later, with Hopper or later GPUs");
+        break;
+    case SIMT_COLL_RING:
+        if (req->op == SIMT_COLL_ALL_TO_ALL || req->op == SIMT_COLL_SEND_RECV)
+            return simt_diag_fail(diag, SIMT_EUNSAT, "algorithm",
+                                  "%s has no ring: every rank sends to its peers directly (use direct)",
+                                  simt_coll_op_name(req->op));
+        break;
+    default:
+        break;
+    }
+    return SIMT_OK;
+}
+
+/* The candidates: the requested algorithm, or under AUTO every one NCCL's
+ * tuner weighs for this op and system; the fastest is kept in *best. */
+static void choose(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
+                   const struct fabric *f, struct choice *best)
+{
+    enum simt_coll_algorithm a = req->algorithm;
+    int all_reduce = req->op == SIMT_COLL_ALL_REDUCE;
+    int peer_ops = req->op == SIMT_COLL_ALL_TO_ALL || req->op == SIMT_COLL_SEND_RECV;
+    struct plan p;
+    if (a == SIMT_COLL_DIRECT || (a == SIMT_COLL_AUTO && peer_ops)) {
+        p = direct_plan(f, req->op, req->bytes);
+        run_protocols(&p, best);
+    }
+    if (a == SIMT_COLL_RING || (a == SIMT_COLL_AUTO && !peer_ops)) {
+        p = ring_plan(f, req->op, req->bytes);
+        run_protocols(&p, best);
+    }
+    if (a == SIMT_COLL_TREE || (a == SIMT_COLL_AUTO && all_reduce && f->nodes > 1)) {
+        p = tree_plan(f, req->bytes);
+        run_protocols(&p, best);
+    }
+    if (a == SIMT_COLL_NVLS ||
+        (a == SIMT_COLL_AUTO && nvls_applies(gpu, req) && req->gpus >= NVLS_MIN_AUTO_GPUS)) {
+        p = nvls_plan(f, gpu->nvlink_bandwidth_bytes_per_s, req->bytes);
+        run_protocols(&p, best);
+    }
 }
 
 /* What the answer rests on: link, network, latency, protocol, algorithm. */
@@ -313,28 +439,21 @@ static void assume_collective(const struct simt_coll_request *req, const struct 
                               const struct choice *best, double link_raw, double network_raw,
                               struct simt_coll_result *out)
 {
-    if (req->gpus > 1) {
-        if (req->link == SIMT_LINK_NVLINK)
-            assume(out,
-                   "link: NVLink %s, %.4g bytes/s per direction per GPU x %.2f achievable (NCCL broadcasts "
-                   "of 1-4 GiB between two H200s) = "
-                   "%.4g bytes/s",
-                   out->nvswitch ? "through NVSwitch" : "directly between the GPUs", link_raw,
-                   NVLINK_FRACTION, f->intra_bytes_per_s);
-        else
-            assume(
-                out,
-                "link: PCIe, %.4g bytes/s per direction per GPU x %.2f achievable (nccl-tests on PCIe reach "
-                "about three quarters of the link) = %.4g bytes/s",
-                link_raw, PCIE_FRACTION, f->intra_bytes_per_s);
-    }
+    if (req->gpus > 1)
+        assume(out,
+               "link: %s, %.4g bytes/s per direction per GPU, of which NCCL moves %.4g (figures_used says "
+               "why)",
+               req->link == SIMT_LINK_PCIE ? "PCIe"
+               : out->nvswitch             ? "NVLink through NVSwitch"
+               : req->nvlink_pairs_only    ? "NVLink bridge between two PCIe cards"
+                                           : "NVLink directly between the GPUs",
+               link_raw, f->intra_bytes_per_s);
     if (req->nodes > 1)
-        assume(
-            out,
-            "network: %.4g bytes/s per GPU per direction%s x %.2f achievable = %.4g bytes/s; a node's rings "
-            "leave through its %d NICs",
-            network_raw, req->network_bytes_per_s > 0.0 ? "" : " (default: one 400 Gb/s NDR NIC per GPU)",
-            NETWORK_FRACTION, f->net_bytes_per_s, req->gpus);
+        assume(out,
+               "network: %.4g bytes/s per GPU per direction%s x %.2f achievable (ESTIMATE) = %.4g bytes/s; a "
+               "node's rings leave through its %d NICs",
+               network_raw, req->network_bytes_per_s > 0.0 ? "" : " (default: one 400 Gb/s NDR NIC per GPU)",
+               NETWORK_FRACTION, f->net_bytes_per_s, req->gpus);
     assume(out,
            "latency: %.3g s a collective (measured floor on two H200s) plus %.3g s a %s hop (NCCL's tuner)%s",
            BASE_LATENCY_S, ring_hop_s[f->intra_hop], req->link == SIMT_LINK_NVLINK ? "NVLink" : "PCIe",
@@ -347,19 +466,22 @@ static void assume_collective(const struct simt_coll_request *req, const struct 
     else
         assume(out, "protocol: LL (4 bytes of data and a 4-byte flag a word: half the bandwidth, no pipeline "
                     "handshake), faster than Simple at this size");
-    if (req->op == SIMT_COLL_ALL_REDUCE && req->nodes > 1)
-        assume(out,
-               "algorithm: %s, the faster of ring and tree here; NVLink SHARP (NVLS) and CollNet are not "
-               "modelled",
-               simt_coll_algorithm_name(best->algorithm));
-    else if (req->op == SIMT_COLL_ALL_TO_ALL)
+    if (best->algorithm == SIMT_COLL_NVLS)
         assume(
             out,
-            "algorithm: pairwise, every rank sending to every other at once (NCCL's grouped send/receive)");
-    else
+            "algorithm: nvls (NVLink SHARP: the NVSwitch reduces and multicasts), each GPU's link at %.3g of "
+            "its line rate each way (8 H200s, nccl-tests issue 272: 475 GB/s busbw)%s",
+            NVLS_LINE_FRACTION, req->algorithm == SIMT_COLL_AUTO ? "; NCCL's choice here" : "");
+    else if (req->algorithm != SIMT_COLL_AUTO)
+        assume(out, "algorithm: %s, as asked", simt_coll_algorithm_name(best->algorithm));
+    else if (best->algorithm == SIMT_COLL_DIRECT)
         assume(out,
-               "algorithm: ring (a chain for broadcast), what NCCL runs here without NVLink SHARP (NVLS, not "
-               "modelled)");
+               "algorithm: direct, every rank sending to its peers at once (NCCL's grouped send/receive)");
+    else
+        assume(out, "algorithm: %s, the fastest NCCL runs here%s", simt_coll_algorithm_name(best->algorithm),
+               req->op == SIMT_COLL_ALL_REDUCE && req->nodes > 1
+                   ? " (ring and tree weighed; CollNet not modelled)"
+                   : "");
 }
 
 int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
@@ -376,10 +498,21 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
     if (f.ranks < 2)
         return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
                               "a collective needs at least two GPUs (gpus * nodes >= 2)");
+    if (req->op == SIMT_COLL_SEND_RECV && f.ranks != 2)
+        return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
+                              "send_recv is one rank to one other: gpus * nodes must be 2");
+    if ((rc = check_algorithm(gpu, req, diag)) != SIMT_OK)
+        return rc;
 
+    struct simt_figure_set own;
+    const struct simt_figure_set *figures = req->figures;
+    if (figures == NULL) {
+        simt_figure_set_init(gpu, SIMT_POLICY_PREFER_MEASURED, &own);
+        figures = &own;
+    }
     memset(out, 0, sizeof *out);
     double link_raw;
-    if ((rc = setup_link(gpu, req, &f, out, &link_raw, diag)) != SIMT_OK)
+    if ((rc = setup_link(gpu, figures, req, &f, out, &link_raw, diag)) != SIMT_OK)
         return rc;
     double network_raw =
         req->network_bytes_per_s > 0.0 ? req->network_bytes_per_s : SIMT_COLL_DEFAULT_NETWORK_BYTES_PER_S;
@@ -388,18 +521,7 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
     struct choice best;
     memset(&best, 0, sizeof best);
     best.time_s = HUGE_VAL;
-    struct plan p;
-    if (req->op == SIMT_COLL_ALL_TO_ALL) {
-        p = pairwise_plan(&f, req->bytes);
-        run_protocols(&p, &best);
-    } else {
-        p = ring_plan(&f, req->op, req->bytes);
-        run_protocols(&p, &best);
-        if (req->op == SIMT_COLL_ALL_REDUCE && f.nodes > 1) {
-            p = tree_plan(&f, req->bytes);
-            run_protocols(&p, &best);
-        }
-    }
+    choose(gpu, req, &f, &best);
 
     out->time_s = best.time_s;
     out->algorithm = best.algorithm;

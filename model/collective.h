@@ -14,6 +14,7 @@
 #ifndef SIMT_COLLECTIVE_H
 #define SIMT_COLLECTIVE_H
 
+#include "figures.h"
 #include "gpu.h"
 #include "simt_error.h"
 
@@ -23,6 +24,7 @@ enum simt_coll_op {
     SIMT_COLL_REDUCE_SCATTER,
     SIMT_COLL_ALL_TO_ALL,
     SIMT_COLL_BROADCAST,
+    SIMT_COLL_SEND_RECV, /* one rank to one other */
     SIMT_COLL_OP_COUNT
 };
 
@@ -32,11 +34,17 @@ enum simt_link {
     SIMT_LINK_COUNT
 };
 
+/* In the order of the API's choices ("auto", "ring", "tree", "nvls",
+ * "direct"); a result is never AUTO. */
 enum simt_coll_algorithm {
-    SIMT_COLL_RING = 0, /* ring (a pipelined chain for broadcast) */
-    SIMT_COLL_TREE,     /* chain within a node, double binary tree across nodes (all-reduce) */
-    SIMT_COLL_PAIRWISE  /* every rank sends to every other at once (all-to-all) */
+    SIMT_COLL_AUTO = 0, /* request: what NCCL's tuner would pick (the fastest that applies) */
+    SIMT_COLL_RING,     /* ring (a pipelined chain for broadcast) */
+    SIMT_COLL_TREE,     /* all-reduce: chain within a node, double binary tree across nodes */
+    SIMT_COLL_NVLS,     /* all-reduce in the NVSwitch (NVLink SHARP): Hopper and later, NVLink 4+, one node */
+    SIMT_COLL_DIRECT,   /* every rank sends to every other at once (NCCL's grouped send/receive) */
+    SIMT_COLL_ALGORITHM_COUNT
 };
+#define SIMT_COLL_PAIRWISE SIMT_COLL_DIRECT
 
 enum simt_coll_protocol {
     SIMT_COLL_PROTO_LL = 0, /* low-latency: 8-byte stores carrying a 4-byte flag */
@@ -63,10 +71,15 @@ double simt_coll_bus_factor(enum simt_coll_op op, int ranks);
 struct simt_coll_request {
     enum simt_coll_op op;
     enum simt_link link;
-    double bytes;               /* > 0 */
-    int gpus;                   /* per node, >= 1 */
-    int nodes;                  /* >= 1 */
-    double network_bytes_per_s; /* per GPU, per direction; 0: the default above */
+    double bytes;                       /* > 0 */
+    int gpus;                           /* per node, >= 1 */
+    int nodes;                          /* >= 1 */
+    double network_bytes_per_s;         /* per GPU, per direction; 0: the default above */
+    enum simt_coll_algorithm algorithm; /* AUTO (0): NCCL's choice */
+    int nvlink_pairs_only; /* 1: NVLink bridges join pairs of PCIe cards, no switch (H100 PCIe) */
+    /* the figures to use (the caller's, knowing its policy and what-if);
+     * NULL: built from gpu, measured figures preferred */
+    const struct simt_figure_set *figures;
 };
 
 #define SIMT_COLL_MAX_ASSUMPTIONS 8
@@ -85,6 +98,7 @@ struct simt_coll_result {
     double link_bytes_per_s;    /* achievable per-GPU bandwidth within a node (0 for one GPU a node) */
     double network_bytes_per_s; /* achievable per-GPU network bandwidth (0 for one node) */
     int nvswitch;               /* 1 when NVLink goes through NVSwitch */
+    simt_figure_mask figures_used;
 
     int assumption_count;
     char assumptions[SIMT_COLL_MAX_ASSUMPTIONS][SIMT_COLL_ASSUMPTION_BYTES];
@@ -93,9 +107,12 @@ struct simt_coll_result {
 /* Predicts one collective. Returns 0 and fills *out. SIMT_EINVAL for an op
  * or link out of range, bytes <= 0 or not finite, gpus or nodes < 1
  * (diag->field: "op", "link", "bytes", "gpus", "nodes",
- * "network_bytes_per_s"). SIMT_EUNSAT when it cannot run: fewer than two
- * ranks, NVLink on a GPU without it, more GPUs than direct NVLink joins, no
- * PCIe figure. *out is unspecified on failure. */
+ * "network_bytes_per_s", "algorithm"). SIMT_EUNSAT when it cannot run:
+ * fewer than two ranks (send_recv: exactly two), NVLink on a GPU without
+ * it, more GPUs than direct NVLink joins, more than a pair over bridges, no
+ * PCIe figure, an algorithm the op or system does not have (tree: all-reduce
+ * only; nvls: all-reduce in one node of NVSwitch with NVLink 4 or later).
+ * *out is unspecified on failure. */
 int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
                       struct simt_coll_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
 

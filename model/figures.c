@@ -32,6 +32,29 @@
  * on, every read opens a row of its own. */
 #define SIMT_DRAM_INTERLEAVE_BYTES 256.0
 
+/* The fraction of an NVLink's per-direction line rate that NCCL moves, its
+ * protocols' cost taken out: NCCL broadcasts of 1, 2 and 4 GiB between two
+ * H200s joined by NV18 (one direction, no reduction: the purest measure of
+ * the link; NCCL 2.28.9, CUDA-graph timed) move 364-369 of the 450 GB/s
+ * sold (tests/gpu/results/h200x2/collectives.json): 0.82. (The NCCL
+ * maintainers quote the same ~20% protocol cost; the published table's
+ * ring row, tests/published, judges this fraction and is not its source.) */
+#define SIMT_NVLINK_NCCL_FRACTION 0.82
+#define SIMT_NVLINK_NCCL_SOURCE                                                                              \
+    "NCCL broadcasts of 1-4 GiB between two H200s joined by NV18 move 364-369 of 450 GB/s per direction "    \
+    "(tests/gpu/results/h200x2/collectives.json, NCCL 2.28.9): NCCL's protocols cost 18%"
+/* PCIe: the same NCCL protocol fraction times the share of a PCIe link that
+ * carries payload: a 256-byte TLP payload travels with a 16-byte 4-DW
+ * header, 2 bytes of sequence number, 4 of LCRC and 2 of framing (PCI
+ * Express Base Specification 5.0, section 2 and 4.2.3), 256 / 280 = 0.914
+ * (the 128b/130b encoding is already out of the record's figure): 0.82 x
+ * 0.914 = 0.75. */
+#define SIMT_PCIE_NCCL_FRACTION 0.75
+#define SIMT_PCIE_NCCL_SOURCE                                                                                \
+    "NCCL's protocol share on NVLink (0.82: broadcasts between two H200s, "                                  \
+    "tests/gpu/results/h200x2/collectives.json) times PCIe's payload share, 256 of 280 bytes a TLP (PCI "    \
+    "Express Base Specification 5.0: 4-DW header, sequence number, LCRC, framing)"
+
 static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_CLOCK] = "clock_hz",
     [SIMT_FIG_DRAM_BANDWIDTH] = "dram_bandwidth_bytes_per_s",
@@ -55,6 +78,8 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_DRAM_COPY_BANDWIDTH] = "dram_copy_bandwidth_bytes_per_s",
     [SIMT_FIG_DRAM_ROW_ACTIVATIONS] = "dram_row_activations_per_s",
     [SIMT_FIG_DRAM_INTERLEAVE] = "dram_interleave_bytes",
+    [SIMT_FIG_NVLINK_BANDWIDTH] = "nvlink_bandwidth_bytes_per_s",
+    [SIMT_FIG_PCIE_BANDWIDTH] = "pcie_bandwidth_bytes_per_s",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_flops_per_s.tf32",
@@ -89,6 +114,8 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_DRAM_COPY_BANDWIDTH] = "measured_dram_copy_bandwidth_bytes_per_s",
     [SIMT_FIG_DRAM_ROW_ACTIVATIONS] = "measured_dram_row_activations_per_s",
     [SIMT_FIG_DRAM_INTERLEAVE] = "dram_interleave_bytes",
+    [SIMT_FIG_NVLINK_BANDWIDTH] = "nvlink_bandwidth_bytes_per_s",
+    [SIMT_FIG_PCIE_BANDWIDTH] = "pcie_bandwidth_bytes_per_s",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_dense_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_dense_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_dense_flops_per_s.tf32",
@@ -104,16 +131,20 @@ static int valid_id(enum simt_figure_id id)
     return (int)id >= 0 && id < SIMT_FIG_COUNT;
 }
 
-/* measured when allowed and present, else the datasheet value times its
- * achievable fraction when the record has one, else the datasheet value. */
+/* The rule of simt_figure_set_init_overridden for one figure. */
 static void pick_achievable(struct simt_figure_set *set, enum simt_figure_id id, double measured,
                             double datasheet, double fraction)
 {
+    simt_figure_mask bit = SIMT_FIG_BIT(id);
+    int measured_overridden = (set->overrides.measured & bit) != 0;
+    int datasheet_overridden = (set->overrides.datasheet & bit) != 0;
     set->datasheet[id] = 0.0;
     set->fraction[id] = 0.0;
     if (set->policy == SIMT_POLICY_PREFER_MEASURED && measured > 0.0) {
         set->value[id] = measured;
-        set->source[id] = SIMT_FIGURE_MEASURED;
+        set->source[id] = measured_overridden    ? SIMT_FIGURE_OVERRIDE
+                          : datasheet_overridden ? SIMT_FIGURE_SCALED_MEASURED
+                                                 : SIMT_FIGURE_MEASURED;
     } else if (datasheet > 0.0 && fraction > 0.0 && fraction <= 1.0) {
         set->value[id] = datasheet * fraction;
         set->source[id] = SIMT_FIGURE_ACHIEVABLE;
@@ -121,7 +152,7 @@ static void pick_achievable(struct simt_figure_set *set, enum simt_figure_id id,
         set->fraction[id] = fraction;
     } else if (datasheet > 0.0) {
         set->value[id] = datasheet;
-        set->source[id] = SIMT_FIGURE_DATASHEET;
+        set->source[id] = datasheet_overridden ? SIMT_FIGURE_OVERRIDE : SIMT_FIGURE_DATASHEET;
     } else {
         set->value[id] = 0.0;
         set->source[id] = SIMT_FIGURE_ABSENT;
@@ -141,15 +172,37 @@ static void per_clock(struct simt_figure_set *set, enum simt_figure_id id, doubl
     double clock = set->value[SIMT_FIG_CLOCK];
     double rate = per_clock_per_sm * (double)sm_count * clock;
     pick_achievable(set, id, measured, rate, fraction);
-    if (set->source[id] == SIMT_FIGURE_DATASHEET && set->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED)
+    if (set->source[id] == SIMT_FIGURE_DATASHEET &&
+        (set->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED ||
+         set->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_SCALED_MEASURED))
         set->source[id] = SIMT_FIGURE_DERIVED;
 }
 
 void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
                           struct simt_figure_set *out)
 {
+    simt_figure_set_init_overridden(gpu, policy, NULL, out);
+}
+
+/* The interconnect figures: the record's per-direction link rate times the
+ * documented fraction NCCL moves of it. */
+static void interconnect(const struct simt_gpu_spec *gpu, struct simt_figure_set *out)
+{
+    pick_achievable(out, SIMT_FIG_NVLINK_BANDWIDTH, 0.0,
+                    gpu->nvlink_generation > 0 ? gpu->nvlink_bandwidth_bytes_per_s : 0.0,
+                    SIMT_NVLINK_NCCL_FRACTION);
+    pick_achievable(out, SIMT_FIG_PCIE_BANDWIDTH, 0.0, gpu->pcie_bandwidth_bytes_per_s,
+                    SIMT_PCIE_NCCL_FRACTION);
+}
+
+void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
+                                     const struct simt_figure_overrides *overrides,
+                                     struct simt_figure_set *out)
+{
     memset(out, 0, sizeof *out);
     out->policy = policy;
+    if (overrides != NULL)
+        out->overrides = *overrides;
     pick(out, SIMT_FIG_CLOCK, gpu->measured_clock_hz, gpu->boost_clock_hz);
     pick_achievable(out, SIMT_FIG_DRAM_BANDWIDTH, gpu->measured_dram_bandwidth_bytes_per_s,
                     gpu->dram_bandwidth_bytes_per_s, gpu->achievable_dram_bandwidth);
@@ -201,17 +254,23 @@ void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_poli
     pick(out, SIMT_FIG_DRAM_ROW_ACTIVATIONS, gpu->measured_dram_row_activations_per_s, 0.0);
     out->value[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_DRAM_INTERLEAVE_BYTES;
     out->source[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_FIGURE_DOCUMENTED;
+    interconnect(gpu, out);
 
     /* Datasheet tensor rates are quoted at the boost clock; at a measured
      * clock they scale with it (the units are clocked). */
     double clock_ratio = 1.0;
-    if (out->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED && gpu->boost_clock_hz > 0.0)
+    int clocked = 0;
+    if ((out->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED ||
+         out->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_SCALED_MEASURED) &&
+        gpu->boost_clock_hz > 0.0) {
         clock_ratio = out->value[SIMT_FIG_CLOCK] / gpu->boost_clock_hz;
+        clocked = 1;
+    }
     for (int d = 0; d < SIMT_DTYPE_COUNT; d++) {
         enum simt_figure_id id = (enum simt_figure_id)(SIMT_FIG_TENSOR_FIRST + d);
         pick_achievable(out, id, gpu->measured_tensor_flops_per_s[d],
                         gpu->tensor_dense_flops_per_s[d] * clock_ratio, gpu->achievable_tensor[d]);
-        if (out->source[id] == SIMT_FIGURE_DATASHEET && out->source[SIMT_FIG_CLOCK] == SIMT_FIGURE_MEASURED)
+        if (out->source[id] == SIMT_FIGURE_DATASHEET && clocked)
             out->source[id] = SIMT_FIGURE_DERIVED;
     }
 #ifndef NDEBUG
@@ -263,10 +322,56 @@ const char *simt_figure_source_name(enum simt_figure_source source)
         return "documented";
     case SIMT_FIGURE_STAND_IN:
         return "stand-in";
+    case SIMT_FIGURE_OVERRIDE:
+        return "override";
+    case SIMT_FIGURE_SCALED_MEASURED:
+        return "scaled_measured";
     case SIMT_FIGURE_ABSENT:
         break;
     }
     return "absent";
+}
+
+const char *simt_figure_api_source(const struct simt_figure_set *set, enum simt_figure_id id)
+{
+    if (!valid_id(id))
+        return NULL;
+    switch (set->source[id]) {
+    case SIMT_FIGURE_DATASHEET:
+    case SIMT_FIGURE_DOCUMENTED:
+        return "datasheet";
+    case SIMT_FIGURE_MEASURED:
+        return "measured";
+    case SIMT_FIGURE_DERIVED:
+    case SIMT_FIGURE_ACHIEVABLE:
+        return "derived";
+    case SIMT_FIGURE_OVERRIDE:
+        return "override";
+    case SIMT_FIGURE_SCALED_MEASURED:
+        return "scaled_measured";
+    case SIMT_FIGURE_STAND_IN:
+        /* the DRAM read figure stands in (the copy: read and write, whose
+         * own source is the read's when it stands in too) */
+        return simt_figure_api_source(set, id == SIMT_FIG_DRAM_COPY_BANDWIDTH &&
+                                                   set->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] !=
+                                                       SIMT_FIGURE_STAND_IN
+                                               ? SIMT_FIG_DRAM_WRITE_BANDWIDTH
+                                               : SIMT_FIG_DRAM_BANDWIDTH);
+    case SIMT_FIGURE_ABSENT:
+        break;
+    }
+    return NULL;
+}
+
+const char *simt_figure_fraction_source(const struct simt_figure_set *set, enum simt_figure_id id)
+{
+    if (!valid_id(id) || set->source[id] != SIMT_FIGURE_ACHIEVABLE)
+        return NULL;
+    if (id == SIMT_FIG_NVLINK_BANDWIDTH)
+        return SIMT_NVLINK_NCCL_SOURCE;
+    if (id == SIMT_FIG_PCIE_BANDWIDTH)
+        return SIMT_PCIE_NCCL_SOURCE;
+    return NULL;
 }
 
 int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id id, char *buf, size_t size)
@@ -298,8 +403,18 @@ int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id 
                   : "no measured write figure: the DRAM bandwidth figure stands in";
         break;
     case SIMT_FIGURE_ACHIEVABLE:
-        return snprintf(buf, size, "%s = %.4g (datasheet %.4g x achievable fraction %.3g from the database)",
-                        figure_names[id], set->value[id], set->datasheet[id], set->fraction[id]);
+        return snprintf(
+            buf, size, "%s = %.4g (%s %.4g x achievable fraction %.3g %s)", figure_names[id], set->value[id],
+            (set->overrides.datasheet & SIMT_FIG_BIT(id)) ? "overridden" : "datasheet", set->datasheet[id],
+            set->fraction[id],
+            simt_figure_fraction_source(set, id) != NULL ? "documented for NCCL" : "from the database");
+    case SIMT_FIGURE_OVERRIDE:
+        how = "the what-if's value";
+        break;
+    case SIMT_FIGURE_SCALED_MEASURED:
+        how =
+            "measured on a real card, moved in proportion to the what-if's override of its datasheet figure";
+        break;
     case SIMT_FIGURE_DATASHEET:
         how = (id == SIMT_FIG_SHARED_BANDWIDTH || (id >= SIMT_FIG_FP32 && id <= SIMT_FIG_ISSUE))
                   ? "datasheet per-clock rate at boost clock"

@@ -46,7 +46,11 @@ enum simt_figure_source {
     SIMT_FIGURE_DERIVED,    /* a datasheet per-clock rate times a measured clock */
     SIMT_FIGURE_DOCUMENTED, /* a physical constant of the technology, the same for every GPU (see its id) */
     SIMT_FIGURE_STAND_IN,   /* not known for this GPU; another figure stands in (see its id) */
-    SIMT_FIGURE_ACHIEVABLE  /* the datasheet figure times the record's achievable fraction (API: "derived") */
+    SIMT_FIGURE_ACHIEVABLE, /* the datasheet figure times the record's achievable fraction (API: "derived") */
+    SIMT_FIGURE_OVERRIDE,   /* a what-if's value: the measured field overridden, or a datasheet field
+                             * overridden where neither a measured figure nor a fraction applies */
+    SIMT_FIGURE_SCALED_MEASURED /* the measured figure moved in proportion to a what-if's override of
+                                 * its datasheet counterpart (hwdb/whatif.h) */
 };
 
 /* One id per figure; the name (simt_figure_name) is the API's field name. */
@@ -88,6 +92,9 @@ enum simt_figure_id {
                                     * DRAM row holds before the address map moves to another channel;
                                     * DOCUMENTED: 256 B, NVIDIA's memory-partition width, and on an H200
                                     * reads 256 B apart already open a row each (see figures.c) */
+    SIMT_FIG_NVLINK_BANDWIDTH,     /* nvlink_bandwidth_bytes_per_s, per GPU per direction, as NCCL moves it
+                                    * (the link rate less the protocol's cost; see figures.c) */
+    SIMT_FIG_PCIE_BANDWIDTH,       /* pcie_bandwidth_bytes_per_s, per GPU per direction, likewise */
     SIMT_FIG_TENSOR_FIRST,         /* tensor_flops_per_s.<dtype>, dense, chip: */
     SIMT_FIG_TENSOR_LAST = SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_COUNT - 1, /* id = FIRST + dtype */
     SIMT_FIG_COUNT
@@ -97,8 +104,21 @@ enum simt_figure_id {
 typedef uint64_t simt_figure_mask;
 #define SIMT_FIG_BIT(id) ((simt_figure_mask)1 << (unsigned)(id))
 
+/* Which figures a what-if touched (hwdb/whatif.h fills it): `datasheet`,
+ * figures whose datasheet field (or a field they are computed from: the
+ * clock, the SM count) was overridden; `measured`, figures whose measured
+ * field was overridden itself; `fraction`, figures whose achievable
+ * fraction was. A figure in `datasheet` whose measured field is present was
+ * moved in proportion by the what-if: source SCALED_MEASURED. */
+struct simt_figure_overrides {
+    simt_figure_mask datasheet;
+    simt_figure_mask measured;
+    simt_figure_mask fraction;
+};
+
 struct simt_figure_set {
     enum simt_figure_policy policy;
+    struct simt_figure_overrides overrides;
     double value[SIMT_FIG_COUNT]; /* unit: the figure's name */
     enum simt_figure_source source[SIMT_FIG_COUNT];
     /* source ACHIEVABLE: the datasheet figure and the fraction it was
@@ -108,9 +128,35 @@ struct simt_figure_set {
 };
 
 /* Fills *out from gpu under policy. Never fails; absent figures are 0 with
- * source ABSENT. */
+ * source ABSENT. The rule, per figure (the API's "Figures: where every
+ * number comes from"):
+ *   1. a measured field the what-if overrode: source OVERRIDE (policy
+ *      PREFER_MEASURED only; the datasheet policy ignores measured fields);
+ *   2. policy PREFER_MEASURED and a measured figure: MEASURED, or
+ *      SCALED_MEASURED when the what-if overrode its datasheet counterpart
+ *      (the spec's measured field already moved in proportion);
+ *   3. the datasheet figure (overridden or not) times its achievable
+ *      fraction: ACHIEVABLE (API "derived", datasheet = the override);
+ *   4. the datasheet figure alone: OVERRIDE when overridden, else DATASHEET
+ *      (DERIVED for a per-clock rate at a measured clock).
+ * overrides may be NULL (no what-if). */
+void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
+                                     const struct simt_figure_overrides *overrides,
+                                     struct simt_figure_set *out);
+/* The same with no what-if. */
 void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
                           struct simt_figure_set *out);
+
+/* The API's source name of a figure, one of "override", "measured",
+ * "scaled_measured", "datasheet", "derived": DERIVED and ACHIEVABLE are
+ * "derived", a DOCUMENTED constant "datasheet" (a documented figure of the
+ * technology), and a STAND_IN the source of the figure standing in. NULL for
+ * an ABSENT figure or an id out of range. */
+const char *simt_figure_api_source(const struct simt_figure_set *set, enum simt_figure_id id);
+/* Where a fraction that is not the GPU record's came from (a documented
+ * protocol fraction of the interconnect figures), else NULL: the API then
+ * names the record's sources.achievable. */
+const char *simt_figure_fraction_source(const struct simt_figure_set *set, enum simt_figure_id id);
 
 /* The value of one figure (0 when absent or id out of range). */
 double simt_figure_get(const struct simt_figure_set *set, enum simt_figure_id id);

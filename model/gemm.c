@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "gemm_internal.h"
 
 /* ---- constants that are not in the database. Each was derived once from
  * the named subset of the committed H200 measurements (cuBLAS 13.1 through
@@ -21,22 +22,21 @@
 
 /* What a library GEMM reaches of each kind of figure:
  *  - a measured tensor-core figure is itself a cuBLASLt GEMM (simt-calibrate
- *    times 8192^3): taken as is, with that shape's wave quantization removed;
+ *    times 4096^3 .. 16384x16384x8192 and keeps the best): taken as is, with
+ *    the calibration shape's wave quantization removed;
  *  - a datasheet figure times the record's achievable fraction (figures.h,
  *    source ACHIEVABLE) is what a library reaches: taken as is;
- *  - TRANSITIONAL, for records that do not carry the fraction yet (the
- *    database's `achievable` group becomes required once every record has
- *    it, and the two DATASHEET constants below go with it): a datasheet
- *    tensor-core rate: the calibration's cuBLASLt GEMMs reached 0.61 to 0.90
- *    of the dense datasheet rates (fp16, bf16, tf32, fp8, int8, fp64), median
- *    0.66;
- *  - a measured FMA figure is a microbenchmark of independent FMA chains:
- *    SGEMM on the fp32 squares 4096..16384 reaches 51 TFLOP/s of the
- *    measured 62.3, 0.82;
- *  - a datasheet FMA rate at boost clock: the same SGEMMs reach 0.76 of 66.9. */
-#define TENSOR_DATASHEET_FRACTION 0.66
-#define FMA_MEASURED_FRACTION 0.82
-#define FMA_DATASHEET_FRACTION 0.76
+ *  - a bare datasheet figure (no measured value, no achievable fraction) is
+ *    refused: the model holds no efficiency constant of its own for it;
+ *  - an FMA figure, measured or achievable, is a microbenchmark of
+ *    independent FMA chains (simt-calibrate's FP32/FP64 loops; the
+ *    achievable fp32 and fp64 fractions are those loops over the datasheet).
+ *    An SGEMM's inner loop also issues its shared-memory loads, so it reaches
+ *    less: on the H200 cuBLAS SGEMM on the fp32 squares 4096..16384 reaches
+ *    51 TFLOP/s of the FMA loop's 62.3, 0.82. The ratio of two kernels on
+ *    the same FMA units, not a datasheet efficiency: kept here until the
+ *    database carries it (proposed: achievable.sgemm_of_fma in arch/). */
+#define FMA_KERNEL_OF_LOOP_FRACTION 0.82
 /* Leading dimensions that are not 16-byte multiples rule out TMA and 16-byte
  * vector loads: cuBLAS falls back to kernels that load each operand in
  * pieces as wide as the alignment allows. Two constants describe them:
@@ -83,13 +83,34 @@
  * 128x8192x8192 stream-K kernel, 0.9 us before the tf32 1025^3 split-K 3
  * kernel. */
 #define WORKSPACE_MEMSET_S 0.85e-6
-/* The fixed cost of one GEMM kernel in a stream of them (launch latency
- * hidden behind the previous kernel): ramp-up, tear-down. The 256^3 GEMMs
- * take 2.6 to 4.0 us in bf16, fp16, fp8, int8 and fp64, of which their work
- * and two DRAM latencies are under a microsecond: fitted to those five
- * (median error 0; refitted when the small tiles joined the lists). A lone
- * launch adds the launch overhead on top. */
+/* The fixed cost of one GEMM kernel, besides its work and its first loads'
+ * and last stores' DRAM latencies, in the two ways a GEMM is launched:
+ *  - SINGLE_KERNEL_FLOOR_S, one call on an idle GPU (the held-out set's
+ *    timing: a sleep kernel, an L2 flush, events around one call): what the
+ *    kernel costs beyond the launch overhead figure (an empty kernel timed
+ *    the same way): its prologue (kernel parameters, TMA descriptors and
+ *    instructions fetched cold, barriers set up) and epilogue. Fitted to the
+ *    fit half of tests/gpu/results/h200/heldout/gemm.json with
+ *    SM_BYTES_IN_FLIGHT below;
+ *  - KERNEL_FLOOR_S, one of a stream of back-to-back calls (CUDA-graph
+ *    replay, the older set tests/gpu/results/h200/gemm.json): the launch is
+ *    hidden behind the previous kernel, what is left is the kernel-to-kernel
+ *    gap with its ramp-up and tear-down. The 256^3 GEMMs take 2.6 to 4.0 us
+ *    in bf16, fp16, fp8, int8 and fp64, of which their work and two DRAM
+ *    latencies are under a microsecond: fitted to those five. */
+#define SINGLE_KERNEL_FLOOR_S 1.8e-6
 #define KERNEL_FLOOR_S 2.45e-6
+/* K stages of its tile's operands an SM keeps in flight from memory (the
+ * pipeline's depth, Little's law): an SM draws at most that many stages
+ * (the tile's rows and columns times its K depth) per memory latency,
+ * whatever its share of the chip's bandwidth. Binds on small tiles, whose
+ * stages are small, and on GEMMs that occupy few SMs: small, skinny and
+ * short-K shapes; the large tiles of large GEMMs need a fraction of it.
+ * Fitted with SINGLE_KERNEL_FLOOR_S to the fit half of the held-out set
+ * (tests/gpu/results/h200/heldout/gemm.json, rows with "split": "fit"),
+ * the least median error on a grid of 1 to 6 stages and 1.5 to 2.1 us
+ * (3 stages, 1.8 us: 10.9%). */
+#define IN_FLIGHT_STAGES 3.0
 /* simt-calibrate measures tensor-core rates as cuBLASLt GEMMs of this size. */
 #define CALIBRATION_DIMENSION 8192
 /* Split-K factors a library tries. */
@@ -121,42 +142,6 @@ static const struct tile_shape simt_tiles[] = {
 static const struct tile_shape gemv_row = {1, 256};
 static const struct tile_shape gemv_column = {256, 1};
 
-const char *simt_gemm_bound_name(enum simt_gemm_bound bound)
-{
-    switch (bound) {
-    case SIMT_GEMM_BOUND_COMPUTE:
-        return "compute";
-    case SIMT_GEMM_BOUND_L2:
-        return "l2";
-    case SIMT_GEMM_BOUND_DRAM:
-        return "dram";
-    case SIMT_GEMM_BOUND_LAUNCH:
-        return "launch";
-    }
-    return NULL;
-}
-
-int simt_gemm_element_bytes(enum simt_dtype dtype)
-{
-    switch (dtype) {
-    case SIMT_DTYPE_FP64:
-        return 8;
-    case SIMT_DTYPE_FP32:
-    case SIMT_DTYPE_TF32:
-        return 4;
-    case SIMT_DTYPE_FP16:
-    case SIMT_DTYPE_BF16:
-        return 2;
-    case SIMT_DTYPE_FP8:
-    case SIMT_DTYPE_INT8:
-        return 1;
-    case SIMT_DTYPE_INT4:
-    case SIMT_DTYPE_COUNT:
-        break;
-    }
-    return 0;
-}
-
 /* Bytes of one element of C: fp8 GEMMs write bf16 (torch._scaled_mm's usual
  * out_dtype), int8 GEMMs accumulate and write int32, the rest their own type. */
 static int output_bytes(enum simt_dtype dtype)
@@ -171,21 +156,6 @@ static int output_bytes(enum simt_dtype dtype)
 static int64_t ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
-}
-
-void simt_gemm_quantize(int64_t m, int64_t n, int64_t batch, int tile_m, int tile_n, int sm_count,
-                        struct simt_gemm_quantization *out)
-{
-    /* counts in floating point: m * n * batch of any int64 sizes does not
-     * overflow a double (it saturates the int64 count instead) */
-    double tm = ceil((double)m / (double)tile_m);
-    double tn = ceil((double)n / (double)tile_n);
-    double tiles = tm * tn * (double)batch;
-    out->tiles = tiles < 0x1p62 ? (int64_t)tiles : INT64_MAX;
-    out->waves = sm_count > 0 ? tiles / (double)sm_count : 0.0;
-    out->tile_efficiency = ((double)m * (double)n) / ((tm * (double)tile_m) * (tn * (double)tile_n));
-    double full = ceil(out->waves);
-    out->wave_efficiency = full > 0.0 ? out->waves / full : 0.0;
 }
 
 static void assume(struct simt_gemm_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -225,6 +195,7 @@ struct gemm_path {
     double hardware_flops_per_s; /* the figure: measured, or the datasheet's */
     int measured;
     int achievable;          /* the figure is the datasheet's times the record's achievable fraction */
+    int bare_datasheet;      /* the figure is the datasheet's alone: refused */
     double library_fraction; /* of hardware_flops_per_s a library GEMM reaches */
     double peak_flops_per_s; /* hardware_flops_per_s * library_fraction */
     const struct tile_shape *tiles;
@@ -237,12 +208,9 @@ static void finish_path(const struct simt_figure_set *figures, struct gemm_path 
     path->hardware_flops_per_s = simt_figure_get(figures, path->figure);
     path->measured = figures->source[path->figure] == SIMT_FIGURE_MEASURED;
     path->achievable = figures->source[path->figure] == SIMT_FIGURE_ACHIEVABLE;
-    if (path->achievable)
-        path->library_fraction = 1.0;
-    else if (path->tensor)
-        path->library_fraction = path->measured ? 1.0 : TENSOR_DATASHEET_FRACTION;
-    else
-        path->library_fraction = path->measured ? FMA_MEASURED_FRACTION : FMA_DATASHEET_FRACTION;
+    path->bare_datasheet = figures->source[path->figure] == SIMT_FIGURE_DATASHEET ||
+                           figures->source[path->figure] == SIMT_FIGURE_DERIVED;
+    path->library_fraction = path->tensor ? 1.0 : FMA_KERNEL_OF_LOOP_FRACTION;
     path->peak_flops_per_s = path->hardware_flops_per_s * path->library_fraction;
 }
 
@@ -272,6 +240,17 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
     if (!(path->hardware_flops_per_s > 0.0))
         return simt_diag_fail(diag, SIMT_EUNSAT, "dtype", "this GPU's record gives no %s throughput",
                               simt_dtype_name(dtype));
+    if (path->bare_datasheet) {
+        char field[48];
+        if (path->tensor)
+            snprintf(field, sizeof field, "gpu.achievable.tensor.%s", simt_dtype_name(dtype));
+        else
+            snprintf(field, sizeof field, "gpu.achievable.%s", dtype == SIMT_DTYPE_FP64 ? "fp64" : "fp32");
+        return simt_diag_fail(diag, SIMT_EUNSAT, field,
+                              "the record gives the %s %s rate only as a datasheet figure, with neither a "
+                              "measured value nor the achievable fraction a GEMM reaches of it (%s)",
+                              simt_dtype_name(dtype), path->tensor ? "tensor-core" : "FMA", field);
+    }
     return SIMT_OK;
 }
 
@@ -285,7 +264,9 @@ struct shape_context {
     double dram_write_bytes_per_s;
     double dram_copy_bytes_per_s; /* bytes read plus written per second when both flow */
     double l2_bytes_per_s;        /* 0: no figure (partials then go through DRAM) */
-    double floor_s;               /* fixed cost of a kernel */
+    double launch_s;              /* the launch overhead figure (single calls), else 0 */
+    double floor_s;               /* fixed cost of the GEMM kernel */
+    double second_kernel_s;       /* fixed cost of a second kernel right behind it (split-K reduction) */
     int reduce_in_kernel;         /* split-K partials reduced in the GEMM kernel through L2 */
     double fill_s;                /* per wave: first loads and last stores, one DRAM latency each */
     double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
@@ -301,6 +282,8 @@ struct kernel_rate {
     double register_b_per_s_per_sm; /* tf32 on wgmma: B elements an SM feeds through registers (0: none) */
     double l2_bytes_per_s;          /* shared by the SMs that are busy; 0: no limit */
     double l2_floor_per_sm;         /* an SM is never fed less than its largest tile needs */
+    double in_flight_stages_per_s;  /* K stages of operands an SM draws per second at most: its stages in
+                                       flight over the memory latency (HUGE_VAL: no latency figure) */
     double column_share;            /* of a tile's B columns one block fetches from L2 (multicast) */
 };
 
@@ -322,12 +305,14 @@ struct candidate {
 };
 
 /* Operand bytes per second one SM draws from L2 while `active` SMs share it. */
-static double l2_feed(const struct kernel_rate *rate, double active)
+static double l2_feed(const struct kernel_rate *rate, double active, double stage_bytes)
 {
+    double in_flight = rate->in_flight_stages_per_s * stage_bytes;
     if (!(rate->l2_bytes_per_s > 0.0))
-        return HUGE_VAL;
+        return in_flight;
     double share = rate->l2_bytes_per_s / active;
-    return share > rate->l2_floor_per_sm ? share : rate->l2_floor_per_sm;
+    double feed = share > rate->l2_floor_per_sm ? share : rate->l2_floor_per_sm;
+    return feed < in_flight ? feed : in_flight;
 }
 
 /* Math rate of one SM on this tile: the aligned kernels' rate, or the
@@ -369,7 +354,7 @@ static void dram_traffic(const struct shape_context *ctx, struct candidate *c)
 
 static void finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c)
 {
-    c->overhead_s = ctx->floor_s + full_waves * ctx->fill_s;
+    c->overhead_s = ctx->launch_s + ctx->floor_s + full_waves * ctx->fill_s;
     if (c->dram_s > busy)
         busy = c->dram_s;
     c->time_s = busy + c->reduce_s + c->overhead_s;
@@ -408,8 +393,9 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
         if (stage_s > math_s)
             math_s = stage_s;
     }
-    double feed_full_s = tile_bytes / l2_feed(rate, (double)ctx->sm_count);
-    double feed_rest_s = rest > 0 ? tile_bytes / l2_feed(rate, (double)rest) : 0.0;
+    double stage_bytes = tile_bytes / (double)k_per_split * (double)tile_k;
+    double feed_full_s = tile_bytes / l2_feed(rate, (double)ctx->sm_count, stage_bytes);
+    double feed_rest_s = rest > 0 ? tile_bytes / l2_feed(rate, (double)rest, stage_bytes) : 0.0;
     double waves = (double)full + (rest > 0 ? 1.0 : 0.0);
     c->compute_s = waves * math_s;
     c->l2_s = (double)full * feed_full_s + feed_rest_s;
@@ -430,7 +416,8 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
         if (ctx->reduce_in_kernel && ctx->l2_bytes_per_s > 0.0)
             c->reduce_s = 2.0 * (double)(split - 1) * mn / ctx->l2_bytes_per_s + ctx->memset_s;
         else
-            c->reduce_s = 2.0 * (double)split * mn / ctx->dram_bytes_per_s + ctx->floor_s + ctx->fill_s;
+            c->reduce_s =
+                2.0 * (double)split * mn / ctx->dram_bytes_per_s + ctx->second_kernel_s + ctx->fill_s;
     }
     finish(ctx, busy, waves, c);
 }
@@ -462,7 +449,7 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     double iteration_bytes = (rows + cols * rate->column_share) * (double)tile_k * (double)ctx->element_bytes;
     double active = iterations < (double)ctx->sm_count ? iterations : (double)ctx->sm_count;
     double math_s = iteration_flops / tile_rate(rate, tile);
-    double feed_s = iteration_bytes / l2_feed(rate, active);
+    double feed_s = iteration_bytes / l2_feed(rate, active, iteration_bytes);
     c->compute_s = per_sm * math_s;
     c->l2_s = per_sm * feed_s;
     double busy = per_sm * (math_s > feed_s ? math_s : feed_s);
@@ -530,70 +517,18 @@ static int load_elements(int64_t k, int64_t n, int element_bytes)
     return width;
 }
 
-/* The most elements one matrix of the request may hold over its batch:
- * 2^53, the largest count a double (and a JSON number) holds exactly and
- * 10^4 times the memory of any GPU in bytes. Within it every tile count the
- * model forms fits an int64_t and every time is finite. */
-#define MAX_MATRIX_ELEMENTS 0x1p53
-
-/* Refuses a GEMM one of whose matrices (A: m x k, B: k x n, C: m x n, each
- * batch times) has more than MAX_MATRIX_ELEMENTS elements, naming the
- * largest of the sizes in that product (the first on a tie). */
-static int check_matrix_sizes(const struct simt_gemm_request *req, struct simt_diag *diag)
+/* Elements one load slot of the fallback kernels carries: as many as the
+ * alignment allows, but no more than 4 bytes of them. A load of 8 bytes
+ * takes two slots: the fp16 and bf16 GEMMs whose leading dimension is a
+ * multiple of 4 elements but not of 8 (K or N of 700, 1540, 4100) run at
+ * about 1.8 times the rate of those with an odd one, not 4 times (the fit
+ * half of tests/gpu/results/h200/heldout/gemm.json); tf32 and fp64 loads
+ * of one element fill one slot, as the fitted rate says. */
+static int slot_elements(int64_t k, int64_t n, int element_bytes)
 {
-    static const char *const names[] = {"m", "n", "k"};
-    const int64_t sizes[] = {req->m, req->n, req->k};
-    static const int pairs[3][2] = {{0, 2}, {2, 1}, {0, 1}}; /* A, B, C */
-    static const char matrix[] = "ABC";
-    for (int i = 0; i < 3; i++) {
-        int a = pairs[i][0], b = pairs[i][1];
-        double elements = (double)sizes[a] * (double)sizes[b] * (double)req->batch;
-        if (elements <= MAX_MATRIX_ELEMENTS)
-            continue;
-        int first = a < b ? a : b, second = a < b ? b : a;
-        const char *field = sizes[second] > sizes[first] ? names[second] : names[first];
-        int64_t largest = sizes[second] > sizes[first] ? sizes[second] : sizes[first];
-        if (req->batch > largest)
-            field = "batch";
-        return simt_diag_fail(diag, SIMT_EUNSAT, field,
-                              "matrix %c would hold %.4g elements (%s x %s x batch): more than 2^53, beyond "
-                              "the memory of any GPU; %s is too large",
-                              matrix[i], elements, names[a], names[b], field);
-    }
-    return SIMT_OK;
-}
-
-/* Sizes and dtype in range, a GPU with SMs. */
-static int check_request(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
-                         struct simt_diag *diag)
-{
-    static const struct {
-        const char *field;
-        size_t offset;
-    } dims[] = {
-        {"m", offsetof(struct simt_gemm_request, m)},
-        {"n", offsetof(struct simt_gemm_request, n)},
-        {"k", offsetof(struct simt_gemm_request, k)},
-        {"batch", offsetof(struct simt_gemm_request, batch)},
-    };
-    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
-        int64_t value;
-        memcpy(&value, (const char *)req + dims[i].offset, sizeof value);
-        if (value < 1)
-            return simt_diag_fail(diag, SIMT_EINVAL, dims[i].field, "%s must be a positive integer",
-                                  dims[i].field);
-        if (value > ((int64_t)1 << 40))
-            return simt_diag_fail(diag, SIMT_EINVAL, dims[i].field, "%s must be at most 2^40", dims[i].field);
-    }
-    int rc = check_matrix_sizes(req, diag);
-    if (rc != SIMT_OK)
-        return rc;
-    if (simt_gemm_element_bytes(req->dtype) == 0)
-        return simt_diag_fail(diag, SIMT_EINVAL, "dtype",
-                              "dtype must be fp64, fp32, tf32, fp16, bf16, fp8 or int8");
-    if (gpu->sm_count < 1)
-        return simt_diag_fail(diag, SIMT_EUNSAT, "gpu", "the GPU record has no SM count");
-    return SIMT_OK;
+    int width = load_elements(k, n, element_bytes);
+    int per_slot = element_bytes < 4 ? 4 / element_bytes : 1;
+    return width < per_slot ? width : per_slot;
 }
 
 /* Everything one prediction sets up before it tries the candidates. */
@@ -605,11 +540,14 @@ struct gemm_setup {
     int tile_k;
     int stream_k;
     int register_fed_b;
+    int mma_sync_int8; /* int8 on Hopper: torch._int_mm's Ampere-generation kernels */
     double calibration_wave_efficiency;
     double dram_bw;
     double l2_bw;
     double clock;
     double latency_s;
+    double l2_latency_cycles;
+    double in_flight_latency_s; /* the latency the SMs' bytes in flight wait */
     simt_figure_mask used;
 };
 
@@ -624,6 +562,7 @@ static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gem
         s->used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
     s->clock = simt_figure_get(figures, SIMT_FIG_CLOCK);
     double dram_latency_cycles = simt_figure_get(figures, SIMT_FIG_DRAM_LATENCY);
+    s->l2_latency_cycles = simt_figure_get(figures, SIMT_FIG_L2_LATENCY);
     s->latency_s = s->clock > 0.0 ? dram_latency_cycles / s->clock : 0.0;
     if (s->latency_s > 0.0)
         s->used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_LATENCY) | SIMT_FIG_BIT(SIMT_FIG_CLOCK);
@@ -642,7 +581,15 @@ static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gem
         ctx->dram_copy_bytes_per_s = s->dram_bw;
     s->used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
     ctx->l2_bytes_per_s = s->l2_bw;
-    ctx->floor_s = KERNEL_FLOOR_S;
+    if (req->launches == SIMT_GEMM_LAUNCH_BACK_TO_BACK) {
+        ctx->launch_s = 0.0;
+        ctx->floor_s = KERNEL_FLOOR_S;
+    } else {
+        ctx->launch_s = simt_figure_get(figures, SIMT_FIG_LAUNCH_OVERHEAD);
+        ctx->floor_s = SINGLE_KERNEL_FLOOR_S;
+        s->used |= SIMT_FIG_BIT(SIMT_FIG_LAUNCH_OVERHEAD);
+    }
+    ctx->second_kernel_s = KERNEL_FLOOR_S;
     ctx->reduce_in_kernel = s->path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
     ctx->fill_s = 2.0 * s->latency_s;
     ctx->memset_s = WORKSPACE_MEMSET_S;
@@ -664,6 +611,22 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     int hopper_tensor = path->tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
     rate->sm_flops_per_s = path->peak_flops_per_s / (double)gpu->sm_count;
     rate->l2_bytes_per_s = s->l2_bw;
+    /* the latency an operand load waits: DRAM's, or L2's for back-to-back
+     * calls whose operands (the same each call) stay in L2 */
+    double in_flight_latency_s = s->latency_s;
+    double working_set = (double)req->batch *
+                             ((double)req->m * (double)req->k + (double)req->k * (double)req->n) *
+                             (double)element_bytes +
+                         (double)req->batch * (double)req->m * (double)req->n * (double)s->ctx.out_bytes;
+    double l2_latency_s = s->clock > 0.0 ? s->l2_latency_cycles / s->clock : 0.0;
+    if (req->launches == SIMT_GEMM_LAUNCH_BACK_TO_BACK && working_set <= gpu->l2_bytes &&
+        l2_latency_s > 0.0) {
+        in_flight_latency_s = l2_latency_s;
+        s->used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
+    }
+    rate->in_flight_stages_per_s =
+        in_flight_latency_s > 0.0 ? IN_FLIGHT_STAGES / in_flight_latency_s : HUGE_VAL;
+    s->in_flight_latency_s = in_flight_latency_s;
     /* Hopper on: blocks run in clusters of two along M that share each B
      * tile, fetched from L2 once and multicast by TMA to both */
     rate->column_share = hopper_tensor ? 0.5 : 1.0;
@@ -673,18 +636,27 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
 
     /* A measured tensor-core figure is a cuBLASLt GEMM of the calibration
      * shape, its wave quantization included: the SMs' own rate is that much
-     * higher. */
+     * higher. An achievable fraction is the same kind of figure (a library
+     * GEMM of a large square over the datasheet): de-quantized the same way,
+     * so that two GPUs of one die, one measured and one not, agree. */
     s->calibration_wave_efficiency = 1.0;
-    if (path->measured && path->tensor) {
+    if ((path->measured || path->achievable) && path->tensor) {
         struct simt_gemm_request calibration = *req;
         calibration.m = calibration.n = calibration.k = CALIBRATION_DIMENSION;
         calibration.batch = 1;
         struct shape_context cal = s->ctx;
         cal.req = &calibration;
+        /* the tile the library ran it with is the one its math alone
+         * picks: no feed or latency limit, so that the de-quantization, and
+         * with it the answer, never moves against a memory figure */
+        struct kernel_rate math_only = *rate;
+        math_only.l2_bytes_per_s = 0.0;
+        math_only.in_flight_stages_per_s = HUGE_VAL;
+        cal.dram_bytes_per_s = cal.dram_write_bytes_per_s = cal.dram_copy_bytes_per_s = HUGE_VAL;
         struct candidate c;
         memset(&c, 0, sizeof c);
         c.time_s = HUGE_VAL;
-        choose_among(&cal, rate, path->tiles, path->tile_count, s->tile_k, 0, &c);
+        choose_among(&cal, &math_only, path->tiles, path->tile_count, s->tile_k, 0, &c);
         s->calibration_wave_efficiency = c.waves / ceil(c.waves);
         rate->sm_flops_per_s /= s->calibration_wave_efficiency;
         rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, rate->column_share);
@@ -699,16 +671,26 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         rate->staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * s->clock;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
-    if (path->tensor && !alignment_ok) {
+    /* int8 through torch._int_mm on Hopper: cuBLAS runs Ampere's mma.sync
+     * kernels for it (cutlass_80_tensorop_i16832gemm_s8,
+     * tests/gpu/results/h200/gemm_kernels.json), the same kind of kernel as
+     * the fallback kernels of unaligned shapes: priced the same way */
+    s->mma_sync_int8 = hopper_tensor && req->dtype == SIMT_DTYPE_INT8;
+    if (path->tensor && (!alignment_ok || s->mma_sync_int8)) {
         /* the fallback kernels are the older data-parallel ones: no
-         * stream-K, split-K reduced by a second kernel */
+         * stream-K, no TMA multicast, split-K reduced by a second kernel */
         rate->unaligned = 1;
+        rate->column_share = 1.0;
+        rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, rate->column_share);
         s->stream_k = 0;
         s->ctx.reduce_in_kernel = 0;
         /* with no clock figure only the non-TMA fraction applies */
-        int load_width = load_elements(req->k, req->n, element_bytes);
-        rate->loads_per_s_per_sm =
-            s->clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM * (double)load_width * s->clock : HUGE_VAL;
+        /* aligned (int8): 16-byte loads, no limit beyond the fraction */
+        rate->loads_per_s_per_sm = alignment_ok ? HUGE_VAL
+                                   : s->clock > 0.0
+                                       ? SCALAR_LOADS_PER_CLOCK_PER_SM *
+                                             (double)slot_elements(req->k, req->n, element_bytes) * s->clock
+                                       : HUGE_VAL;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
 }
@@ -723,12 +705,13 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
         return;
     s->fma_path.figure = SIMT_FIG_FP32;
     finish_path(figures, &s->fma_path);
-    if (!(s->fma_path.peak_flops_per_s > 0.0))
+    if (!(s->fma_path.peak_flops_per_s > 0.0) || s->fma_path.bare_datasheet)
         return;
     struct kernel_rate gemv;
     memset(&gemv, 0, sizeof gemv);
     gemv.sm_flops_per_s = s->fma_path.peak_flops_per_s / (double)gpu->sm_count;
     gemv.column_share = 1.0;
+    gemv.in_flight_stages_per_s = s->rate.in_flight_stages_per_s;
     int gemv_k = 32 / s->ctx.element_bytes;
     struct candidate c;
     memset(&c, 0, sizeof c);
@@ -766,6 +749,7 @@ static void fill_result(const struct simt_gpu_spec *gpu, const struct simt_gemm_
     out->l2_s = best->l2_s;
     out->dram_s = best->dram_s;
     out->overhead_s = best->overhead_s;
+    out->launch_s = s->ctx.launch_s;
     out->reduce_s = best->reduce_s;
     out->bound = SIMT_GEMM_BOUND_COMPUTE;
     double top = best->compute_s;
@@ -842,31 +826,36 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             "peak: %s tensor cores, %.4g flop/s measured as a cuBLASLt %d^3 GEMM; the SMs' own rate is that "
             "over its wave efficiency %.3f",
             dtype_name, path->hardware_flops_per_s, CALIBRATION_DIMENSION, s->calibration_wave_efficiency);
-    else if (path->measured)
-        assume(out,
-               "peak: %s FMA units, %.4g flop/s measured x %.2f (SGEMM against the FMA microbenchmark on an "
-               "H200) = %.4g flop/s",
-               dtype_name, path->hardware_flops_per_s, path->library_fraction, path->peak_flops_per_s);
-    else if (path->achievable)
-        assume(out, "peak: %s %s, %.4g flop/s: the datasheet's times the achievable fraction in the database",
-               dtype_name, path->tensor ? "dense tensor cores" : "FMA units", path->hardware_flops_per_s);
-    else
+    else if (path->tensor)
         assume(
             out,
-            "peak: %s %s, datasheet %.4g flop/s x %.2f (what cuBLAS reached of the datasheet on an H200; no "
-            "measured figure) = %.4g flop/s",
-            dtype_name, path->tensor ? "dense tensor cores" : "FMA units at boost clock",
-            path->hardware_flops_per_s, path->library_fraction, path->peak_flops_per_s);
-    int load_width = load_elements(req->k, req->n, s->ctx.element_bytes);
+            "peak: %s dense tensor cores, %.4g flop/s: the datasheet's times the achievable fraction in the "
+            "database, what a library GEMM of a large square (taken as %d^3) reaches; the SMs' own rate is "
+            "that over its wave efficiency %.3f",
+            dtype_name, path->hardware_flops_per_s, CALIBRATION_DIMENSION, s->calibration_wave_efficiency);
+    else
+        assume(out,
+               "peak: %s FMA units, %.4g flop/s (%s FMA-loop rate) x %.2f (cuBLAS SGEMM against the FMA loop "
+               "on an H200: its inner loop also issues shared-memory loads) = %.4g flop/s",
+               dtype_name, path->hardware_flops_per_s,
+               path->measured ? "the measured" : "the datasheet's times the achievable fraction: an",
+               path->library_fraction, path->peak_flops_per_s);
+    int slot_width = slot_elements(req->k, req->n, s->ctx.element_bytes);
     if (!out->alignment_ok && path->tensor)
         assume(
             out,
             "alignment: k or n is not a multiple of %d elements (16 bytes): no TMA; the fallback kernels run "
-            "at %.2f of the aligned rate at best and issue %.1f operand loads of %d element%s per clock per "
-            "SM "
-            "(both measured on an H200)",
-            out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, load_width,
-            load_width == 1 ? "" : "s");
+            "at %.2f of the aligned rate at best and issue %.2f operand load slots per clock per SM, each "
+            "carrying %d element%s (as many as the alignment allows, at most 4 bytes; measured on an H200)",
+            out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, slot_width,
+            slot_width == 1 ? "" : "s");
+    else if (s->mma_sync_int8)
+        assume(
+            out,
+            "int8: torch._int_mm runs Ampere-generation mma.sync kernels on Hopper (cutlass_80 i16832, seen "
+            "on an H200), not the cuBLASLt kernel behind the int8 figure: priced as the fallback kernels, "
+            "%.2f of the rate, no stream-K, no TMA multicast",
+            NONTMA_FRACTION);
     else if (!out->alignment_ok)
         assume(
             out,
@@ -880,19 +869,33 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
         "each SM "
         "from L2%s",
         s->ctx.out_bytes, s->l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)");
-    assume(out,
-           "overhead: %.3g s per GEMM kernel in a stream of them (measured floor of back-to-back cuBLAS "
-           "GEMMs on "
-           "an H200; a lone launch adds the launch overhead) plus two DRAM latencies (%.3g s) per wave for "
-           "the first "
-           "loads and the last stores",
-           KERNEL_FLOOR_S, 2.0 * s->latency_s);
+    if (req->launches == SIMT_GEMM_LAUNCH_BACK_TO_BACK)
+        assume(
+            out,
+            "overhead: one of a stream of back-to-back calls, its launch hidden behind the previous kernel: "
+            "%.3g s per GEMM kernel (the gap between back-to-back cuBLAS GEMMs on an H200) plus two DRAM "
+            "latencies (%.3g s) per wave for the first loads and the last stores",
+            KERNEL_FLOOR_S, 2.0 * s->latency_s);
+    else
+        assume(out,
+               "overhead: one call on an idle GPU: the launch overhead (%.3g s) plus %.3g s of the kernel's "
+               "own prologue and epilogue (fitted to single cuBLAS calls on an H200) plus two DRAM latencies "
+               "(%.3g s) per wave for the first loads and the last stores; \"launches\": \"back_to_back\" "
+               "for one of a stream of calls",
+               s->ctx.launch_s, SINGLE_KERNEL_FLOOR_S, 2.0 * s->latency_s);
+    if (s->rate.in_flight_stages_per_s < HUGE_VAL)
+        assume(
+            out,
+            "latency: an SM keeps at most %.2g K stages of its tile's operands in flight (fitted to single "
+            "cuBLAS calls on an H200), %.4g stages per second over the %s latency",
+            IN_FLIGHT_STAGES, s->rate.in_flight_stages_per_s,
+            s->in_flight_latency_s < s->latency_s ? "L2 (back-to-back calls, operands held in L2)" : "DRAM");
 }
 
 int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                       struct simt_gemm_result *out, struct simt_diag *diag)
 {
-    int rc = check_request(gpu, req, diag);
+    int rc = simt_gemm_check_request(gpu, req, diag);
     if (rc != SIMT_OK)
         return rc;
     int element_bytes = simt_gemm_element_bytes(req->dtype);
@@ -908,6 +911,11 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     rc = simt_figure_require(figures, SIMT_FIG_DRAM_BANDWIDTH, diag);
     if (rc != SIMT_OK)
         return rc;
+    if (req->launches != SIMT_GEMM_LAUNCH_BACK_TO_BACK) {
+        rc = simt_figure_require(figures, SIMT_FIG_LAUNCH_OVERHEAD, diag);
+        if (rc != SIMT_OK)
+            return rc;
+    }
     s.used = SIMT_FIG_BIT(s.path.figure) | SIMT_FIG_BIT(SIMT_FIG_DRAM_BANDWIDTH);
 
     out->flops = 2.0 * (double)req->m * (double)req->n * (double)req->k * (double)req->batch;

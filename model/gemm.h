@@ -35,13 +35,23 @@ enum simt_gemm_bound {
 /* "compute", "l2", "dram", "launch"; NULL when out of range. */
 const char *simt_gemm_bound_name(enum simt_gemm_bound bound);
 
+/* How the GEMM is launched, which decides what its fixed cost is. */
+enum simt_gemm_launches {
+    SIMT_GEMM_LAUNCH_SINGLE = 0,  /* one call on an idle GPU: the launch overhead, then the kernel */
+    SIMT_GEMM_LAUNCH_BACK_TO_BACK /* one of a stream of calls: each launch hidden behind the last kernel */
+};
+
+/* "single", "back_to_back"; NULL when out of range. */
+const char *simt_gemm_launches_name(enum simt_gemm_launches launches);
+
 struct simt_gemm_request {
     int64_t m;
     int64_t n;
     int64_t k;
-    int64_t batch;                  /* independent GEMMs of the same shape, >= 1 */
-    enum simt_dtype dtype;          /* fp64, fp32, tf32, fp16, bf16, fp8, int8 */
-    enum simt_figure_policy policy; /* 0: prefer measured figures */
+    int64_t batch;                    /* independent GEMMs of the same shape, >= 1 */
+    enum simt_dtype dtype;            /* fp64, fp32, tf32, fp16, bf16, fp8, int8 */
+    enum simt_figure_policy policy;   /* 0: prefer measured figures */
+    enum simt_gemm_launches launches; /* 0: a single call on an idle GPU */
 };
 
 #define SIMT_GEMM_MAX_ASSUMPTIONS 10
@@ -75,7 +85,8 @@ struct simt_gemm_result {
     double compute_s;  /* waves * per-tile math time */
     double l2_s;       /* waves * per-tile operand feed time */
     double dram_s;     /* dram_bytes / DRAM bandwidth */
-    double overhead_s; /* launch + one DRAM latency per wave */
+    double overhead_s; /* launch (single calls), the kernel's fixed cost, one DRAM latency per wave */
+    double launch_s;   /* of overhead_s: the launch overhead figure (0 back to back) */
     double reduce_s;   /* split-K / stream-K partial sums through L2 (0 without) */
 
     /* the figures the model read (simt_figure_describe names each), and

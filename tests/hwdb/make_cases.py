@@ -202,6 +202,31 @@ case('measured-in-arch', arch=ARCH + MEASURED,
 case('measured-not-a-map', gpu=GPU + 'measured: yes\n',
      error=['gpus/g1.yaml:29:11: measured: expected a mapping of keys to values, got "yes"'])
 
+# --- achievable fractions (the arch file carries them all; a GPU file may override) ---
+ACH_GPU = sub('    fp16: 989.5e12\n', '    fp16: 989.5e12\n    bf16: 989.5e12\n')
+def with_achievable(block, source=None, text=ACH_GPU):
+    t = text.replace('sources:\n', block + 'sources:\n' + ('  achievable: "%s"\n' % source if source else ''), 1)
+    return t
+ARCH_ACH = ARCH[ARCH.index('achievable:\n'):ARCH.index('sources:\n')]
+TEST_ACH = ('achievable:\n  dram_bandwidth: 0.9\n  dram_write_bandwidth: 0.9\n  dram_copy_bandwidth: 0.8\n'
+            '  l2_bandwidth: 0.8\n  fp32: 0.8\n  fp64: 0.6\n  tensor:\n    fp64: 0.7\n    tf32: 0.7\n'
+            '    fp16: 0.7\n    bf16: 0.7\n    fp8: 0.7\n    int8: 0.7\n')
+import re as _re
+ARCH_TEST_ACH = _re.sub(r'  achievable: ".*"\n', '  achievable: "test: the architecture\'s defaults"\n',
+                        ARCH.replace(ARCH_ACH, TEST_ACH, 1))
+case('achievable-missing-source', gpu=with_achievable('achievable:\n  fp64: 0.5\n'),
+     error=['gpus/g1.yaml:24:1: sources.achievable: required: this file gives achievable figures, say where they came from'])
+case('achievable-out-of-range', gpu=with_achievable('achievable:\n  l2_bandwidth: 1.5\n', 'test'),
+     error=['gpus/g1.yaml:25:17: achievable.l2_bandwidth: expected a number in 0..1, got "1.5"'])
+case('valid-achievable-merge', arch=ARCH_TEST_ACH,
+     gpu=with_achievable('achievable:\n  dram_bandwidth: 0.85\n  tensor:\n    bf16: 0.75\n', 'test: this card'),
+     expect=['g1 achievable_dram_bandwidth 0.85', 'g1 achievable_fp32 0.8', 'g1 achievable_tensor.fp16 0.7',
+             'g1 achievable_tensor.bf16 0.75', 'g1 achievable_fp64 0.6'])
+case('achievable-missing-required', arch=_re.sub(r'  l2_bandwidth: 0\.\d+ .*\n', '', ARCH, count=1),
+     error=['gpus/g1.yaml:1:1: achievable.l2_bandwidth: required for nvidia GPUs, given neither here nor in arch/sm_90.yaml'])
+case('achievable-missing-tensor-dtype', gpu=sub('    fp16: 989.5e12\n', '    fp16: 989.5e12\n    int4: 3958e12\n'),
+     error=['achievable_tensor: has no fraction for int4'])
+
 if os.path.isdir(ROOT):
     shutil.rmtree(ROOT)
 for name, c in sorted(cases.items()):

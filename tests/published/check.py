@@ -12,7 +12,9 @@ bandwidth with the row's bytes_per_time.
 Exit status: 1 when a request fails (HTTP status other than 200, or the field
 missing from the answer), except a 400 on a row marked "pending" (it names a
 request field the API contract has and the daemon does not take yet); with
---strict also when a row is outside its tolerance or pending; else 0.
+--strict also when a row is outside its tolerance or pending, unless the row
+is marked "known_miss" (a miss with its reason, printed loudly every run, and
+named when it comes back within tolerance so the mark can go); else 0.
 Standard library only."""
 import argparse
 import json
@@ -54,7 +56,8 @@ def run(rows, daemon):
         status, answer = daemon.post_json(row["endpoint"], row["request"])
         result = {"id": row["id"], "gpu": row["gpu"], "kind": row["kind"], "status": status,
                   "published": row["published"]["value"], "unit": row["published"]["unit"],
-                  "tolerance": row["tolerance"], "same_source": row["same_source_as_database"]}
+                  "tolerance": row["tolerance"], "same_source": row["same_source_as_database"],
+                  "known_miss": row.get("known_miss")}
         if status != 200:
             message = answer.get("error", {}).get("message", "") if isinstance(answer, dict) else ""
             result["failure"] = "HTTP %d %s" % (status, message)
@@ -91,6 +94,14 @@ def print_table(results, out=sys.stdout):
     out.write("\n%d rows, %d answered, %d within tolerance (%d of %d rows whose source does not feed the "
               "database)\n" % (len(results), len(judged), passed, sum(1 for r in independent if r["pass"]),
                                len(independent)))
+    misses = [r for r in judged if not r["pass"] and r.get("known_miss")]
+    if misses:
+        out.write("\n*** %d KNOWN MISS(ES), outside tolerance and not held by --strict:\n" % len(misses))
+        for r in misses:
+            out.write("*** %s (%+.1f%%): %s\n" % (r["id"], 100.0 * r["error"], r["known_miss"]))
+    for r in judged:
+        if r["pass"] and r.get("known_miss"):
+            out.write("note: %s is marked known_miss but is within tolerance now: drop the mark\n" % r["id"])
 
 
 def main():
@@ -115,7 +126,7 @@ def main():
             json.dump(results, f, indent=1)
     failed = [r for r in results if "failure" in r and "pending" not in r]
     pending = [r for r in results if "pending" in r]
-    outside = [r for r in results if "failure" not in r and not r["pass"]]
+    outside = [r for r in results if "failure" not in r and not r["pass"] and not r.get("known_miss")]
     if failed:
         sys.stderr.write("%d request(s) failed\n" % len(failed))
         return 1

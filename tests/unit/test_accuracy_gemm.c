@@ -4,19 +4,25 @@
  * medians) goes through POST /v1/gemm in-process against the bundled
  * database, and the table of measured, predicted and error is printed.
  *
+ * This set times back-to-back calls (CUDA-graph replay of many calls, each
+ * call's launch hidden behind the previous kernel, the same inputs every
+ * call), so every request says "launches": "back_to_back"; the model's
+ * default, one call on an idle GPU, is what the held-out set times
+ * (test_accuracy_heldout.c).
+ *
  * Bars, issue 5's own: median absolute error 15% or less and no run off by
  * more than 40%, over every run but int8. The test also prints each dtype's
  * median and worst and the five worst runs.
  *
- * int8 runs are printed but kept out of the bars, with the reason printed:
- * torch._int_mm does not run the kernel the database's int8 figure measures.
- * On this card it runs Ampere-generation mma.sync kernels
- * (cutlass_80_tensorop_i16832gemm_s8, tests/gpu/results/h200/
- * gemm_kernels.json) and reaches 0.93 POPS; cuBLASLt's int8 TN GEMM, which
- * simt-calibrate times for the database, reaches 1.24 POPS. The model
- * predicts the latter, so it is 20-50% fast for every int8 shape that is
- * not memory bound: no kernel near the hardware's rate was reachable through
- * PyTorch. No GPU needed. */
+ * int8 runs are printed, and their median and worst too, but kept out of
+ * the bars, with the reason printed: torch._int_mm runs Ampere-generation
+ * mma.sync kernels on this card (cutlass_80_tensorop_i16832gemm_s8,
+ * tests/gpu/results/h200/gemm_kernels.json), 0.93 POPS against the 1.34 of
+ * cuBLASLt's int8 TN GEMM behind the database's int8 figure. The model now
+ * prices int8 on Hopper as those kernels (the fallback kernels' 0.73 of the
+ * measured rate), which brings the int8 median here near the others', but
+ * the short-K int8 GEMMs (8192x8192x512, -42%) stay beyond the 40% bar.
+ * No GPU needed. */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -60,6 +66,7 @@ START_TEST(gemm_matches_cublas_on_h200)
     json_t *results = json_load_file(RESULTS, 0, &jerr);
     ck_assert_msg(results != NULL, "%s: %s (line %d)", RESULTS, jerr.text, jerr.line);
     json_t *runs = json_object_get(results, "runs");
+    printf("requests say \"launches\": \"back_to_back\": this set replays many calls in a CUDA graph\n");
     ck_assert_msg(json_is_array(runs) && json_array_size(runs) > 0, "%s: no runs", RESULTS);
     const char *gpu_id = json_string_value(json_object_get(results, "gpu"));
     if (gpu_id == NULL)
@@ -80,6 +87,7 @@ START_TEST(gemm_matches_cublas_on_h200)
                                  "n", json_object_get(run, "n"), "k", json_object_get(run, "k"), "dtype",
                                  json_object_get(run, "dtype"));
         ck_assert_ptr_nonnull(body);
+        json_object_set_new(body, "launches", json_string("back_to_back"));
         json_t *batch = json_object_get(run, "batch");
         if (batch != NULL)
             json_object_set(body, "batch", batch);
@@ -155,7 +163,9 @@ START_TEST(gemm_matches_cublas_on_h200)
     printf("\n");
     printf(
         "int8 kept out of the bars: torch._int_mm runs Ampere mma.sync kernels (cutlass_80 i16832, 0.93 POPS "
-        "on this card), not the cuBLASLt int8 kernel (1.24 POPS) behind the database's int8 figure\n");
+        "on this card), not the cuBLASLt int8 kernel (1.34 POPS) behind the database's int8 figure; the "
+        "model "
+        "prices them as such, but its short-K int8 GEMMs are still beyond the worst bar\n");
     double med = accuracy_median(errors, count);
     printf("GEMM: %zu runs in the bar (%zu int8 runs shown, not in it), median |error| %.1f%%, worst %.1f%% "
            "(bars: "

@@ -40,7 +40,7 @@ static const char *const class_names[CLASS_COUNT] = {"GEMM", "micro kernels", "e
 static const double issue_bars[CLASS_COUNT][2] = {{0.10, 0.30}, {0.08, 0.25}, {0.15, 0.35}};
 /* regression ceilings on the held-out half: median, worst. Set from the
  * model at commit time (printed by this test as "held-out"), rounded up. */
-static const double ceilings[CLASS_COUNT][2] = {{0.28, 0.95}, {0.10, 1.00}, {0.31, 2.40}};
+static const double ceilings[CLASS_COUNT][2] = {{0.14, 0.89}, {0.10, 1.00}, {0.31, 2.40}};
 
 struct row {
     int cls;

@@ -30,7 +30,7 @@ static struct simt_coll_result predict_ok(const struct simt_gpu_spec *g, enum si
                                           enum simt_link link, double bytes, int gpus, int nodes,
                                           double network)
 {
-    struct simt_coll_request req = {op, link, bytes, gpus, nodes, network};
+    struct simt_coll_request req = {op, link, bytes, gpus, nodes, network, SIMT_COLL_AUTO, 0, NULL};
     struct simt_coll_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -69,6 +69,9 @@ START_TEST(large_messages_reach_link_bandwidth)
     const double bytes = 4294967296.0;
     for (int op = 0; op < SIMT_COLL_OP_COUNT; op++) {
         for (int gpus = 2; gpus <= 8; gpus += 6) {
+            if (op == SIMT_COLL_SEND_RECV && gpus > 2)
+                continue; /* one rank to one other */
+            int nvls = op == SIMT_COLL_ALL_REDUCE && gpus == 8;
             struct simt_coll_result r =
                 predict_ok(&g, (enum simt_coll_op)op, SIMT_LINK_NVLINK, bytes, gpus, 1, 0.0);
             double factor = simt_coll_bus_factor((enum simt_coll_op)op, gpus);
@@ -79,11 +82,18 @@ START_TEST(large_messages_reach_link_bandwidth)
             ck_assert_double_eq_tol(r.algbw_bytes_per_s, bytes / r.time_s, 1e-3);
             ck_assert_double_eq_tol(r.busbw_bytes_per_s, r.algbw_bytes_per_s * factor, 1e-3);
             ck_assert_double_eq_tol(r.link_bytes_per_s, 0.82 * 400.0e9, 1.0);
+            ck_assert_int_eq(r.nvswitch, 1);
+            if (nvls) {
+                /* NVLink SHARP: busbw = 2 x line rate x 0.528, less the pipeline */
+                ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "nvls");
+                ck_assert(r.busbw_bytes_per_s < 2.0 * 400.0e9 * 0.528);
+                ck_assert(r.busbw_bytes_per_s > 0.93 * 2.0 * 400.0e9 * 0.528);
+                continue;
+            }
             ck_assert(r.busbw_bytes_per_s < r.link_bytes_per_s);
             ck_assert(r.busbw_bytes_per_s > 0.93 * r.link_bytes_per_s);
-            ck_assert_int_eq(r.nvswitch, 1);
             ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm),
-                             op == SIMT_COLL_ALL_TO_ALL ? "pairwise" : "ring");
+                             op == SIMT_COLL_ALL_TO_ALL || op == SIMT_COLL_SEND_RECV ? "direct" : "ring");
         }
     }
 }
@@ -203,7 +213,7 @@ START_TEST(all_to_all_across_nodes)
     switch_gpu(&g);
     const double bytes = 1073741824.0;
     struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_TO_ALL, SIMT_LINK_NVLINK, bytes, 8, 2, 25.0e9);
-    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "pairwise");
+    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "direct");
     double t = 0.5 * bytes / (0.9 * 25.0e9);
     double pipelined = sqrt(4.24e-6) + sqrt(t);
     ck_assert_double_eq_tol(r.transfer_s, pipelined * pipelined - 4.24e-6, 1e-12);
@@ -262,7 +272,10 @@ START_TEST(error_rows_test)
                                     error_rows[_i].bytes,
                                     error_rows[_i].gpus,
                                     error_rows[_i].nodes,
-                                    error_rows[_i].network};
+                                    error_rows[_i].network,
+                                    SIMT_COLL_AUTO,
+                                    0,
+                                    NULL};
     struct simt_coll_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -295,6 +308,111 @@ START_TEST(names_round_trip)
 }
 END_TEST
 
+static int predict_alg(const struct simt_gpu_spec *g, enum simt_coll_op op, enum simt_link link, double bytes,
+                       int gpus, enum simt_coll_algorithm algorithm, int pairs_only,
+                       struct simt_coll_result *r, struct simt_diag *diag)
+{
+    struct simt_coll_request req = {op, link, bytes, gpus, 1, 0.0, algorithm, pairs_only, NULL};
+    memset(diag, 0, sizeof *diag);
+    return simt_coll_predict(g, &req, r, diag);
+}
+
+/* Hand-worked NVLS: 8 GPUs on NVSwitch (NVLink 4, 400 GB/s a direction),
+ * 4 GiB all-reduce. Each link carries 7/8 x 4 GiB = 3758096384 B at 0.528
+ * x 400 GB/s = 211.2 GB/s: 17.794017 ms; latency 10.05 us + NVLS's 25 us;
+ * Simple pipelines it: 35.05 us + (sqrt(4.24 us) + sqrt(17.794017 ms))^2 =
+ * 18.382658 ms; busbw 1.75 x 4 GiB / that = 408.87 GB/s. Forced to the
+ * ring: 1.75 x 4 GiB over 0.82 x 400 GB/s = 22.915 ms, + 10.05 us + 14
+ * hops of 0.6 us, pipelined: 23.561324 ms. */
+START_TEST(hand_worked_nvls)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    struct simt_coll_result r;
+    struct simt_diag diag;
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8, SIMT_COLL_AUTO,
+                                 0, &r, &diag),
+                     SIMT_OK);
+    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "nvls");
+    ck_assert_double_eq_tol(r.time_s, 0.018382657975708663, 1e-12);
+    ck_assert_double_eq_tol(r.busbw_bytes_per_s, 408874101772.0, 1e3);
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8, SIMT_COLL_RING,
+                                 0, &r, &diag),
+                     SIMT_OK);
+    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "ring");
+    ck_assert_double_eq_tol(r.time_s, 0.023561323565641917, 1e-12);
+    /* 4 GPUs: NCCL's tuner keeps the ring under auto; nvls may be asked */
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 4, SIMT_COLL_AUTO,
+                                 0, &r, &diag),
+                     SIMT_OK);
+    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "ring");
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 4, SIMT_COLL_NVLS,
+                                 0, &r, &diag),
+                     SIMT_OK);
+    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "nvls");
+    /* small messages: NVLS's 25 us loses to the ring's LL */
+    ck_assert_int_eq(
+        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8, SIMT_COLL_AUTO, 0, &r, &diag),
+        SIMT_OK);
+    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "ring");
+}
+END_TEST
+
+/* Where an algorithm does not exist: NVLS before Hopper, without NVSwitch,
+ * on PCIe, for another op; the tree for another op; a ring for all-to-all. */
+START_TEST(algorithm_refusals)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    struct simt_coll_result r;
+    struct simt_diag diag;
+    ck_assert_int_eq(
+        predict_alg(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_NVLINK, 1e9, 8, SIMT_COLL_NVLS, 0, &r, &diag),
+        SIMT_EUNSAT);
+    ck_assert_str_eq(diag.field, "algorithm");
+    ck_assert_int_eq(
+        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_PCIE, 1e9, 8, SIMT_COLL_NVLS, 0, &r, &diag),
+        SIMT_EUNSAT);
+    ck_assert_int_eq(
+        predict_alg(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_NVLINK, 1e9, 8, SIMT_COLL_TREE, 0, &r, &diag),
+        SIMT_EUNSAT);
+    ck_assert_int_eq(
+        predict_alg(&g, SIMT_COLL_ALL_TO_ALL, SIMT_LINK_NVLINK, 1e9, 8, SIMT_COLL_RING, 0, &r, &diag),
+        SIMT_EUNSAT);
+    g.compute_major = 8; /* an A100: NVSwitch, no SHARP */
+    g.nvlink_generation = 3;
+    ck_assert_int_eq(
+        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 8, SIMT_COLL_NVLS, 0, &r, &diag),
+        SIMT_EUNSAT);
+    ck_assert_int_eq(
+        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 8, SIMT_COLL_AUTO, 0, &r, &diag),
+        SIMT_OK);
+    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "ring");
+}
+END_TEST
+
+/* PCIe cards joined by NVLink bridges: a pair, and no more. */
+START_TEST(bridged_pairs_only)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    g.nvswitch = 0;
+    g.nvlink_links = 12;
+    struct simt_coll_result r;
+    struct simt_diag diag;
+    ck_assert_int_eq(
+        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 2, SIMT_COLL_AUTO, 1, &r, &diag),
+        SIMT_OK);
+    ck_assert_int_eq(
+        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 4, SIMT_COLL_AUTO, 1, &r, &diag),
+        SIMT_EUNSAT);
+    ck_assert_str_eq(diag.field, "gpus");
+    ck_assert_ptr_nonnull(strstr(diag.message, "link"));
+    ck_assert_int_eq(
+        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_PCIE, 1e9, 4, SIMT_COLL_AUTO, 1, &r, &diag), SIMT_OK);
+}
+END_TEST
+
 static Suite *collective_suite(void)
 {
     Suite *s = suite_create("collective");
@@ -310,6 +428,9 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, direct_nvlink);
     tcase_add_loop_test(tc, error_rows_test, 0, (int)(sizeof error_rows / sizeof error_rows[0]));
     tcase_add_test(tc, names_round_trip);
+    tcase_add_test(tc, hand_worked_nvls);
+    tcase_add_test(tc, algorithm_refusals);
+    tcase_add_test(tc, bridged_pairs_only);
     suite_add_tcase(s, tc);
     return s;
 }
