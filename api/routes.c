@@ -13,7 +13,8 @@ static const struct simt_api_endpoint *const table[] = {
     &simt_api_occupancy_suggest, &simt_api_gemm_endpoint,      &simt_api_collective_endpoint,
     &simt_api_roofline_endpoint, &simt_api_memory_coalescing,  &simt_api_memory_banks,
     &simt_api_memory_constant,   &simt_api_latency_endpoint,   &simt_api_divergence_endpoint,
-    &simt_api_kernel_endpoint,   &simt_api_compare_endpoint,
+    &simt_api_kernel_endpoint,   &simt_api_compare_endpoint,   &simt_api_transformer_endpoint,
+    &simt_api_models_list,
 };
 
 size_t simt_api_endpoint_count(void)

@@ -24,6 +24,8 @@ extern const struct simt_api_endpoint simt_api_kernel_endpoint;
 extern const struct simt_api_endpoint simt_api_gemm_endpoint;
 extern const struct simt_api_endpoint simt_api_collective_endpoint;
 extern const struct simt_api_endpoint simt_api_compare_endpoint;
+extern const struct simt_api_endpoint simt_api_transformer_endpoint;
+extern const struct simt_api_endpoint simt_api_models_list;
 
 /* The endpoint of method and route (exact match of the route string), or
  * NULL. */

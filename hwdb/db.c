@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "hwdb_internal.h"
+#include "models.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +25,8 @@ struct simt_hwdb {
     char *dir;
     size_t count;
     struct simt_hwdb_gpu *gpus;
+    size_t model_count;             /* transformer presets (models.c) */
+    struct simt_hwdb_model *models; /* sorted by id */
 };
 
 /* ---------------------------------------------------------------- directory */
@@ -142,6 +145,7 @@ static void db_free(struct simt_hwdb *db)
     if (!db)
         return;
     free(db->gpus);
+    hwdb_models_free(db->models);
     free(db->dir);
     free(db);
 }
@@ -209,6 +213,8 @@ int simt_hwdb_load_dir(const char *dir, struct simt_hwdb **out, struct simt_diag
     free(archs);
     names_free(&arch_names);
     names_free(&gpu_names);
+    if (rc == SIMT_OK)
+        rc = hwdb_models_load(dir, &db->models, &db->model_count, diag);
     if (rc != SIMT_OK) {
         db_free(db);
         return rc;
@@ -300,5 +306,23 @@ const char *simt_hwdb_default_dir(const char *from_bin, const char *build_dir, c
     if (build_len > 0 && strncmp(exe, build_dir, build_len) == 0 &&
         (exe[build_len] == '/' || exe[build_len] == '\0') && is_dir(source_dir))
         return source_dir;
+    return NULL;
+}
+
+size_t simt_hwdb_model_count(const struct simt_hwdb *db)
+{
+    return db ? db->model_count : 0;
+}
+
+const struct simt_hwdb_model *simt_hwdb_model_at(const struct simt_hwdb *db, size_t i)
+{
+    return db && i < db->model_count ? &db->models[i] : NULL;
+}
+
+const struct simt_hwdb_model *simt_hwdb_model_find(const struct simt_hwdb *db, const char *id)
+{
+    for (size_t i = 0; db && id && i < db->model_count; i++)
+        if (strcmp(db->models[i].id, id) == 0)
+            return &db->models[i];
     return NULL;
 }

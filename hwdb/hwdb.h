@@ -15,6 +15,7 @@
 
 #include "gpu.h"
 #include "simt_error.h"
+#include "transformer.h"
 
 #define SIMT_HWDB_MAX_SOURCES 32
 
@@ -45,6 +46,20 @@ struct simt_hwdb_gpu {
 };
 
 struct simt_hwdb;
+
+/* A transformer preset (models/<id>.yaml): its decoder shape and where the
+ * shape comes from (the model's published configuration). */
+struct simt_hwdb_model {
+    char id[64];      /* "llama3-8b" */
+    char name[128];   /* "Meta Llama 3 8B" */
+    char source[768]; /* URL and the fields read there */
+    struct simt_tfm_shape shape;
+};
+
+/* The presets, sorted by id; pointers live as long as the database. */
+size_t simt_hwdb_model_count(const struct simt_hwdb *db);
+const struct simt_hwdb_model *simt_hwdb_model_at(const struct simt_hwdb *db, size_t i);
+const struct simt_hwdb_model *simt_hwdb_model_find(const struct simt_hwdb *db, const char *id);
 
 int simt_hwdb_load_dir(const char *dir, struct simt_hwdb **out, struct simt_diag *diag) SIMT_WARN_UNUSED;
 

@@ -151,6 +151,17 @@ static const struct field compare_fields[] = {
     {"question", T_STR, "the endpoint to ask, e.g. /v1/gemm"},
     {"body", T_JSON, "that endpoint's body without gpu (the request field body)"},
     {NULL, T_INT, NULL}};
+static const struct field transformer_fields[] = {
+    GPU_FIELD,
+    {"model", T_ANY, "a preset id (simt models) or the shape as JSON {\"hidden\":4096,...}"},
+    {"phase", T_STR, "prefill | decode"},
+    {"batch", T_INT, "sequences [1]"},
+    {"seq_len", T_INT, "new tokens per sequence (prefill)"},
+    {"kv_len", T_INT, "tokens attended to (decode: cached tokens)"},
+    {"dtype", T_JSON, "{\"weights\":\"fp8\",\"activations\":\"bf16\",\"kv_cache\":\"fp8\"} [bf16 each]"},
+    {"parallel", T_JSON, "{\"tp\":2} [1]"},
+    FIGURES_FIELD,
+    {NULL, T_INT, NULL}};
 static const struct field no_fields[] = {{NULL, T_INT, NULL}};
 
 static const struct command commands[] = {
@@ -181,6 +192,11 @@ static const struct command commands[] = {
      "simt gemm --gpu h200-sxm --m 8192 --n 8192 --k 8192 --dtype bf16"},
     {"collective", "POST", "/v1/collective", "NCCL-style collective time", collective_fields,
      "simt collective --gpu h200-sxm --op all_reduce --bytes 1GiB --gpus 8 --link nvlink"},
+    {"transformer", "POST", "/v1/transformer", "a decoder layer and whole LLM: time, tokens/s, memory",
+     transformer_fields,
+     "simt transformer --gpu h200-sxm --model llama3-8b --phase decode --batch 32 --kv-len 4096"},
+    {"models", "GET", "/v1/models", "list the transformer presets with their sources", no_fields,
+     "simt models"},
     {"compare", "POST", "/v1/compare", "ask one question of several GPUs", compare_fields,
      "simt compare --gpus a100-sxm4-80gb,h100-sxm,h200-sxm --question /v1/gemm "
      "--question-body '{\"m\":8192,\"n\":8192,\"k\":8192,\"dtype\":\"bf16\"}'"},

@@ -136,7 +136,8 @@ class Human(unittest.TestCase):
 
 class Usage(unittest.TestCase):
     COMMANDS = ["health", "gpus", "gpu", "occupancy", "sweep", "suggest", "roofline", "coalescing", "banks",
-                "constant", "latency", "divergence", "kernel", "gemm", "collective", "compare", "openapi", "ptxas"]
+                "constant", "latency", "divergence", "kernel", "gemm", "collective", "transformer", "models", "compare", "openapi",
+                "ptxas"]
 
     def test_help_per_subcommand(self):
         for cmd in self.COMMANDS:

@@ -44,11 +44,11 @@ def main():
 
 
 def copy_hwdb(dest_parent):
-    """Copies the bundled database's arch/ and gpus/ into dest_parent/hwdb."""
+    """Copies the bundled database's arch/, gpus/ and models/ into dest_parent/hwdb."""
     src = os.path.join(REPO, "hwdb")
     dest = os.path.join(dest_parent, "hwdb")
     os.makedirs(dest)
-    for sub in ("arch", "gpus"):
+    for sub in ("arch", "gpus", "models"):
         shutil.copytree(os.path.join(src, sub), os.path.join(dest, sub))
     return dest
 

@@ -17,13 +17,13 @@ raise SimtError with .status, .code, .message, .field and .body.
 import functools
 import inspect
 
-from .client import DEFAULT_SERVER, Client, SimtConnectionError, SimtError, SweepResult
+from .client import DEFAULT_SERVER, Client, SimtConnectionError, SimtError, SweepResult, TransformerResult
 
 __version__ = "0.1.0"
 
 ENDPOINTS = ("healthz", "openapi", "gpus", "gpu", "occupancy", "occupancy_sweep", "launch_suggest", "roofline",
              "coalescing", "banks", "constant", "latency_hiding", "divergence", "kernel", "gemm", "collective",
-             "compare", "get", "post", "request")
+             "transformer", "models", "compare", "get", "post", "request")
 
 _default = None
 
@@ -61,5 +61,5 @@ for _name in ENDPOINTS:
     globals()[_name] = _module_function(_name)
 del _name
 
-__all__ = ["Client", "SimtError", "SimtConnectionError", "SweepResult", "DEFAULT_SERVER", "connect",
+__all__ = ["Client", "SimtError", "SimtConnectionError", "SweepResult", "TransformerResult", "DEFAULT_SERVER", "connect",
            "default_client"] + list(ENDPOINTS)

@@ -110,6 +110,33 @@ class SweepResult(dict):
         return frame
 
 
+class TransformerResult(dict):
+    """The answer of POST /v1/transformer: a dict ({"gpu", "layer",
+    "model_time_s", "tokens_per_s", "memory", "assumptions", ...}) with the
+    layer's per-operation table as rows or a DataFrame."""
+
+    @property
+    def ops(self):
+        """The layer's operations, in order, each {"name", "kind", "time_s", "bound", ...}."""
+        return self["layer"]["ops"]
+
+    def records(self):
+        """The per-operation table as flat dicts, each with its share of the layer's time."""
+        layer_s = self["layer"]["time_s"]
+        return [dict(op, share=op["time_s"] / layer_s if layer_s else None) for op in self.ops]
+
+    def to_dataframe(self):
+        """A pandas DataFrame of the operations (index: position in the
+        layer). pandas is imported only here; ImportError when it is not
+        installed."""
+        try:
+            import pandas
+        except ImportError as exc:
+            raise ImportError("TransformerResult.to_dataframe needs pandas (pip install pandas); "
+                              "records() gives the same rows as dicts") from exc
+        return pandas.DataFrame.from_records(self.records())
+
+
 def _body(args, rename=None):
     """The request body from a method's arguments: None values are left out."""
     rename = rename or {}
@@ -289,6 +316,20 @@ class Client:
         """POST /v1/collective: time, algorithm, algbw and busbw of an
         NCCL-style collective (bytes counted as the NCCL tests count them)."""
         return self.post("/v1/collective", _body(locals()))
+
+    def transformer(self, gpu, model, phase, *, batch=None, seq_len=None, kv_len=None, dtype=None,
+                    parallel=None, figures=None):
+        """POST /v1/transformer: one decoder layer (per-operation times), the
+        whole model's time and tokens per second, and memory per GPU.
+        `model` is a preset id (models()) or a shape dict; `dtype` e.g.
+        {"weights": "fp8"}; `parallel` e.g. {"tp": 2}. Returns a
+        TransformerResult: .ops / .records() / .to_dataframe() give the
+        per-operation table."""
+        return TransformerResult(self.post("/v1/transformer", _body(locals())))
+
+    def models(self):
+        """GET /v1/models: the transformer presets with their shapes and sources."""
+        return self.get("/v1/models")
 
     def compare(self, gpus, question, body, *, figures=None):
         """POST /v1/compare: ask `question` (an endpoint path such as

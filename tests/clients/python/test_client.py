@@ -224,6 +224,20 @@ class Models(ClientTest):
         self.assertAlmostEqual(a["busbw_bytes_per_s"], a["algbw_bytes_per_s"] * 2 * 7 / 8,
                                delta=a["busbw_bytes_per_s"] * 1e-6)
 
+    def test_transformer(self):
+        a = self.route(lambda: self.c.transformer("h200-sxm", "llama3-8b", "decode", batch=32, kv_len=4096))
+        self.assertIsInstance(a, simt.TransformerResult)
+        names = [op["name"] for op in a.ops]
+        self.assertEqual(names[:4], ["attn_norm", "qkv_proj", "rope", "attention"])
+        rows = a.records()
+        self.assertAlmostEqual(sum(r["time_s"] for r in rows), a["layer"]["time_s"], delta=a["layer"]["time_s"] * 1e-6)
+        self.assertAlmostEqual(sum(r["share"] for r in rows), 1.0, places=6)
+        # hand-worked: 2 x 32 layers x 8 kv heads x 128 x 4096 x 32 x 2 bytes
+        self.assertEqual(a["memory"]["kv_cache_bytes"], 2 * 32 * 8 * 128 * 4096 * 32 * 2)
+        models = self.route(lambda: self.c.models())
+        self.assertIn("llama3-70b", [m["id"] for m in models["models"]])
+        self.assertTrue(all(m["source"].startswith("https://huggingface.co/") for m in models["models"]))
+
     def test_roofline(self):
         a = self.route(lambda: self.c.roofline("h200-sxm", 1e12, 4e9, precision="fp16", tensor_cores=True))
         self.assertAlmostEqual(a["arithmetic_intensity"], 250.0, places=6)
