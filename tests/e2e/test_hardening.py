@@ -128,6 +128,8 @@ class RequestCost(unittest.TestCase):
             st, body = d.post_json("/v1/occupancy/sweep", dict(SWEEP, gpu="h200-sxm", step=8))
             self.assertEqual(st, 200, body)
 
+    @unittest.skipIf(h.WRAPPER, "a latency bound means nothing under SIMTD_WRAPPER (valgrind runs simtd 20-50x "
+                     "slower); the plain test stage holds it")
     def test_good_client_keeps_its_latency_next_to_two_costly_ones(self):
         costliest = {"gpus": ["h200-sxm"] * 4, "question": "/v1/occupancy/sweep", "body": SWEEP}
         with h.Daemon("--access-log", "off", "--cache-entries", "0") as d:
