@@ -9,14 +9,14 @@
 #include "resolve.h"
 #include "rows.h"
 
-/* In the order of enum simt_coll_op and enum simt_link. */
+/* In the order of enum simt_collective_op and enum simt_link. */
 static const char *const op_choices[] = {
     "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv", NULL};
-/* In the order of enum simt_coll_algorithm. */
+/* In the order of enum simt_collective_algorithm. */
 static const char *const algorithm_choices[] = {"auto", "ring", "tree", "nvls", "direct", NULL};
 static const char *const link_choices[] = {"nvlink", "pcie", NULL};
 
-#define R struct simt_coll_request
+#define R struct simt_collective_request
 static const struct simt_api_field fields[] = {
     SIMT_ROW_GPU(SIMT_API_REQUIRED),
     SIMT_ROW_CHOICE("op", SIMT_API_REQUIRED, op_choices, 0, R, op, "Collective."),
@@ -39,7 +39,7 @@ static json_t *answer_collective(struct simt_call *call)
     const struct simt_resolved_gpu *gpu = simt_resolve_gpu(call, call->body, "", "gpu");
     if (gpu == NULL)
         return NULL;
-    struct simt_coll_request req;
+    struct simt_collective_request req;
     memset(&req, 0, sizeof req);
     /* without "link": NVLink where the GPU has it (bridged PCIe cards: for a
      * pair only), else PCIe */
@@ -59,19 +59,19 @@ static json_t *answer_collective(struct simt_call *call)
         return NULL;
     }
 
-    struct simt_coll_result r;
+    struct simt_collective_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
-    int rc = simt_coll_predict(&gpu->spec, &req, &r, &diag);
+    int rc = simt_collective_predict(&gpu->spec, &req, &r, &diag);
     json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
     simt_call_set_real(answer, "time_s", r.time_s);
-    json_object_set_new(answer, "algorithm", json_string(simt_coll_algorithm_name(r.algorithm)));
+    json_object_set_new(answer, "algorithm", json_string(simt_collective_algorithm_name(r.algorithm)));
     simt_call_set_real(answer, "algbw_bytes_per_s", r.algbw_bytes_per_s);
     simt_call_set_real(answer, "busbw_bytes_per_s", r.busbw_bytes_per_s);
     /* beyond the contract: how the time was reached */
-    json_object_set_new(answer, "protocol", json_string(simt_coll_protocol_name(r.protocol)));
+    json_object_set_new(answer, "protocol", json_string(simt_collective_protocol_name(r.protocol)));
     json_object_set_new(answer, "link", json_string(simt_link_name(req.link)));
     simt_call_set_int(answer, "ranks", r.ranks);
     simt_call_set_real(answer, "bus_factor", r.bus_factor);
@@ -89,7 +89,7 @@ static json_t *answer_collective(struct simt_call *call)
                                          : "the GPU has NVLink");
     if (json_object_get(call->body, "algorithm") == NULL)
         simt_call_assume(call, "algorithm: auto (not given): %s, as NCCL's tuner would pick",
-                         simt_coll_algorithm_name(r.algorithm));
+                         simt_collective_algorithm_name(r.algorithm));
     for (int i = 0; i < r.assumption_count; i++)
         simt_call_assume(call, "%s", r.assumptions[i]);
     simt_call_assume_figures(call, &gpu->figures, r.figures_used);

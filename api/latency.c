@@ -18,7 +18,7 @@ static const char *const levels[] = {"dram", "l2", "shared", "fma",
 /* The body: the latency request, and the occupancy request of the other form. */
 struct latency_body {
     struct simt_latency_request lat;
-    struct simt_occ_request occ;
+    struct simt_occupancy_request occ;
 };
 
 #define OCC_FORM SIMT_API_GROUP(1)
@@ -35,19 +35,19 @@ static const struct simt_api_field fields[] = {
                     "The fraction of the peak warps_needed aims at."),
     SIMT_ROW_INT("active_sms", 0, 1, 1 << 20, 0, B, lat.active_sms,
                  "SMs sharing the chip's bandwidth; default all."),
-    SIMT_OCC_ROW_BLOCK_SIZE(SIMT_API_REQUIRED_IN_FORM | OCC_FORM, B, occ.),
-    SIMT_OCC_ROW_REGISTERS(SIMT_API_REQUIRED_IN_FORM | OCC_FORM, B, occ.),
-    SIMT_OCC_ROW_STATIC_SHARED(OCC_FORM, B, occ.),
-    SIMT_OCC_ROW_DYNAMIC_SHARED(OCC_FORM, B, occ.),
-    SIMT_OCC_ROW_MAX_DYNAMIC_SHARED(OCC_FORM, B, occ.),
-    SIMT_OCC_ROW_CARVEOUT(OCC_FORM, B, occ.),
-    SIMT_OCC_ROW_BARRIERS(OCC_FORM, B, occ.),
+    SIMT_OCCUPANCY_ROW_BLOCK_SIZE(SIMT_API_REQUIRED_IN_FORM | OCC_FORM, B, occ.),
+    SIMT_OCCUPANCY_ROW_REGISTERS(SIMT_API_REQUIRED_IN_FORM | OCC_FORM, B, occ.),
+    SIMT_OCCUPANCY_ROW_STATIC_SHARED(OCC_FORM, B, occ.),
+    SIMT_OCCUPANCY_ROW_DYNAMIC_SHARED(OCC_FORM, B, occ.),
+    SIMT_OCCUPANCY_ROW_MAX_DYNAMIC_SHARED(OCC_FORM, B, occ.),
+    SIMT_OCCUPANCY_ROW_CARVEOUT(OCC_FORM, B, occ.),
+    SIMT_OCCUPANCY_ROW_BARRIERS(OCC_FORM, B, occ.),
 };
 #undef B
 
 /* The warps from the occupancy fields; fills *occ. */
 static int warps_from_occupancy(struct simt_call *call, const struct simt_gpu_spec *gpu,
-                                struct latency_body *body, struct simt_occ_result *occ)
+                                struct latency_body *body, struct simt_occupancy_result *occ)
 {
     simt_occupancy_request_init(&body->occ);
     int rc = simt_read_fields(call, call->body, "", fields, SIMT_COUNT_OF(fields), 1, NULL, body);
@@ -80,7 +80,7 @@ static int warps_given(struct simt_call *call, struct latency_body *body)
 
 /* Either form of the warps, then the rest. */
 static int read_body(struct simt_call *call, const struct simt_gpu_spec *gpu, struct latency_body *body,
-                     struct simt_occ_result *occ)
+                     struct simt_occupancy_result *occ)
 {
     int has_warps = json_object_get(call->body, "warps_per_sm") != NULL;
     int has_block = json_object_get(call->body, "block_size") != NULL;
@@ -110,7 +110,7 @@ static json_t *answer_latency(struct simt_call *call)
     struct latency_body body;
     memset(&body, 0, sizeof body);
     simt_latency_request_init(&body.lat);
-    struct simt_occ_result occ;
+    struct simt_occupancy_result occ;
     memset(&occ, 0, sizeof occ);
     int has_block = json_object_get(call->body, "block_size") != NULL;
     int bytes_given = json_object_get(call->body, "bytes_per_lane") != NULL;

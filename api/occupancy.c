@@ -10,16 +10,16 @@
 #include "routes.h"
 #include "resolve.h"
 
-#define MAX_BYTES SIMT_OCC_MAX_BYTES
+#define MAX_BYTES SIMT_OCCUPANCY_MAX_BYTES
 #define MAX_SWEEP_POINTS 4096
 
 /* The occupancy request's rows for a struct T with the request at P; REQ:
  * how block_size and registers_per_thread are required. */
 #define OCC_ROWS(T, P, REQ)                                                                                  \
-    SIMT_OCC_ROW_BLOCK_SIZE(REQ, T, P), SIMT_OCC_ROW_REGISTERS(REQ, T, P),                                   \
-        SIMT_OCC_ROW_STATIC_SHARED(0, T, P), SIMT_OCC_ROW_DYNAMIC_SHARED(0, T, P),                           \
-        SIMT_OCC_ROW_MAX_DYNAMIC_SHARED(0, T, P), SIMT_OCC_ROW_CARVEOUT(0, T, P),                            \
-        SIMT_OCC_ROW_BARRIERS(0, T, P),                                                                      \
+    SIMT_OCCUPANCY_ROW_BLOCK_SIZE(REQ, T, P), SIMT_OCCUPANCY_ROW_REGISTERS(REQ, T, P),                       \
+        SIMT_OCCUPANCY_ROW_STATIC_SHARED(0, T, P), SIMT_OCCUPANCY_ROW_DYNAMIC_SHARED(0, T, P),               \
+        SIMT_OCCUPANCY_ROW_MAX_DYNAMIC_SHARED(0, T, P), SIMT_OCCUPANCY_ROW_CARVEOUT(0, T, P),                \
+        SIMT_OCCUPANCY_ROW_BARRIERS(0, T, P),                                                                \
         SIMT_ROW_INT("grid_size", 0, 1, MAX_BYTES, 0, T, P grid_size,                                        \
                      "Blocks in the grid; adds waves to the answer."),                                       \
         SIMT_ROW_INT("sgprs_per_wave", 0, 0, 1 << 16, 0, T, P sgprs_per_wave,                                \
@@ -27,7 +27,7 @@
 
 static const struct simt_api_field occupancy_fields[] = {
     SIMT_ROW_GPU(SIMT_API_REQUIRED),
-    OCC_ROWS(struct simt_occ_request, , SIMT_API_REQUIRED),
+    OCC_ROWS(struct simt_occupancy_request, , SIMT_API_REQUIRED),
 };
 
 static json_t *limiter_list(unsigned limiters)
@@ -50,13 +50,14 @@ static json_t *limiter_list(unsigned limiters)
 /* A limit that does not apply (no registers, no shared memory) is null. */
 static void set_limit(json_t *limits, const char *key, int blocks)
 {
-    if (blocks == SIMT_OCC_NO_LIMIT)
+    if (blocks == SIMT_OCCUPANCY_NO_LIMIT)
         json_object_set_new(limits, key, json_null());
     else
         simt_call_set_int(limits, key, blocks);
 }
 
-void simt_api_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu, const struct simt_occ_result *r)
+void simt_api_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu,
+                             const struct simt_occupancy_result *r)
 {
     simt_call_set_int(answer, "active_blocks_per_sm", r->active_blocks_per_sm);
     simt_call_set_int(answer, "active_warps_per_sm", r->active_warps_per_sm);
@@ -89,14 +90,15 @@ void simt_api_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu, co
 }
 
 static void occupancy_assumptions(struct simt_call *call, const struct simt_gpu_spec *gpu,
-                                  const struct simt_occ_request *req, const struct simt_occ_result *r)
+                                  const struct simt_occupancy_request *req,
+                                  const struct simt_occupancy_result *r)
 {
-    if (r->assumed & SIMT_OCC_ASSUMED_MAX_DYNAMIC)
+    if (r->assumed & SIMT_OCCUPANCY_ASSUMED_MAX_DYNAMIC)
         simt_call_assume(call,
                          "max_dynamic_shared_bytes: the kernel is taken to have opted in to the most the GPU "
                          "allows (%lld bytes = per-block opt-in limit minus static shared memory)",
                          (long long)(gpu->shared_bytes_per_block_optin - req->static_shared_bytes));
-    if (r->assumed & SIMT_OCC_ASSUMED_CARVEOUT)
+    if (r->assumed & SIMT_OCCUPANCY_ASSUMED_CARVEOUT)
         simt_call_assume(call,
                          "carveout_percent: the driver's default preference, giving a %lld-byte carveout",
                          (long long)r->shared_carveout_bytes);
@@ -104,7 +106,7 @@ static void occupancy_assumptions(struct simt_call *call, const struct simt_gpu_
         simt_call_assume(call,
                          "AMD: registers_per_thread counts VGPRs per lane; workgroups per CU are reported as "
                          "active_blocks_per_sm");
-        if (r->assumed & SIMT_OCC_ASSUMED_SGPRS)
+        if (r->assumed & SIMT_OCCUPANCY_ASSUMED_SGPRS)
             simt_call_assume(call, "sgprs_per_wave not given: scalar registers taken as not limiting");
     }
 }
@@ -114,12 +116,12 @@ static json_t *answer_occupancy(struct simt_call *call)
     const struct simt_resolved_gpu *gpu = simt_resolve_gpu(call, call->body, "", "gpu");
     if (gpu == NULL)
         return NULL;
-    struct simt_occ_request req;
+    struct simt_occupancy_request req;
     simt_occupancy_request_init(&req);
     if (simt_read_fields(call, call->body, "", occupancy_fields, SIMT_COUNT_OF(occupancy_fields), 0, NULL,
                          &req) != 0)
         return NULL;
-    struct simt_occ_result result;
+    struct simt_occupancy_result result;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_occupancy_compute(&gpu->spec, &req, &result, &diag);
@@ -137,7 +139,7 @@ static json_t *answer_occupancy(struct simt_call *call)
 
 /* A sweep's body: the occupancy request, what varies, and over what. */
 struct sweep_request {
-    struct simt_occ_request occ;
+    struct simt_occupancy_request occ;
     int vary; /* index into varies */
     int64_t from, to, step;
 };
@@ -228,7 +230,7 @@ static json_t *answer_sweep(struct simt_call *call)
     if (read_sweep(call, &gpu->spec, &sweep) != 0)
         return NULL;
     const struct simt_gpu_spec *spec = &gpu->spec;
-    const struct simt_occ_request req = sweep.occ;
+    const struct simt_occupancy_request req = sweep.occ;
     int vary = sweep.vary;
     int64_t from = sweep.from, to = sweep.to, step = sweep.step;
     if (vary == 0 && from == 0)
@@ -237,14 +239,14 @@ static json_t *answer_sweep(struct simt_call *call)
     json_t *points = json_array();
     unsigned assumed = 0;
     for (int64_t v = from; v <= to; v += step) {
-        struct simt_occ_request point = req;
+        struct simt_occupancy_request point = req;
         if (vary == 0)
             point.block_size = (int)v;
         else if (vary == 1)
             point.registers_per_thread = (int)v;
         else
             point.dynamic_shared_bytes = v;
-        struct simt_occ_result r;
+        struct simt_occupancy_result r;
         struct simt_diag diag;
         memset(&diag, 0, sizeof diag);
         memset(&r, 0, sizeof r);
@@ -268,7 +270,7 @@ static json_t *answer_sweep(struct simt_call *call)
     json_t *answer = simt_call_answer(call);
     json_object_set_new(answer, "vary", json_string(varies[vary]));
     json_object_set_new(answer, "points", points);
-    struct simt_occ_result summary;
+    struct simt_occupancy_result summary;
     memset(&summary, 0, sizeof summary);
     summary.assumed = assumed;
     occupancy_assumptions(call, spec, &req, &summary);
@@ -280,15 +282,15 @@ static json_t *answer_sweep(struct simt_call *call)
 #define G struct simt_suggest_request
 static const struct simt_api_field suggest_fields[] = {
     SIMT_ROW_GPU(SIMT_API_REQUIRED),
-    SIMT_OCC_ROW_REGISTERS(SIMT_API_REQUIRED, G, ),
-    SIMT_OCC_ROW_STATIC_SHARED(0, G, ),
-    SIMT_OCC_ROW_DYNAMIC_SHARED(0, G, ),
+    SIMT_OCCUPANCY_ROW_REGISTERS(SIMT_API_REQUIRED, G, ),
+    SIMT_OCCUPANCY_ROW_STATIC_SHARED(0, G, ),
+    SIMT_OCCUPANCY_ROW_DYNAMIC_SHARED(0, G, ),
     SIMT_ROW_INT("dynamic_shared_bytes_per_thread", 0, 0, (int64_t)1 << 30, 0, G,
                  dynamic_shared_bytes_per_thread, "Dynamic shared memory per thread (instead of per block)."),
     SIMT_ROW_INT("max_block_size", 0, 0, 1 << 20, 0, G, max_block_size,
                  "Largest block to consider; 0: the GPU's limit."),
-    SIMT_OCC_ROW_CARVEOUT(0, G, ),
-    SIMT_OCC_ROW_BARRIERS(0, G, ),
+    SIMT_OCCUPANCY_ROW_CARVEOUT(0, G, ),
+    SIMT_OCCUPANCY_ROW_BARRIERS(0, G, ),
 };
 #undef G
 

@@ -1,6 +1,6 @@
 /* occupancy_json.h - what the occupancy endpoints share with the latency and
  * kernel endpoints: the descriptor rows of the occupancy request's fields
- * (one macro each, for any request struct T holding a struct simt_occ_request
+ * (one macro each, for any request struct T holding a struct simt_occupancy_request
  * at member path P, e.g. `occ.` or empty) and the occupancy answer's
  * fields. Not installed.
  *
@@ -15,34 +15,34 @@
 #include "occupancy.h"
 #include "rows.h"
 
-#define SIMT_OCC_MAX_BYTES ((int64_t)1 << 40)
+#define SIMT_OCCUPANCY_MAX_BYTES ((int64_t)1 << 40)
 
-#define SIMT_OCC_ROW_BLOCK_SIZE(FLAGS, T, P)                                                                 \
+#define SIMT_OCCUPANCY_ROW_BLOCK_SIZE(FLAGS, T, P)                                                           \
     SIMT_ROW_INT("block_size", FLAGS, 1, 1 << 20, 0, T, P block_size, "Threads per block.")
-#define SIMT_OCC_ROW_REGISTERS(FLAGS, T, P)                                                                  \
+#define SIMT_OCCUPANCY_ROW_REGISTERS(FLAGS, T, P)                                                            \
     SIMT_ROW_INT("registers_per_thread", FLAGS, 0, 1 << 16, 0, T, P registers_per_thread,                    \
                  "Registers per thread (as ptxas reports; AMD: VGPRs).")
-#define SIMT_OCC_ROW_STATIC_SHARED(FLAGS, T, P)                                                              \
-    SIMT_ROW_INT("static_shared_bytes", FLAGS, 0, SIMT_OCC_MAX_BYTES, 0, T, P static_shared_bytes,           \
+#define SIMT_OCCUPANCY_ROW_STATIC_SHARED(FLAGS, T, P)                                                        \
+    SIMT_ROW_INT("static_shared_bytes", FLAGS, 0, SIMT_OCCUPANCY_MAX_BYTES, 0, T, P static_shared_bytes,     \
                  "Static shared memory per block.")
-#define SIMT_OCC_ROW_DYNAMIC_SHARED(FLAGS, T, P)                                                             \
-    SIMT_ROW_INT("dynamic_shared_bytes", FLAGS, 0, SIMT_OCC_MAX_BYTES, 0, T, P dynamic_shared_bytes,         \
+#define SIMT_OCCUPANCY_ROW_DYNAMIC_SHARED(FLAGS, T, P)                                                       \
+    SIMT_ROW_INT("dynamic_shared_bytes", FLAGS, 0, SIMT_OCCUPANCY_MAX_BYTES, 0, T, P dynamic_shared_bytes,   \
                  "Dynamic shared memory per block.")
-#define SIMT_OCC_ROW_MAX_DYNAMIC_SHARED(FLAGS, T, P)                                                         \
-    SIMT_ROW_INT("max_dynamic_shared_bytes", FLAGS, -1, SIMT_OCC_MAX_BYTES, -1, T,                           \
+#define SIMT_OCCUPANCY_ROW_MAX_DYNAMIC_SHARED(FLAGS, T, P)                                                   \
+    SIMT_ROW_INT("max_dynamic_shared_bytes", FLAGS, -1, SIMT_OCCUPANCY_MAX_BYTES, -1, T,                     \
                  P max_dynamic_shared_bytes,                                                                 \
                  "The kernel's cudaFuncAttributeMaxDynamicSharedMemorySize; -1: the most the GPU allows.")
-#define SIMT_OCC_ROW_CARVEOUT(FLAGS, T, P)                                                                   \
+#define SIMT_OCCUPANCY_ROW_CARVEOUT(FLAGS, T, P)                                                             \
     SIMT_ROW_INT(                                                                                            \
         "carveout_percent", FLAGS, -1, 100, -1, T, P carveout_percent,                                       \
         "-1: the driver's default preference; 0..100: cudaFuncAttributePreferredSharedMemoryCarveout.")
-#define SIMT_OCC_ROW_BARRIERS(FLAGS, T, P)                                                                   \
+#define SIMT_OCCUPANCY_ROW_BARRIERS(FLAGS, T, P)                                                             \
     SIMT_ROW_INT("block_barriers", FLAGS, 0, 1024, 1, T, P block_barriers, "Named barriers the kernel uses.")
 
 /* The occupancy answer for one configuration (shared by the sweep, the
  * latency and the kernel endpoints): fills `answer` with the occupancy
  * fields. */
 void simt_api_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu,
-                             const struct simt_occ_result *result);
+                             const struct simt_occupancy_result *result);
 
 #endif

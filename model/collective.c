@@ -64,14 +64,14 @@ enum hop { HOP_NVLINK = 0, HOP_PCIE, HOP_NET, HOP_COUNT };
 static const double ring_hop_s[HOP_COUNT] = {0.6e-6, 1.0e-6, 2.7e-6};
 static const double tree_hop_s[HOP_COUNT] = {0.6e-6, 1.0e-6, 5.0e-6};
 
-static const char *const op_names[SIMT_COLL_OP_COUNT] = {
+static const char *const op_names[SIMT_COLLECTIVE_OP_COUNT] = {
     "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv",
 };
 static const char *const link_names[SIMT_LINK_COUNT] = {"nvlink", "pcie"};
 
-const char *simt_coll_op_name(enum simt_coll_op op)
+const char *simt_collective_op_name(enum simt_collective_op op)
 {
-    if ((int)op < 0 || op >= SIMT_COLL_OP_COUNT)
+    if ((int)op < 0 || op >= SIMT_COLLECTIVE_OP_COUNT)
         return NULL;
     return op_names[op];
 }
@@ -83,41 +83,41 @@ const char *simt_link_name(enum simt_link link)
     return link_names[link];
 }
 
-const char *simt_coll_algorithm_name(enum simt_coll_algorithm algorithm)
+const char *simt_collective_algorithm_name(enum simt_collective_algorithm algorithm)
 {
     switch (algorithm) {
-    case SIMT_COLL_AUTO:
+    case SIMT_COLLECTIVE_AUTO:
         return "auto";
-    case SIMT_COLL_RING:
+    case SIMT_COLLECTIVE_RING:
         return "ring";
-    case SIMT_COLL_TREE:
+    case SIMT_COLLECTIVE_TREE:
         return "tree";
-    case SIMT_COLL_NVLS:
+    case SIMT_COLLECTIVE_NVLS:
         return "nvls";
-    case SIMT_COLL_DIRECT:
+    case SIMT_COLLECTIVE_DIRECT:
         return "direct";
-    case SIMT_COLL_ALGORITHM_COUNT:
+    case SIMT_COLLECTIVE_ALGORITHM_COUNT:
         break;
     }
     return NULL;
 }
 
-const char *simt_coll_protocol_name(enum simt_coll_protocol protocol)
+const char *simt_collective_protocol_name(enum simt_collective_protocol protocol)
 {
     switch (protocol) {
-    case SIMT_COLL_PROTO_LL:
+    case SIMT_COLLECTIVE_PROTO_LL:
         return "ll";
-    case SIMT_COLL_PROTO_SIMPLE:
+    case SIMT_COLLECTIVE_PROTO_SIMPLE:
         return "simple";
     }
     return NULL;
 }
 
-int simt_coll_op_parse(const char *name, enum simt_coll_op *out)
+int simt_collective_op_parse(const char *name, enum simt_collective_op *out)
 {
-    for (int i = 0; i < SIMT_COLL_OP_COUNT; i++) {
+    for (int i = 0; i < SIMT_COLLECTIVE_OP_COUNT; i++) {
         if (strcmp(name, op_names[i]) == 0) {
-            *out = (enum simt_coll_op)i;
+            *out = (enum simt_collective_op)i;
             return SIMT_OK;
         }
     }
@@ -135,36 +135,37 @@ int simt_link_parse(const char *name, enum simt_link *out)
     return SIMT_EINVAL;
 }
 
-double simt_coll_bus_factor(enum simt_coll_op op, int ranks)
+double simt_collective_bus_factor(enum simt_collective_op op, int ranks)
 {
     if (ranks < 1)
         return 0.0;
     double n = (double)ranks;
     switch (op) {
-    case SIMT_COLL_ALL_REDUCE:
+    case SIMT_COLLECTIVE_ALL_REDUCE:
         return 2.0 * (n - 1.0) / n;
-    case SIMT_COLL_ALL_GATHER:
-    case SIMT_COLL_REDUCE_SCATTER:
-    case SIMT_COLL_ALL_TO_ALL:
+    case SIMT_COLLECTIVE_ALL_GATHER:
+    case SIMT_COLLECTIVE_REDUCE_SCATTER:
+    case SIMT_COLLECTIVE_ALL_TO_ALL:
         return (n - 1.0) / n;
-    case SIMT_COLL_BROADCAST:
-    case SIMT_COLL_SEND_RECV:
+    case SIMT_COLLECTIVE_BROADCAST:
+    case SIMT_COLLECTIVE_SEND_RECV:
         return 1.0;
-    case SIMT_COLL_OP_COUNT:
+    case SIMT_COLLECTIVE_OP_COUNT:
         break;
     }
     return 0.0;
 }
 
-static void assume(struct simt_coll_result *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void assume(struct simt_collective_result *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
-static void assume(struct simt_coll_result *out, const char *fmt, ...)
+static void assume(struct simt_collective_result *out, const char *fmt, ...)
 {
-    if (out->assumption_count >= SIMT_COLL_MAX_ASSUMPTIONS)
+    if (out->assumption_count >= SIMT_COLLECTIVE_MAX_ASSUMPTIONS)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(out->assumptions[out->assumption_count], SIMT_COLL_ASSUMPTION_BYTES, fmt, ap);
+    vsnprintf(out->assumptions[out->assumption_count], SIMT_COLLECTIVE_ASSUMPTION_BYTES, fmt, ap);
     va_end(ap);
     out->assumption_count++;
 }
@@ -182,14 +183,14 @@ struct fabric {
 /* One algorithm before its protocol: its fixed latency, and how long its
  * bytes take at the full achievable bandwidth. */
 struct plan {
-    enum simt_coll_algorithm algorithm;
+    enum simt_collective_algorithm algorithm;
     double latency_s;
     double bandwidth_s;
 };
 
 struct choice {
-    enum simt_coll_algorithm algorithm;
-    enum simt_coll_protocol protocol;
+    enum simt_collective_algorithm algorithm;
+    enum simt_collective_protocol protocol;
     double latency_s;
     double transfer_s;
     double time_s;
@@ -211,16 +212,16 @@ static double smaller(double a, double b)
 /* Ring (a pipelined chain for broadcast): every rank sends the bus bytes
  * over its ring edge; with several nodes each of a node's `gpus` rings leaves
  * through its own NIC, so the node's rings share gpus * NIC bandwidth. */
-static struct plan ring_plan(const struct fabric *f, enum simt_coll_op op, double bytes)
+static struct plan ring_plan(const struct fabric *f, enum simt_collective_op op, double bytes)
 {
-    int steps = op == SIMT_COLL_ALL_REDUCE ? 2 * (f->ranks - 1) : f->ranks - 1;
-    int inter_steps = op == SIMT_COLL_ALL_REDUCE ? 2 * (f->nodes - 1) : f->nodes - 1;
+    int steps = op == SIMT_COLLECTIVE_ALL_REDUCE ? 2 * (f->ranks - 1) : f->ranks - 1;
+    int inter_steps = op == SIMT_COLLECTIVE_ALL_REDUCE ? 2 * (f->nodes - 1) : f->nodes - 1;
     double bw = smaller(f->intra_bytes_per_s, (double)f->gpus * f->net_bytes_per_s);
     struct plan p;
-    p.algorithm = SIMT_COLL_RING;
+    p.algorithm = SIMT_COLLECTIVE_RING;
     p.latency_s = BASE_LATENCY_S + (double)(steps - inter_steps) * ring_hop_s[f->intra_hop] +
                   (double)inter_steps * ring_hop_s[HOP_NET];
-    p.bandwidth_s = simt_coll_bus_factor(op, f->ranks) * bytes / bw;
+    p.bandwidth_s = simt_collective_bus_factor(op, f->ranks) * bytes / bw;
     return p;
 }
 
@@ -232,7 +233,7 @@ static struct plan tree_plan(const struct fabric *f, double bytes)
 {
     double bw = smaller(f->intra_bytes_per_s, (double)f->gpus * f->net_bytes_per_s);
     struct plan p;
-    p.algorithm = SIMT_COLL_TREE;
+    p.algorithm = SIMT_COLLECTIVE_TREE;
     p.latency_s = BASE_LATENCY_S + 2.0 * ((double)(f->gpus - 1) * tree_hop_s[f->intra_hop] +
                                           (double)ceil_log2(f->nodes) * tree_hop_s[HOP_NET]);
     p.bandwidth_s = 2.0 * bytes / (bw * TREE_BANDWIDTH_FRACTION);
@@ -246,23 +247,23 @@ static struct plan tree_plan(const struct fabric *f, double bytes)
  * all-reduce twice that (a reduce-scatter, then an all-gather); broadcast:
  * the root sends all the bytes to every other rank; send_recv all the bytes
  * to one rank. */
-static struct plan direct_plan(const struct fabric *f, enum simt_coll_op op, double bytes)
+static struct plan direct_plan(const struct fabric *f, enum simt_collective_op op, double bytes)
 {
     double share = bytes / (double)f->ranks;
     double rounds = 1.0;
     int peers_intra = f->gpus - 1, peers_inter = f->ranks - f->gpus;
-    if (op == SIMT_COLL_ALL_REDUCE)
+    if (op == SIMT_COLLECTIVE_ALL_REDUCE)
         rounds = 2.0;
-    if (op == SIMT_COLL_BROADCAST || op == SIMT_COLL_SEND_RECV)
+    if (op == SIMT_COLLECTIVE_BROADCAST || op == SIMT_COLLECTIVE_SEND_RECV)
         share = bytes;
-    if (op == SIMT_COLL_SEND_RECV) {
+    if (op == SIMT_COLLECTIVE_SEND_RECV) {
         peers_intra = f->gpus > 1 ? 1 : 0;
         peers_inter = f->gpus > 1 ? 0 : 1;
     }
     double intra = peers_intra > 0 ? rounds * (double)peers_intra * share / f->intra_bytes_per_s : 0.0;
     double inter = peers_inter > 0 ? rounds * (double)peers_inter * share / f->net_bytes_per_s : 0.0;
     struct plan p;
-    p.algorithm = SIMT_COLL_DIRECT;
+    p.algorithm = SIMT_COLLECTIVE_DIRECT;
     p.latency_s = BASE_LATENCY_S + rounds * ((peers_intra > 0 ? ring_hop_s[f->intra_hop] : 0.0) +
                                              (peers_inter > 0 ? ring_hop_s[HOP_NET] : 0.0));
     p.bandwidth_s = intra > inter ? intra : inter;
@@ -275,7 +276,7 @@ static struct plan direct_plan(const struct fabric *f, enum simt_coll_op op, dou
 static struct plan nvls_plan(const struct fabric *f, double line_bytes_per_s, double bytes)
 {
     struct plan p;
-    p.algorithm = SIMT_COLL_NVLS;
+    p.algorithm = SIMT_COLLECTIVE_NVLS;
     p.latency_s = BASE_LATENCY_S + NVLS_LATENCY_S;
     p.bandwidth_s =
         (double)(f->ranks - 1) / (double)f->ranks * bytes / (line_bytes_per_s * NVLS_LINE_FRACTION);
@@ -287,34 +288,34 @@ static void run_protocols(const struct plan *p, struct choice *best)
 {
     struct choice ll;
     ll.algorithm = p->algorithm;
-    ll.protocol = SIMT_COLL_PROTO_LL;
+    ll.protocol = SIMT_COLLECTIVE_PROTO_LL;
     ll.latency_s = p->latency_s;
     ll.transfer_s = p->bandwidth_s / LL_BANDWIDTH_FRACTION;
     ll.time_s = ll.latency_s + ll.transfer_s;
 
     struct choice simple;
     simple.algorithm = p->algorithm;
-    simple.protocol = SIMT_COLL_PROTO_SIMPLE;
+    simple.protocol = SIMT_COLLECTIVE_PROTO_SIMPLE;
     double pipelined = sqrt(PIPELINE_LATENCY_S) + sqrt(p->bandwidth_s);
     simple.latency_s = p->latency_s + PIPELINE_LATENCY_S;
     simple.time_s = p->latency_s + pipelined * pipelined;
     simple.transfer_s = simple.time_s - simple.latency_s;
 
-    if (ll.time_s < best->time_s && p->algorithm != SIMT_COLL_NVLS) /* NVLS runs Simple only */
+    if (ll.time_s < best->time_s && p->algorithm != SIMT_COLLECTIVE_NVLS) /* NVLS runs Simple only */
         *best = ll;
     if (simple.time_s < best->time_s)
         *best = simple;
 }
 
-static int check_coll_request(const struct simt_coll_request *req, struct simt_diag *diag)
+static int check_coll_request(const struct simt_collective_request *req, struct simt_diag *diag)
 {
-    if ((int)req->op < 0 || req->op >= SIMT_COLL_OP_COUNT)
+    if ((int)req->op < 0 || req->op >= SIMT_COLLECTIVE_OP_COUNT)
         return simt_diag_fail(
             diag, SIMT_EINVAL, "op",
             "op must be all_reduce, all_gather, reduce_scatter, all_to_all, broadcast or send_recv");
     if ((int)req->link < 0 || req->link >= SIMT_LINK_COUNT)
         return simt_diag_fail(diag, SIMT_EINVAL, "link", "link must be nvlink or pcie");
-    if ((int)req->algorithm < 0 || req->algorithm >= SIMT_COLL_ALGORITHM_COUNT)
+    if ((int)req->algorithm < 0 || req->algorithm >= SIMT_COLLECTIVE_ALGORITHM_COUNT)
         return simt_diag_fail(diag, SIMT_EINVAL, "algorithm",
                               "algorithm must be auto, ring, tree, nvls or direct");
     if (!(req->bytes > 0.0) || !isfinite(req->bytes))
@@ -335,8 +336,8 @@ static int check_coll_request(const struct simt_coll_request *req, struct simt_d
  * (a figure); SIMT_EUNSAT when the GPU has no such link, or the link cannot
  * join that many GPUs. */
 static int setup_link(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
-                      const struct simt_coll_request *req, struct fabric *f, struct simt_coll_result *out,
-                      double *link_raw, struct simt_diag *diag)
+                      const struct simt_collective_request *req, struct fabric *f,
+                      struct simt_collective_result *out, double *link_raw, struct simt_diag *diag)
 {
     *link_raw = 0.0;
     f->intra_hop = HOP_NVLINK;
@@ -372,33 +373,33 @@ static int setup_link(const struct simt_gpu_spec *gpu, const struct simt_figure_
 
 /* Whether NVLS applies: all-reduce in one node over NVSwitch, NVIDIA
  * Hopper or later with NVLink 4 or later. */
-static int nvls_applies(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req)
+static int nvls_applies(const struct simt_gpu_spec *gpu, const struct simt_collective_request *req)
 {
-    return req->op == SIMT_COLL_ALL_REDUCE && req->link == SIMT_LINK_NVLINK && req->nodes == 1 &&
+    return req->op == SIMT_COLLECTIVE_ALL_REDUCE && req->link == SIMT_LINK_NVLINK && req->nodes == 1 &&
            gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->nvswitch != 0 && gpu->compute_major >= 9 &&
            gpu->nvlink_generation >= 4;
 }
 
 /* The algorithm the request asks for, or why it cannot run. */
-static int check_algorithm(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
+static int check_algorithm(const struct simt_gpu_spec *gpu, const struct simt_collective_request *req,
                            struct simt_diag *diag)
 {
     switch (req->algorithm) {
-    case SIMT_COLL_TREE:
-        if (req->op != SIMT_COLL_ALL_REDUCE)
+    case SIMT_COLLECTIVE_TREE:
+        if (req->op != SIMT_COLLECTIVE_ALL_REDUCE)
             return simt_diag_fail(diag, SIMT_EUNSAT, "algorithm", "NCCL's tree runs all_reduce only");
         break;
-    case SIMT_COLL_NVLS:
+    case SIMT_COLLECTIVE_NVLS:
         if (!nvls_applies(gpu, req))
             return simt_diag_fail(diag, SIMT_EUNSAT, "algorithm",
                                   "NVLink SHARP (nvls) runs all_reduce within one node over an NVSwitch of "
                                   "NVLink 4 or later, with Hopper or later GPUs");
         break;
-    case SIMT_COLL_RING:
-        if (req->op == SIMT_COLL_ALL_TO_ALL || req->op == SIMT_COLL_SEND_RECV)
+    case SIMT_COLLECTIVE_RING:
+        if (req->op == SIMT_COLLECTIVE_ALL_TO_ALL || req->op == SIMT_COLLECTIVE_SEND_RECV)
             return simt_diag_fail(diag, SIMT_EUNSAT, "algorithm",
                                   "%s has no ring: every rank sends to its peers directly (use direct)",
-                                  simt_coll_op_name(req->op));
+                                  simt_collective_op_name(req->op));
         break;
     default:
         break;
@@ -408,36 +409,36 @@ static int check_algorithm(const struct simt_gpu_spec *gpu, const struct simt_co
 
 /* The candidates: the requested algorithm, or under AUTO every one NCCL's
  * tuner weighs for this op and system; the fastest is kept in *best. */
-static void choose(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
+static void choose(const struct simt_gpu_spec *gpu, const struct simt_collective_request *req,
                    const struct fabric *f, struct choice *best)
 {
-    enum simt_coll_algorithm a = req->algorithm;
-    int all_reduce = req->op == SIMT_COLL_ALL_REDUCE;
-    int peer_ops = req->op == SIMT_COLL_ALL_TO_ALL || req->op == SIMT_COLL_SEND_RECV;
+    enum simt_collective_algorithm a = req->algorithm;
+    int all_reduce = req->op == SIMT_COLLECTIVE_ALL_REDUCE;
+    int peer_ops = req->op == SIMT_COLLECTIVE_ALL_TO_ALL || req->op == SIMT_COLLECTIVE_SEND_RECV;
     struct plan p;
-    if (a == SIMT_COLL_DIRECT || (a == SIMT_COLL_AUTO && peer_ops)) {
+    if (a == SIMT_COLLECTIVE_DIRECT || (a == SIMT_COLLECTIVE_AUTO && peer_ops)) {
         p = direct_plan(f, req->op, req->bytes);
         run_protocols(&p, best);
     }
-    if (a == SIMT_COLL_RING || (a == SIMT_COLL_AUTO && !peer_ops)) {
+    if (a == SIMT_COLLECTIVE_RING || (a == SIMT_COLLECTIVE_AUTO && !peer_ops)) {
         p = ring_plan(f, req->op, req->bytes);
         run_protocols(&p, best);
     }
-    if (a == SIMT_COLL_TREE || (a == SIMT_COLL_AUTO && all_reduce && f->nodes > 1)) {
+    if (a == SIMT_COLLECTIVE_TREE || (a == SIMT_COLLECTIVE_AUTO && all_reduce && f->nodes > 1)) {
         p = tree_plan(f, req->bytes);
         run_protocols(&p, best);
     }
-    if (a == SIMT_COLL_NVLS ||
-        (a == SIMT_COLL_AUTO && nvls_applies(gpu, req) && req->gpus >= NVLS_MIN_AUTO_GPUS)) {
+    if (a == SIMT_COLLECTIVE_NVLS ||
+        (a == SIMT_COLLECTIVE_AUTO && nvls_applies(gpu, req) && req->gpus >= NVLS_MIN_AUTO_GPUS)) {
         p = nvls_plan(f, gpu->nvlink_bandwidth_bytes_per_s, req->bytes);
         run_protocols(&p, best);
     }
 }
 
 /* What the answer rests on: link, network, latency, protocol, algorithm. */
-static void assume_collective(const struct simt_coll_request *req, const struct fabric *f,
+static void assume_collective(const struct simt_collective_request *req, const struct fabric *f,
                               const struct choice *best, double link_raw, double network_raw,
-                              struct simt_coll_result *out)
+                              struct simt_collective_result *out)
 {
     if (req->gpus > 1)
         assume(out,
@@ -458,7 +459,7 @@ static void assume_collective(const struct simt_coll_request *req, const struct 
            "latency: %.3g s a collective (measured floor on two H200s) plus %.3g s a %s hop (NCCL's tuner)%s",
            BASE_LATENCY_S, ring_hop_s[f->intra_hop], req->link == SIMT_LINK_NVLINK ? "NVLink" : "PCIe",
            req->nodes > 1 ? ", network hops 2.7e-06 s (ring) and 5e-06 s (tree)" : "");
-    if (best->protocol == SIMT_COLL_PROTO_SIMPLE)
+    if (best->protocol == SIMT_COLLECTIVE_PROTO_SIMPLE)
         assume(out,
                "protocol: Simple, pipelined in chunks: (sqrt(%.3g s) + sqrt(bytes / bandwidth))^2 after the "
                "latency (per-chunk cost fitted to the H200 pair's all-reduces of 16-256 MiB)",
@@ -466,26 +467,27 @@ static void assume_collective(const struct simt_coll_request *req, const struct 
     else
         assume(out, "protocol: LL (4 bytes of data and a 4-byte flag a word: half the bandwidth, no pipeline "
                     "handshake), faster than Simple at this size");
-    if (best->algorithm == SIMT_COLL_NVLS)
+    if (best->algorithm == SIMT_COLLECTIVE_NVLS)
         assume(
             out,
             "algorithm: nvls (NVLink SHARP: the NVSwitch reduces and multicasts), each GPU's link at %.3g of "
             "its line rate each way (8 H200s, nccl-tests issue 272: 475 GB/s busbw)%s",
-            NVLS_LINE_FRACTION, req->algorithm == SIMT_COLL_AUTO ? "; NCCL's choice here" : "");
-    else if (req->algorithm != SIMT_COLL_AUTO)
-        assume(out, "algorithm: %s, as asked", simt_coll_algorithm_name(best->algorithm));
-    else if (best->algorithm == SIMT_COLL_DIRECT)
+            NVLS_LINE_FRACTION, req->algorithm == SIMT_COLLECTIVE_AUTO ? "; NCCL's choice here" : "");
+    else if (req->algorithm != SIMT_COLLECTIVE_AUTO)
+        assume(out, "algorithm: %s, as asked", simt_collective_algorithm_name(best->algorithm));
+    else if (best->algorithm == SIMT_COLLECTIVE_DIRECT)
         assume(out,
                "algorithm: direct, every rank sending to its peers at once (NCCL's grouped send/receive)");
     else
-        assume(out, "algorithm: %s, the fastest NCCL runs here%s", simt_coll_algorithm_name(best->algorithm),
-               req->op == SIMT_COLL_ALL_REDUCE && req->nodes > 1
+        assume(out, "algorithm: %s, the fastest NCCL runs here%s",
+               simt_collective_algorithm_name(best->algorithm),
+               req->op == SIMT_COLLECTIVE_ALL_REDUCE && req->nodes > 1
                    ? " (ring and tree weighed; CollNet not modelled)"
                    : "");
 }
 
-int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
-                      struct simt_coll_result *out, struct simt_diag *diag)
+int simt_collective_predict(const struct simt_gpu_spec *gpu, const struct simt_collective_request *req,
+                            struct simt_collective_result *out, struct simt_diag *diag)
 {
     int rc = check_coll_request(req, diag);
     if (rc != SIMT_OK)
@@ -498,7 +500,7 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
     if (f.ranks < 2)
         return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
                               "a collective needs at least two GPUs (gpus * nodes >= 2)");
-    if (req->op == SIMT_COLL_SEND_RECV && f.ranks != 2)
+    if (req->op == SIMT_COLLECTIVE_SEND_RECV && f.ranks != 2)
         return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
                               "send_recv is one rank to one other: gpus * nodes must be 2");
     if ((rc = check_algorithm(gpu, req, diag)) != SIMT_OK)
@@ -514,8 +516,8 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
     double link_raw;
     if ((rc = setup_link(gpu, figures, req, &f, out, &link_raw, diag)) != SIMT_OK)
         return rc;
-    double network_raw =
-        req->network_bytes_per_s > 0.0 ? req->network_bytes_per_s : SIMT_COLL_DEFAULT_NETWORK_BYTES_PER_S;
+    double network_raw = req->network_bytes_per_s > 0.0 ? req->network_bytes_per_s
+                                                        : SIMT_COLLECTIVE_DEFAULT_NETWORK_BYTES_PER_S;
     f.net_bytes_per_s = req->nodes > 1 ? network_raw * NETWORK_FRACTION : HUGE_VAL;
 
     struct choice best;
@@ -527,7 +529,7 @@ int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_re
     out->algorithm = best.algorithm;
     out->protocol = best.protocol;
     out->ranks = f.ranks;
-    out->bus_factor = simt_coll_bus_factor(req->op, f.ranks);
+    out->bus_factor = simt_collective_bus_factor(req->op, f.ranks);
     out->algbw_bytes_per_s = req->bytes / best.time_s;
     out->busbw_bytes_per_s = out->algbw_bytes_per_s * out->bus_factor;
     out->latency_s = best.latency_s;

@@ -18,14 +18,14 @@
 #include "gpu.h"
 #include "simt_error.h"
 
-enum simt_coll_op {
-    SIMT_COLL_ALL_REDUCE = 0,
-    SIMT_COLL_ALL_GATHER,
-    SIMT_COLL_REDUCE_SCATTER,
-    SIMT_COLL_ALL_TO_ALL,
-    SIMT_COLL_BROADCAST,
-    SIMT_COLL_SEND_RECV, /* one rank to one other */
-    SIMT_COLL_OP_COUNT
+enum simt_collective_op {
+    SIMT_COLLECTIVE_ALL_REDUCE = 0,
+    SIMT_COLLECTIVE_ALL_GATHER,
+    SIMT_COLLECTIVE_REDUCE_SCATTER,
+    SIMT_COLLECTIVE_ALL_TO_ALL,
+    SIMT_COLLECTIVE_BROADCAST,
+    SIMT_COLLECTIVE_SEND_RECV, /* one rank to one other */
+    SIMT_COLLECTIVE_OP_COUNT
 };
 
 enum simt_link {
@@ -36,61 +36,62 @@ enum simt_link {
 
 /* In the order of the API's choices ("auto", "ring", "tree", "nvls",
  * "direct"); a result is never AUTO. */
-enum simt_coll_algorithm {
-    SIMT_COLL_AUTO = 0, /* request: what NCCL's tuner would pick (the fastest that applies) */
-    SIMT_COLL_RING,     /* ring (a pipelined chain for broadcast) */
-    SIMT_COLL_TREE,     /* all-reduce: chain within a node, double binary tree across nodes */
-    SIMT_COLL_NVLS,     /* all-reduce in the NVSwitch (NVLink SHARP): Hopper and later, NVLink 4+, one node */
-    SIMT_COLL_DIRECT,   /* every rank sends to every other at once (NCCL's grouped send/receive) */
-    SIMT_COLL_ALGORITHM_COUNT
+enum simt_collective_algorithm {
+    SIMT_COLLECTIVE_AUTO = 0, /* request: what NCCL's tuner would pick (the fastest that applies) */
+    SIMT_COLLECTIVE_RING,     /* ring (a pipelined chain for broadcast) */
+    SIMT_COLLECTIVE_TREE,     /* all-reduce: chain within a node, double binary tree across nodes */
+    SIMT_COLLECTIVE_NVLS, /* all-reduce in the NVSwitch (NVLink SHARP): Hopper and later, NVLink 4+, one node
+                           */
+    SIMT_COLLECTIVE_DIRECT, /* every rank sends to every other at once (NCCL's grouped send/receive) */
+    SIMT_COLLECTIVE_ALGORITHM_COUNT
 };
-#define SIMT_COLL_PAIRWISE SIMT_COLL_DIRECT
+#define SIMT_COLLECTIVE_PAIRWISE SIMT_COLLECTIVE_DIRECT
 
-enum simt_coll_protocol {
-    SIMT_COLL_PROTO_LL = 0, /* low-latency: 8-byte stores carrying a 4-byte flag */
-    SIMT_COLL_PROTO_SIMPLE  /* bulk chunks with a fence and flag per chunk */
+enum simt_collective_protocol {
+    SIMT_COLLECTIVE_PROTO_LL = 0, /* low-latency: 8-byte stores carrying a 4-byte flag */
+    SIMT_COLLECTIVE_PROTO_SIMPLE  /* bulk chunks with a fence and flag per chunk */
 };
 
 /* API names ("all_reduce", "nvlink", "ring", "simple"); NULL when out of range. */
-const char *simt_coll_op_name(enum simt_coll_op op);
+const char *simt_collective_op_name(enum simt_collective_op op);
 const char *simt_link_name(enum simt_link link);
-const char *simt_coll_algorithm_name(enum simt_coll_algorithm algorithm);
-const char *simt_coll_protocol_name(enum simt_coll_protocol protocol);
+const char *simt_collective_algorithm_name(enum simt_collective_algorithm algorithm);
+const char *simt_collective_protocol_name(enum simt_collective_protocol protocol);
 /* Parse an API name; 0 and *out set, or SIMT_EINVAL. */
-int simt_coll_op_parse(const char *name, enum simt_coll_op *out) SIMT_WARN_UNUSED;
+int simt_collective_op_parse(const char *name, enum simt_collective_op *out) SIMT_WARN_UNUSED;
 int simt_link_parse(const char *name, enum simt_link *out) SIMT_WARN_UNUSED;
 
 /* NCCL tests' bus-bandwidth factor for `ranks` ranks; 0 when ranks < 1 or
  * the op is out of range. */
-double simt_coll_bus_factor(enum simt_coll_op op, int ranks);
+double simt_collective_bus_factor(enum simt_collective_op op, int ranks);
 
 /* Default per-GPU network bandwidth between nodes: one 400 Gb/s NDR
  * InfiniBand NIC per GPU, per direction. */
-#define SIMT_COLL_DEFAULT_NETWORK_BYTES_PER_S 50.0e9
+#define SIMT_COLLECTIVE_DEFAULT_NETWORK_BYTES_PER_S 50.0e9
 
-struct simt_coll_request {
-    enum simt_coll_op op;
+struct simt_collective_request {
+    enum simt_collective_op op;
     enum simt_link link;
-    double bytes;                       /* > 0 */
-    int gpus;                           /* per node, >= 1 */
-    int nodes;                          /* >= 1 */
-    double network_bytes_per_s;         /* per GPU, per direction; 0: the default above */
-    enum simt_coll_algorithm algorithm; /* AUTO (0): NCCL's choice */
+    double bytes;                             /* > 0 */
+    int gpus;                                 /* per node, >= 1 */
+    int nodes;                                /* >= 1 */
+    double network_bytes_per_s;               /* per GPU, per direction; 0: the default above */
+    enum simt_collective_algorithm algorithm; /* AUTO (0): NCCL's choice */
     int nvlink_pairs_only; /* 1: NVLink bridges join pairs of PCIe cards, no switch (H100 PCIe) */
     /* the figures to use (the caller's, knowing its policy and what-if);
      * NULL: built from gpu, measured figures preferred */
     const struct simt_figure_set *figures;
 };
 
-#define SIMT_COLL_MAX_ASSUMPTIONS 8
-#define SIMT_COLL_ASSUMPTION_BYTES 320
+#define SIMT_COLLECTIVE_MAX_ASSUMPTIONS 8
+#define SIMT_COLLECTIVE_ASSUMPTION_BYTES 320
 
-struct simt_coll_result {
+struct simt_collective_result {
     double time_s;
     double algbw_bytes_per_s;
     double busbw_bytes_per_s;
-    enum simt_coll_algorithm algorithm;
-    enum simt_coll_protocol protocol;
+    enum simt_collective_algorithm algorithm;
+    enum simt_collective_protocol protocol;
     int ranks; /* gpus * nodes */
     double bus_factor;
     double latency_s;           /* the fixed and per-step part of time_s */
@@ -101,7 +102,7 @@ struct simt_coll_result {
     simt_figure_mask figures_used;
 
     int assumption_count;
-    char assumptions[SIMT_COLL_MAX_ASSUMPTIONS][SIMT_COLL_ASSUMPTION_BYTES];
+    char assumptions[SIMT_COLLECTIVE_MAX_ASSUMPTIONS][SIMT_COLLECTIVE_ASSUMPTION_BYTES];
 };
 
 /* Predicts one collective. Returns 0 and fills *out. SIMT_EINVAL for an op
@@ -113,7 +114,7 @@ struct simt_coll_result {
  * PCIe figure, an algorithm the op or system does not have (tree: all-reduce
  * only; nvls: all-reduce in one node of NVSwitch with NVLink 4 or later).
  * *out is unspecified on failure. */
-int simt_coll_predict(const struct simt_gpu_spec *gpu, const struct simt_coll_request *req,
-                      struct simt_coll_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
+int simt_collective_predict(const struct simt_gpu_spec *gpu, const struct simt_collective_request *req,
+                            struct simt_collective_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
 
 #endif

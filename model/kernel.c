@@ -455,7 +455,7 @@ static int shape_and_occupancy(const struct simt_gpu_spec *gpu, const struct sim
     res->warps_per_block = (int)((threads + r->lanes - 1) / r->lanes);
     if (threads % r->lanes != 0)
         res->assumed |= SIMT_KERNEL_ASSUMED_PARTIAL_WARP;
-    struct simt_occ_request occ;
+    struct simt_occupancy_request occ;
     simt_occupancy_request_init(&occ);
     occ.block_size = (int)threads;
     occ.registers_per_thread = req->registers_per_thread;
@@ -707,7 +707,7 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
         }
     }
     /* raise occupancy when registers or shared memory limit it */
-    const struct simt_occ_result *occ = &res->occupancy;
+    const struct simt_occupancy_result *occ = &res->occupancy;
     if (occ->occupancy < 1.0 && (occ->limiters & (SIMT_LIMIT_REGISTERS | SIMT_LIMIT_SHARED))) {
         v = *req;
         int found = 0;

@@ -215,7 +215,7 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_NO_INT_PIPE (1u << 20) /* int_ops, but no INT32 figure: issue slots only */
 
 struct simt_kernel_result {
-    struct simt_occ_result occupancy;
+    struct simt_occupancy_result occupancy;
     double time_s; /* launch + execution */
     double execution_s;
     enum simt_kernel_bound bound;

@@ -65,7 +65,7 @@
 /* PTX ISA: named barriers 0..15 per CTA on every architecture. */
 #define MAX_BARRIERS_PER_BLOCK 16
 
-void simt_occupancy_request_init(struct simt_occ_request *req)
+void simt_occupancy_request_init(struct simt_occupancy_request *req)
 {
     memset(req, 0, sizeof *req);
     req->max_dynamic_shared_bytes = -1;
@@ -138,7 +138,7 @@ static int clamp_int(int64_t v)
     return (int)v;
 }
 
-static int check_request(const struct simt_occ_request *req, struct simt_diag *diag)
+static int check_request(const struct simt_occupancy_request *req, struct simt_diag *diag)
 {
     if (req->block_size <= 0)
         return simt_diag_fail(diag, SIMT_EINVAL, "block_size", "block_size must be at least 1");
@@ -223,8 +223,8 @@ static int64_t snap_carveout(const struct simt_gpu_spec *gpu, int64_t bytes)
     return best;
 }
 
-static void finish(const struct simt_gpu_spec *gpu, const struct simt_occ_request *req, int warps_per_block,
-                   struct simt_occ_result *out)
+static void finish(const struct simt_gpu_spec *gpu, const struct simt_occupancy_request *req,
+                   int warps_per_block, struct simt_occupancy_result *out)
 {
     int blocks = min_int(min_int(out->limit_warps, out->limit_registers),
                          min_int(min_int(out->limit_shared, out->limit_blocks), out->limit_barriers));
@@ -251,7 +251,7 @@ static void finish(const struct simt_gpu_spec *gpu, const struct simt_occ_reques
 
 /* When no limit refused but one still comes out at zero (a database whose
  * numbers cannot hold even one block), name the resource. */
-static void refuse_zero_limits(const struct simt_occ_result *out, struct refusal *r)
+static void refuse_zero_limits(const struct simt_occupancy_result *out, struct refusal *r)
 {
     if (out->limit_warps == 0)
         refuse(r, "block_size", "a block of this size does not fit the SM's warp slots");
@@ -265,8 +265,8 @@ static void refuse_zero_limits(const struct simt_occ_result *out, struct refusal
         refuse(r, "block_barriers", "not one block fits the SM's barriers");
 }
 
-static void nvidia_shared(const struct simt_gpu_spec *gpu, const struct simt_occ_request *req,
-                          struct simt_occ_result *out, struct refusal *r)
+static void nvidia_shared(const struct simt_gpu_spec *gpu, const struct simt_occupancy_request *req,
+                          struct simt_occupancy_result *out, struct refusal *r)
 {
     const int64_t static_bytes = req->static_shared_bytes;
     const int64_t dynamic_bytes = req->dynamic_shared_bytes;
@@ -279,7 +279,7 @@ static void nvidia_shared(const struct simt_gpu_spec *gpu, const struct simt_occ
     /* The carveout the preference alone asks for. */
     int64_t wanted = gpu->shared_bytes_per_sm;
     if (req->carveout_percent < 0)
-        out->assumed |= SIMT_OCC_ASSUMED_CARVEOUT;
+        out->assumed |= SIMT_OCCUPANCY_ASSUMED_CARVEOUT;
     else
         wanted = (int64_t)req->carveout_percent * gpu->shared_bytes_per_sm / 100;
     int64_t carveout = snap_carveout(gpu, wanted);
@@ -298,7 +298,7 @@ static void nvidia_shared(const struct simt_gpu_spec *gpu, const struct simt_occ
     if (ok) {
         if (max_dynamic < 0) {
             max_dynamic = optin_limit - static_bytes;
-            out->assumed |= SIMT_OCC_ASSUMED_MAX_DYNAMIC;
+            out->assumed |= SIMT_OCCUPANCY_ASSUMED_MAX_DYNAMIC;
         } else if (max_dynamic > optin_limit - static_bytes) {
             refuse(r, "max_dynamic_shared_bytes",
                    "max_dynamic_shared_bytes %lld plus static %lld exceeds the opt-in limit of %lld "
@@ -348,11 +348,11 @@ static void nvidia_shared(const struct simt_gpu_spec *gpu, const struct simt_occ
         }
         out->shared_carveout_bytes = carveout;
     }
-    out->limit_shared = allocated > 0 ? clamp_int(carveout / allocated) : SIMT_OCC_NO_LIMIT;
+    out->limit_shared = allocated > 0 ? clamp_int(carveout / allocated) : SIMT_OCCUPANCY_NO_LIMIT;
 }
 
-static int nvidia_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_request *req,
-                          struct simt_occ_result *out, struct simt_diag *diag)
+static int nvidia_compute(const struct simt_gpu_spec *gpu, const struct simt_occupancy_request *req,
+                          struct simt_occupancy_result *out, struct simt_diag *diag)
 {
     int rc = check_gpu_nvidia(gpu, diag);
     if (rc != SIMT_OK)
@@ -394,7 +394,7 @@ static int nvidia_compute(const struct simt_gpu_spec *gpu, const struct simt_occ
                    (long long)per_block_checked, partitions, gpu->max_registers_per_block);
             out->limit_registers = 0;
         } else if (per_warp == 0) {
-            out->limit_registers = SIMT_OCC_NO_LIMIT;
+            out->limit_registers = SIMT_OCCUPANCY_NO_LIMIT;
         } else {
             const int64_t warps_per_partition = (int64_t)(gpu->registers_per_sm / partitions) / per_warp;
             out->limit_registers = clamp_int(warps_per_partition * partitions / warps_per_block);
@@ -414,7 +414,7 @@ static int nvidia_compute(const struct simt_gpu_spec *gpu, const struct simt_occ
     } else if (gpu->compute_major >= 9 && gpu->max_barriers_per_sm > 0 && req->block_barriers > 0) {
         out->limit_barriers = gpu->max_barriers_per_sm / req->block_barriers;
     } else {
-        out->limit_barriers = SIMT_OCC_NO_LIMIT;
+        out->limit_barriers = SIMT_OCCUPANCY_NO_LIMIT;
     }
 
     if (!r.refused)
@@ -445,8 +445,8 @@ static int check_gpu_amd(const struct simt_gpu_spec *gpu, struct simt_diag *diag
     return require_positive(need, sizeof need / sizeof need[0], diag);
 }
 
-static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_request *req,
-                       struct simt_occ_result *out, struct simt_diag *diag)
+static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occupancy_request *req,
+                       struct simt_occupancy_result *out, struct simt_diag *diag)
 {
     int rc = check_gpu_amd(gpu, diag);
     if (rc != SIMT_OK)
@@ -469,7 +469,7 @@ static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_re
     }
 
     /* vector and scalar registers: waves per SIMD each allows */
-    int gpr_waves_per_simd = SIMT_OCC_NO_LIMIT;
+    int gpr_waves_per_simd = SIMT_OCCUPANCY_NO_LIMIT;
     if (req->registers_per_thread > gpu->max_vgprs_per_wave) {
         refuse(&r, "registers_per_thread", "%d VGPRs exceed the %d a wave may address",
                req->registers_per_thread, gpu->max_vgprs_per_wave);
@@ -481,7 +481,7 @@ static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_re
         gpr_waves_per_simd = clamp_int(gpu->vgprs_per_simd_lane / vgprs);
     }
     if (req->sgprs_per_wave == 0) {
-        out->assumed |= SIMT_OCC_ASSUMED_SGPRS;
+        out->assumed |= SIMT_OCCUPANCY_ASSUMED_SGPRS;
     } else if (req->sgprs_per_wave > gpu->max_sgprs_per_wave) {
         refuse(&r, "sgprs_per_wave", "%d SGPRs exceed the %d a wave may have", req->sgprs_per_wave,
                gpu->max_sgprs_per_wave);
@@ -491,8 +491,8 @@ static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_re
         out->sgprs_per_wave = (int)sgprs;
         gpr_waves_per_simd = min_int(gpr_waves_per_simd, clamp_int(gpu->sgprs_per_simd / sgprs));
     }
-    if (gpr_waves_per_simd == SIMT_OCC_NO_LIMIT)
-        out->limit_registers = SIMT_OCC_NO_LIMIT;
+    if (gpr_waves_per_simd == SIMT_OCCUPANCY_NO_LIMIT)
+        out->limit_registers = SIMT_OCCUPANCY_NO_LIMIT;
     else
         out->limit_registers = clamp_int((int64_t)simds * gpr_waves_per_simd / waves_per_group);
 
@@ -511,13 +511,13 @@ static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_re
             round_up64(req->static_shared_bytes + req->dynamic_shared_bytes, gpu->lds_allocation_unit_bytes);
         out->lds_bytes_per_workgroup = lds;
         out->shared_bytes_per_block = lds;
-        out->limit_shared = lds > 0 ? clamp_int(gpu->lds_bytes_per_cu / lds) : SIMT_OCC_NO_LIMIT;
+        out->limit_shared = lds > 0 ? clamp_int(gpu->lds_bytes_per_cu / lds) : SIMT_OCCUPANCY_NO_LIMIT;
     }
     out->shared_carveout_bytes = gpu->lds_bytes_per_cu;
 
     /* workgroups per CU, when the record gives the cap */
-    out->limit_blocks = gpu->max_blocks_per_sm > 0 ? gpu->max_blocks_per_sm : SIMT_OCC_NO_LIMIT;
-    out->limit_barriers = SIMT_OCC_NO_LIMIT;
+    out->limit_blocks = gpu->max_blocks_per_sm > 0 ? gpu->max_blocks_per_sm : SIMT_OCCUPANCY_NO_LIMIT;
+    out->limit_barriers = SIMT_OCCUPANCY_NO_LIMIT;
 
     if (!r.refused)
         refuse_zero_limits(out, &r);
@@ -534,8 +534,8 @@ static int amd_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_re
     return SIMT_OK;
 }
 
-int simt_occupancy_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_request *req,
-                           struct simt_occ_result *out, struct simt_diag *diag)
+int simt_occupancy_compute(const struct simt_gpu_spec *gpu, const struct simt_occupancy_request *req,
+                           struct simt_occupancy_result *out, struct simt_diag *diag)
 {
     memset(out, 0, sizeof *out);
     int rc = check_request(req, diag);
@@ -579,7 +579,7 @@ int simt_occupancy_suggest(const struct simt_gpu_spec *gpu, const struct simt_su
             ? (int64_t)gpu->simds_per_cu * gpu->max_waves_per_simd * warp
             : (gpu->max_threads_per_sm > 0 ? gpu->max_threads_per_sm : (int64_t)gpu->max_warps_per_sm * warp);
 
-    struct simt_occ_request occ;
+    struct simt_occupancy_request occ;
     simt_occupancy_request_init(&occ);
     occ.registers_per_thread = req->registers_per_thread;
     occ.static_shared_bytes = req->static_shared_bytes;
@@ -601,7 +601,7 @@ int simt_occupancy_suggest(const struct simt_gpu_spec *gpu, const struct simt_su
         }
         occ.block_size = size;
         occ.dynamic_shared_bytes = dynamic;
-        struct simt_occ_result res;
+        struct simt_occupancy_result res;
         struct simt_diag d;
         rc = simt_occupancy_compute(gpu, &occ, &res, &d);
         if (rc == SIMT_EUNSAT) {

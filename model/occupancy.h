@@ -22,14 +22,15 @@
 /* A per-resource limit that does not apply (no registers used, no shared
  * memory, no barrier limit on this architecture) holds this value, as the
  * CUDA occupancy calculator reports INT_MAX. */
-#define SIMT_OCC_NO_LIMIT INT_MAX
+#define SIMT_OCCUPANCY_NO_LIMIT INT_MAX
 
 /* assumption bits: defaults the model filled in */
-#define SIMT_OCC_ASSUMED_MAX_DYNAMIC (1u << 0) /* max_dynamic_shared_bytes taken as opt-in limit - static */
-#define SIMT_OCC_ASSUMED_CARVEOUT (1u << 1)    /* driver's default carveout preference */
-#define SIMT_OCC_ASSUMED_SGPRS (1u << 2)       /* AMD: SGPR use not given, not counted as a limit */
+#define SIMT_OCCUPANCY_ASSUMED_MAX_DYNAMIC                                                                   \
+    (1u << 0) /* max_dynamic_shared_bytes taken as opt-in limit - static */
+#define SIMT_OCCUPANCY_ASSUMED_CARVEOUT (1u << 1) /* driver's default carveout preference */
+#define SIMT_OCCUPANCY_ASSUMED_SGPRS (1u << 2)    /* AMD: SGPR use not given, not counted as a limit */
 
-struct simt_occ_request {
+struct simt_occupancy_request {
     int block_size;
     int registers_per_thread;    /* AMD: VGPRs per lane, AccVGPRs included */
     int64_t static_shared_bytes; /* AMD: LDS */
@@ -42,9 +43,9 @@ struct simt_occ_request {
 };
 
 /* Fills the defaults of the contract: barriers 1, carveout -1, max dynamic -1. */
-void simt_occupancy_request_init(struct simt_occ_request *req);
+void simt_occupancy_request_init(struct simt_occupancy_request *req);
 
-struct simt_occ_result {
+struct simt_occupancy_result {
     int active_blocks_per_sm;
     int active_warps_per_sm;
     int max_warps_per_sm;
@@ -59,7 +60,7 @@ struct simt_occ_result {
     int64_t shared_bytes_per_block; /* allocated, reserved bytes and rounding included */
     int64_t shared_carveout_bytes;  /* the carveout the driver picks */
     double waves;                   /* grid / (blocks per SM * SMs); 0 when no grid */
-    unsigned assumed;               /* SIMT_OCC_ASSUMED_* bits */
+    unsigned assumed;               /* SIMT_OCCUPANCY_ASSUMED_* bits */
     /* AMD only (0 on NVIDIA) */
     int waves_per_simd;
     int waves_per_cu;
@@ -76,8 +77,8 @@ struct simt_occ_result {
  * AMD also "sgprs_per_wave"). A record lacking a field the model needs is
  * SIMT_EINVAL with diag->field "gpu.<field>".
  * On SIMT_EUNSAT *out is still filled, with active_blocks_per_sm 0. */
-int simt_occupancy_compute(const struct simt_gpu_spec *gpu, const struct simt_occ_request *req,
-                           struct simt_occ_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
+int simt_occupancy_compute(const struct simt_gpu_spec *gpu, const struct simt_occupancy_request *req,
+                           struct simt_occupancy_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
 
 /* What cudaOccupancyMaxPotentialBlockSize answers, tie-breaking included
  * (on AMD the same search, in steps of the wave size). SIMT_EUNSAT, with the

@@ -1,7 +1,7 @@
 /* transformer.c - a Llama-style decoder layer and the whole model (see
  * transformer.h). Each operation is priced on the existing models:
  * projections through simt_gemm_predict (M = new tokens), all-reduces
- * through simt_coll_predict, attention FlashAttention-style (prefill: tiles
+ * through simt_collective_predict, attention FlashAttention-style (prefill: tiles
  * of 128 queries x 128 keys at a fraction of the tensor rate, causal tiles
  * above the diagonal skipped, the longest query block bounding the time;
  * decode: the KV cache read at a fraction of DRAM bandwidth), norms, rotary
@@ -263,13 +263,14 @@ static int all_reduce(struct ctx *c, double *time, struct simt_diag *diag)
     if (r->tp <= 1)
         return SIMT_OK;
     int nvlink = c->gpu->nvlink_generation > 0 && c->gpu->nvlink_bandwidth_bytes_per_s > 0.0;
-    struct simt_coll_request q = {.op = SIMT_COLL_ALL_REDUCE,
-                                  .link = nvlink ? SIMT_LINK_NVLINK : SIMT_LINK_PCIE,
-                                  .bytes = (double)(r->batch * r->seq_len * r->shape.hidden) * c->act_bytes,
-                                  .gpus = r->tp,
-                                  .nodes = 1};
-    struct simt_coll_result cr;
-    int rc = simt_coll_predict(c->gpu, &q, &cr, diag);
+    struct simt_collective_request q = {.op = SIMT_COLLECTIVE_ALL_REDUCE,
+                                        .link = nvlink ? SIMT_LINK_NVLINK : SIMT_LINK_PCIE,
+                                        .bytes =
+                                            (double)(r->batch * r->seq_len * r->shape.hidden) * c->act_bytes,
+                                        .gpus = r->tp,
+                                        .nodes = 1};
+    struct simt_collective_result cr;
+    int rc = simt_collective_predict(c->gpu, &q, &cr, diag);
     if (rc != SIMT_OK)
         return simt_diag_fail(diag, rc, "parallel.tp", "the all-reduce over tp = %d GPUs cannot run: %s",
                               r->tp, diag != NULL ? diag->message : "");

@@ -142,7 +142,7 @@ unsigned their_limiters(const cudaOccResult &t)
     return bits;
 }
 
-void print_request(const char *gpu, const struct simt_occ_request &r)
+void print_request(const char *gpu, const struct simt_occupancy_request &r)
 {
     std::printf("  gpu=%s block_size=%d registers=%d static=%lld dynamic=%lld max_dynamic=%lld carveout=%d "
                 "barriers=%d\n",
@@ -152,7 +152,7 @@ void print_request(const char *gpu, const struct simt_occ_request &r)
 }
 
 /* Returns true when both agree; prints the difference otherwise. */
-bool compare_one(const gpu_entry &g, const struct simt_occ_request &req, counts &c)
+bool compare_one(const gpu_entry &g, const struct simt_occupancy_request &req, counts &c)
 {
     const struct simt_gpu_spec &s = g.spec;
     cudaOccDeviceProp prop = device_prop(s);
@@ -166,7 +166,7 @@ bool compare_one(const gpu_entry &g, const struct simt_occ_request &req, counts 
     cudaOccError err = cudaOccMaxActiveBlocksPerMultiprocessor(&theirs, &prop, &attrs, &state, req.block_size,
                                                                (size_t)req.dynamic_shared_bytes);
 
-    struct simt_occ_result ours;
+    struct simt_occupancy_result ours;
     struct simt_diag diag;
     std::memset(&diag, 0, sizeof diag);
     int rc = simt_occupancy_compute(&s, &req, &ours, &diag);
@@ -276,9 +276,9 @@ bool compare_suggest(const gpu_entry &g, const struct simt_suggest_request &req,
 }
 
 /* One random configuration over the whole input space of a GPU. */
-struct simt_occ_request random_request(const struct simt_gpu_spec &s, rng &r)
+struct simt_occupancy_request random_request(const struct simt_gpu_spec &s, rng &r)
 {
-    struct simt_occ_request q;
+    struct simt_occupancy_request q;
     simt_occupancy_request_init(&q);
 
     const int max_block = s.max_threads_per_block;
@@ -400,7 +400,7 @@ int main(int argc, char **argv)
         counts c;
         /* every block size once, the rest of the configuration random */
         for (int bs = 1; bs <= g.spec.max_threads_per_block + 1; bs++) {
-            struct simt_occ_request q = random_request(g.spec, r);
+            struct simt_occupancy_request q = random_request(g.spec, r);
             q.block_size = bs;
             compare_one(g, q, c);
         }

@@ -26,34 +26,36 @@ static void switch_gpu(struct simt_gpu_spec *g)
     g->pcie_bandwidth_bytes_per_s = 50.0e9;
 }
 
-static struct simt_coll_result predict_ok(const struct simt_gpu_spec *g, enum simt_coll_op op,
-                                          enum simt_link link, double bytes, int gpus, int nodes,
-                                          double network)
+static struct simt_collective_result predict_ok(const struct simt_gpu_spec *g, enum simt_collective_op op,
+                                                enum simt_link link, double bytes, int gpus, int nodes,
+                                                double network)
 {
-    struct simt_coll_request req = {op, link, bytes, gpus, nodes, network, SIMT_COLL_AUTO, 0, NULL};
-    struct simt_coll_result r;
+    struct simt_collective_request req = {op, link, bytes, gpus, nodes, network, SIMT_COLLECTIVE_AUTO,
+                                          0,  NULL};
+    struct simt_collective_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
-    int rc = simt_coll_predict(g, &req, &r, &diag);
+    int rc = simt_collective_predict(g, &req, &r, &diag);
     ck_assert_msg(rc == SIMT_OK, "predict failed: %s (%s)", diag.message, diag.field);
     return r;
 }
 
 /* nccl-tests doc/PERFORMANCE.md */
 static const struct {
-    enum simt_coll_op op;
+    enum simt_collective_op op;
     int ranks;
     double factor;
 } factor_rows[] = {
-    {SIMT_COLL_ALL_REDUCE, 2, 1.0},   {SIMT_COLL_ALL_REDUCE, 8, 1.75},     {SIMT_COLL_ALL_REDUCE, 16, 1.875},
-    {SIMT_COLL_ALL_GATHER, 8, 0.875}, {SIMT_COLL_REDUCE_SCATTER, 4, 0.75}, {SIMT_COLL_ALL_TO_ALL, 2, 0.5},
-    {SIMT_COLL_BROADCAST, 8, 1.0},    {SIMT_COLL_ALL_REDUCE, 1, 0.0},      {SIMT_COLL_ALL_REDUCE, 0, 0.0},
-    {SIMT_COLL_OP_COUNT, 8, 0.0},
+    {SIMT_COLLECTIVE_ALL_REDUCE, 2, 1.0},      {SIMT_COLLECTIVE_ALL_REDUCE, 8, 1.75},
+    {SIMT_COLLECTIVE_ALL_REDUCE, 16, 1.875},   {SIMT_COLLECTIVE_ALL_GATHER, 8, 0.875},
+    {SIMT_COLLECTIVE_REDUCE_SCATTER, 4, 0.75}, {SIMT_COLLECTIVE_ALL_TO_ALL, 2, 0.5},
+    {SIMT_COLLECTIVE_BROADCAST, 8, 1.0},       {SIMT_COLLECTIVE_ALL_REDUCE, 1, 0.0},
+    {SIMT_COLLECTIVE_ALL_REDUCE, 0, 0.0},      {SIMT_COLLECTIVE_OP_COUNT, 8, 0.0},
 };
 
 START_TEST(bus_factor_rows)
 {
-    ck_assert_double_eq_tol(simt_coll_bus_factor(factor_rows[_i].op, factor_rows[_i].ranks),
+    ck_assert_double_eq_tol(simt_collective_bus_factor(factor_rows[_i].op, factor_rows[_i].ranks),
                             factor_rows[_i].factor, 1e-15);
 }
 END_TEST
@@ -67,15 +69,15 @@ START_TEST(large_messages_reach_link_bandwidth)
     struct simt_gpu_spec g;
     switch_gpu(&g);
     const double bytes = 4294967296.0;
-    for (int op = 0; op < SIMT_COLL_OP_COUNT; op++) {
+    for (int op = 0; op < SIMT_COLLECTIVE_OP_COUNT; op++) {
         for (int gpus = 2; gpus <= 8; gpus += 6) {
-            if (op == SIMT_COLL_SEND_RECV && gpus > 2)
+            if (op == SIMT_COLLECTIVE_SEND_RECV && gpus > 2)
                 continue; /* one rank to one other */
-            int nvls = op == SIMT_COLL_ALL_REDUCE && gpus == 8;
-            struct simt_coll_result r =
-                predict_ok(&g, (enum simt_coll_op)op, SIMT_LINK_NVLINK, bytes, gpus, 1, 0.0);
-            double factor = simt_coll_bus_factor((enum simt_coll_op)op, gpus);
-            ck_assert_str_eq(simt_coll_protocol_name(r.protocol), "simple");
+            int nvls = op == SIMT_COLLECTIVE_ALL_REDUCE && gpus == 8;
+            struct simt_collective_result r =
+                predict_ok(&g, (enum simt_collective_op)op, SIMT_LINK_NVLINK, bytes, gpus, 1, 0.0);
+            double factor = simt_collective_bus_factor((enum simt_collective_op)op, gpus);
+            ck_assert_str_eq(simt_collective_protocol_name(r.protocol), "simple");
             ck_assert_int_eq(r.ranks, gpus);
             ck_assert_double_eq_tol(r.bus_factor, factor, 1e-15);
             ck_assert_double_eq_tol(r.time_s, r.latency_s + r.transfer_s, 1e-15);
@@ -85,15 +87,16 @@ START_TEST(large_messages_reach_link_bandwidth)
             ck_assert_int_eq(r.nvswitch, 1);
             if (nvls) {
                 /* NVLink SHARP: busbw = 2 x line rate x 0.528, less the pipeline */
-                ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "nvls");
+                ck_assert_str_eq(simt_collective_algorithm_name(r.algorithm), "nvls");
                 ck_assert(r.busbw_bytes_per_s < 2.0 * 400.0e9 * 0.528);
                 ck_assert(r.busbw_bytes_per_s > 0.93 * 2.0 * 400.0e9 * 0.528);
                 continue;
             }
             ck_assert(r.busbw_bytes_per_s < r.link_bytes_per_s);
             ck_assert(r.busbw_bytes_per_s > 0.93 * r.link_bytes_per_s);
-            ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm),
-                             op == SIMT_COLL_ALL_TO_ALL || op == SIMT_COLL_SEND_RECV ? "direct" : "ring");
+            ck_assert_str_eq(simt_collective_algorithm_name(r.algorithm),
+                             op == SIMT_COLLECTIVE_ALL_TO_ALL || op == SIMT_COLLECTIVE_SEND_RECV ? "direct"
+                                                                                                 : "ring");
         }
     }
 }
@@ -107,14 +110,14 @@ START_TEST(hand_worked_all_reduce)
 {
     struct simt_gpu_spec g;
     switch_gpu(&g);
-    struct simt_coll_result r =
-        predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1073741824.0, 2, 1, 0.0);
+    struct simt_collective_result r =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 1073741824.0, 2, 1, 0.0);
     ck_assert_double_eq_tol(r.time_s, 3.524720601138798e-3, 1e-12);
     ck_assert_double_eq_tol(r.latency_s, 11.25e-6 + 4.24e-6, 1e-15);
     ck_assert_double_eq_tol(r.busbw_bytes_per_s, 1073741824.0 / 3.524720601138798e-3, 1.0);
     /* 64 KiB all-gather: LL, 10.65 us + 32 KiB over half of 328 GB/s */
-    r = predict_ok(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_NVLINK, 65536.0, 2, 1, 0.0);
-    ck_assert_str_eq(simt_coll_protocol_name(r.protocol), "ll");
+    r = predict_ok(&g, SIMT_COLLECTIVE_ALL_GATHER, SIMT_LINK_NVLINK, 65536.0, 2, 1, 0.0);
+    ck_assert_str_eq(simt_collective_protocol_name(r.protocol), "ll");
     ck_assert_double_eq_tol(r.time_s, 1.084980487804878e-05, 1e-15);
 }
 END_TEST
@@ -126,21 +129,25 @@ START_TEST(small_messages_are_latency)
 {
     struct simt_gpu_spec g;
     switch_gpu(&g);
-    struct simt_coll_result nv = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1024.0, 8, 1, 0.0);
-    ck_assert_str_eq(simt_coll_protocol_name(nv.protocol), "ll");
+    struct simt_collective_result nv =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 1024.0, 8, 1, 0.0);
+    ck_assert_str_eq(simt_collective_protocol_name(nv.protocol), "ll");
     ck_assert(nv.transfer_s < 0.01 * nv.latency_s);
     ck_assert_double_eq_tol(nv.transfer_s, 1.75 * 1024.0 / (0.5 * nv.link_bytes_per_s), 1e-18);
     /* 10.05 us + 14 ring steps of 0.6 us */
     ck_assert_double_eq_tol(nv.latency_s, 10.05e-6 + 14.0 * 0.6e-6, 1e-15);
-    struct simt_coll_result pc = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_PCIE, 1024.0, 8, 1, 0.0);
+    struct simt_collective_result pc =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_PCIE, 1024.0, 8, 1, 0.0);
     ck_assert(pc.latency_s > nv.latency_s);
     /* fewer ranks, fewer ring steps, less latency */
-    struct simt_coll_result two = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1024.0, 2, 1, 0.0);
+    struct simt_collective_result two =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 1024.0, 2, 1, 0.0);
     ck_assert(two.latency_s < nv.latency_s);
     /* time grows with bytes, never shrinks */
     double last = 0.0;
     for (double b = 1024.0; b <= 4294967296.0; b *= 2.0) {
-        struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_NVLINK, b, 8, 1, 0.0);
+        struct simt_collective_result r =
+            predict_ok(&g, SIMT_COLLECTIVE_ALL_GATHER, SIMT_LINK_NVLINK, b, 8, 1, 0.0);
         ck_assert(r.time_s >= last);
         last = r.time_s;
     }
@@ -153,7 +160,8 @@ START_TEST(pcie_bandwidth)
 {
     struct simt_gpu_spec g;
     switch_gpu(&g);
-    struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_PCIE, 4294967296.0, 4, 1, 0.0);
+    struct simt_collective_result r =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_GATHER, SIMT_LINK_PCIE, 4294967296.0, 4, 1, 0.0);
     ck_assert_double_eq_tol(r.link_bytes_per_s, 0.75 * 50.0e9, 1.0);
     ck_assert(r.busbw_bytes_per_s < r.link_bytes_per_s && r.busbw_bytes_per_s > 0.95 * r.link_bytes_per_s);
 }
@@ -167,18 +175,20 @@ START_TEST(multi_node_ring_is_network_bound)
     struct simt_gpu_spec g;
     switch_gpu(&g);
     const double bytes = 4294967296.0;
-    struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, bytes, 8, 2, 25.0e9);
+    struct simt_collective_result r =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, bytes, 8, 2, 25.0e9);
     ck_assert_int_eq(r.ranks, 16);
     ck_assert_double_eq_tol(r.bus_factor, 1.875, 1e-15);
     ck_assert_double_eq_tol(r.network_bytes_per_s, 0.9 * 25.0e9, 1.0);
-    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "ring");
+    ck_assert_str_eq(simt_collective_algorithm_name(r.algorithm), "ring");
     double node_bw = 8.0 * 0.9 * 25.0e9;
     ck_assert(r.busbw_bytes_per_s < node_bw && r.busbw_bytes_per_s > 0.95 * node_bw);
     /* 30 ring steps: 28 over NVLink (0.6 us), 2 across the network (2.7 us) */
     ck_assert_double_eq_tol(r.latency_s, 10.05e-6 + 28.0 * 0.6e-6 + 2.0 * 2.7e-6 + 4.24e-6, 1e-15);
     /* the default NIC is 400 Gb/s: 8 x 50 x 0.9 = 360 GB/s for the node */
-    struct simt_coll_result d = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, bytes, 8, 2, 0.0);
-    ck_assert_double_eq_tol(d.network_bytes_per_s, 0.9 * SIMT_COLL_DEFAULT_NETWORK_BYTES_PER_S, 1.0);
+    struct simt_collective_result d =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, bytes, 8, 2, 0.0);
+    ck_assert_double_eq_tol(d.network_bytes_per_s, 0.9 * SIMT_COLLECTIVE_DEFAULT_NETWORK_BYTES_PER_S, 1.0);
     ck_assert(d.time_s < r.time_s);
 }
 END_TEST
@@ -191,17 +201,20 @@ START_TEST(tree_for_small_across_nodes)
 {
     struct simt_gpu_spec g;
     switch_gpu(&g);
-    struct simt_coll_result s = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8, 64, 0.0);
-    ck_assert_str_eq(simt_coll_algorithm_name(s.algorithm), "tree");
-    struct simt_coll_result l =
-        predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8, 8, 0.0);
-    ck_assert_str_eq(simt_coll_algorithm_name(l.algorithm), "ring");
+    struct simt_collective_result s =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8, 64, 0.0);
+    ck_assert_str_eq(simt_collective_algorithm_name(s.algorithm), "tree");
+    struct simt_collective_result l =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8, 8, 0.0);
+    ck_assert_str_eq(simt_collective_algorithm_name(l.algorithm), "ring");
     /* one node: never the tree */
-    struct simt_coll_result one = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8, 1, 0.0);
-    ck_assert_str_eq(simt_coll_algorithm_name(one.algorithm), "ring");
+    struct simt_collective_result one =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8, 1, 0.0);
+    ck_assert_str_eq(simt_collective_algorithm_name(one.algorithm), "ring");
     /* other ops have no tree */
-    struct simt_coll_result ag = predict_ok(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_NVLINK, 8192.0, 8, 64, 0.0);
-    ck_assert_str_eq(simt_coll_algorithm_name(ag.algorithm), "ring");
+    struct simt_collective_result ag =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_GATHER, SIMT_LINK_NVLINK, 8192.0, 8, 64, 0.0);
+    ck_assert_str_eq(simt_collective_algorithm_name(ag.algorithm), "ring");
 }
 END_TEST
 
@@ -212,8 +225,9 @@ START_TEST(all_to_all_across_nodes)
     struct simt_gpu_spec g;
     switch_gpu(&g);
     const double bytes = 1073741824.0;
-    struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_TO_ALL, SIMT_LINK_NVLINK, bytes, 8, 2, 25.0e9);
-    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "direct");
+    struct simt_collective_result r =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_TO_ALL, SIMT_LINK_NVLINK, bytes, 8, 2, 25.0e9);
+    ck_assert_str_eq(simt_collective_algorithm_name(r.algorithm), "direct");
     double t = 0.5 * bytes / (0.9 * 25.0e9);
     double pipelined = sqrt(4.24e-6) + sqrt(t);
     ck_assert_double_eq_tol(r.transfer_s, pipelined * pipelined - 4.24e-6, 1e-12);
@@ -227,9 +241,10 @@ START_TEST(direct_nvlink)
     switch_gpu(&g);
     g.nvswitch = 0;
     g.nvlink_links = 4;
-    struct simt_coll_result r = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1.0e9, 2, 1, 0.0);
+    struct simt_collective_result r =
+        predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 1.0e9, 2, 1, 0.0);
     ck_assert_int_eq(r.nvswitch, 0);
-    r = predict_ok(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1.0e9, 5, 1, 0.0);
+    r = predict_ok(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 1.0e9, 5, 1, 0.0);
     ck_assert_int_gt(r.assumption_count, 1);
 }
 END_TEST
@@ -244,7 +259,7 @@ static const struct {
     int rc;
     const char *field;
 } error_rows[] = {
-    {SIMT_COLL_OP_COUNT, 0, 1024.0, 2, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "op"},
+    {SIMT_COLLECTIVE_OP_COUNT, 0, 1024.0, 2, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "op"},
     {0, SIMT_LINK_COUNT, 1024.0, 2, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "link"},
     {0, 0, 0.0, 2, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "bytes"},
     {0, 0, -5.0, 2, 1, 0.0, 4, 1, 18, 50e9, SIMT_EINVAL, "bytes"},
@@ -267,19 +282,19 @@ START_TEST(error_rows_test)
     if (error_rows[_i].nvlink == 0)
         g.nvlink_bandwidth_bytes_per_s = 0.0;
     g.pcie_bandwidth_bytes_per_s = error_rows[_i].pcie;
-    struct simt_coll_request req = {(enum simt_coll_op)error_rows[_i].op,
-                                    (enum simt_link)error_rows[_i].link,
-                                    error_rows[_i].bytes,
-                                    error_rows[_i].gpus,
-                                    error_rows[_i].nodes,
-                                    error_rows[_i].network,
-                                    SIMT_COLL_AUTO,
-                                    0,
-                                    NULL};
-    struct simt_coll_result r;
+    struct simt_collective_request req = {(enum simt_collective_op)error_rows[_i].op,
+                                          (enum simt_link)error_rows[_i].link,
+                                          error_rows[_i].bytes,
+                                          error_rows[_i].gpus,
+                                          error_rows[_i].nodes,
+                                          error_rows[_i].network,
+                                          SIMT_COLLECTIVE_AUTO,
+                                          0,
+                                          NULL};
+    struct simt_collective_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
-    ck_assert_int_eq(simt_coll_predict(&g, &req, &r, &diag), error_rows[_i].rc);
+    ck_assert_int_eq(simt_collective_predict(&g, &req, &r, &diag), error_rows[_i].rc);
     ck_assert_str_eq(diag.field, error_rows[_i].field);
     ck_assert(diag.message[0] != '\0');
 }
@@ -287,9 +302,10 @@ END_TEST
 
 START_TEST(names_round_trip)
 {
-    for (int op = 0; op < SIMT_COLL_OP_COUNT; op++) {
-        enum simt_coll_op parsed;
-        ck_assert_int_eq(simt_coll_op_parse(simt_coll_op_name((enum simt_coll_op)op), &parsed), SIMT_OK);
+    for (int op = 0; op < SIMT_COLLECTIVE_OP_COUNT; op++) {
+        enum simt_collective_op parsed;
+        ck_assert_int_eq(
+            simt_collective_op_parse(simt_collective_op_name((enum simt_collective_op)op), &parsed), SIMT_OK);
         ck_assert_int_eq(parsed, op);
     }
     for (int l = 0; l < SIMT_LINK_COUNT; l++) {
@@ -297,24 +313,24 @@ START_TEST(names_round_trip)
         ck_assert_int_eq(simt_link_parse(simt_link_name((enum simt_link)l), &parsed), SIMT_OK);
         ck_assert_int_eq(parsed, l);
     }
-    enum simt_coll_op op;
-    ck_assert_int_eq(simt_coll_op_parse("allreduce", &op), SIMT_EINVAL);
+    enum simt_collective_op op;
+    ck_assert_int_eq(simt_collective_op_parse("allreduce", &op), SIMT_EINVAL);
     enum simt_link link;
     ck_assert_int_eq(simt_link_parse("infiniband", &link), SIMT_EINVAL);
-    ck_assert_ptr_null(simt_coll_op_name(SIMT_COLL_OP_COUNT));
+    ck_assert_ptr_null(simt_collective_op_name(SIMT_COLLECTIVE_OP_COUNT));
     ck_assert_ptr_null(simt_link_name(SIMT_LINK_COUNT));
-    ck_assert_str_eq(simt_coll_algorithm_name(SIMT_COLL_TREE), "tree");
-    ck_assert_str_eq(simt_coll_protocol_name(SIMT_COLL_PROTO_LL), "ll");
+    ck_assert_str_eq(simt_collective_algorithm_name(SIMT_COLLECTIVE_TREE), "tree");
+    ck_assert_str_eq(simt_collective_protocol_name(SIMT_COLLECTIVE_PROTO_LL), "ll");
 }
 END_TEST
 
-static int predict_alg(const struct simt_gpu_spec *g, enum simt_coll_op op, enum simt_link link, double bytes,
-                       int gpus, enum simt_coll_algorithm algorithm, int pairs_only,
-                       struct simt_coll_result *r, struct simt_diag *diag)
+static int predict_alg(const struct simt_gpu_spec *g, enum simt_collective_op op, enum simt_link link,
+                       double bytes, int gpus, enum simt_collective_algorithm algorithm, int pairs_only,
+                       struct simt_collective_result *r, struct simt_diag *diag)
 {
-    struct simt_coll_request req = {op, link, bytes, gpus, 1, 0.0, algorithm, pairs_only, NULL};
+    struct simt_collective_request req = {op, link, bytes, gpus, 1, 0.0, algorithm, pairs_only, NULL};
     memset(diag, 0, sizeof *diag);
-    return simt_coll_predict(g, &req, r, diag);
+    return simt_collective_predict(g, &req, r, diag);
 }
 
 /* Hand-worked NVLS: 8 GPUs on NVSwitch (NVLink 4, 400 GB/s a direction),
@@ -328,33 +344,33 @@ START_TEST(hand_worked_nvls)
 {
     struct simt_gpu_spec g;
     switch_gpu(&g);
-    struct simt_coll_result r;
+    struct simt_collective_result r;
     struct simt_diag diag;
-    ck_assert_int_eq(predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8, SIMT_COLL_AUTO,
-                                 0, &r, &diag),
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8,
+                                 SIMT_COLLECTIVE_AUTO, 0, &r, &diag),
                      SIMT_OK);
-    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "nvls");
+    ck_assert_str_eq(simt_collective_algorithm_name(r.algorithm), "nvls");
     ck_assert_double_eq_tol(r.time_s, 0.018382657975708663, 1e-12);
     ck_assert_double_eq_tol(r.busbw_bytes_per_s, 408874101772.0, 1e3);
-    ck_assert_int_eq(predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8, SIMT_COLL_RING,
-                                 0, &r, &diag),
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 8,
+                                 SIMT_COLLECTIVE_RING, 0, &r, &diag),
                      SIMT_OK);
-    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "ring");
+    ck_assert_str_eq(simt_collective_algorithm_name(r.algorithm), "ring");
     ck_assert_double_eq_tol(r.time_s, 0.023561323565641917, 1e-12);
     /* 4 GPUs: NCCL's tuner keeps the ring under auto; nvls may be asked */
-    ck_assert_int_eq(predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 4, SIMT_COLL_AUTO,
-                                 0, &r, &diag),
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 4,
+                                 SIMT_COLLECTIVE_AUTO, 0, &r, &diag),
                      SIMT_OK);
-    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "ring");
-    ck_assert_int_eq(predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 4, SIMT_COLL_NVLS,
-                                 0, &r, &diag),
+    ck_assert_str_eq(simt_collective_algorithm_name(r.algorithm), "ring");
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 4294967296.0, 4,
+                                 SIMT_COLLECTIVE_NVLS, 0, &r, &diag),
                      SIMT_OK);
-    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "nvls");
+    ck_assert_str_eq(simt_collective_algorithm_name(r.algorithm), "nvls");
     /* small messages: NVLS's 25 us loses to the ring's LL */
-    ck_assert_int_eq(
-        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8, SIMT_COLL_AUTO, 0, &r, &diag),
-        SIMT_OK);
-    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "ring");
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 8192.0, 8,
+                                 SIMT_COLLECTIVE_AUTO, 0, &r, &diag),
+                     SIMT_OK);
+    ck_assert_str_eq(simt_collective_algorithm_name(r.algorithm), "ring");
 }
 END_TEST
 
@@ -364,30 +380,30 @@ START_TEST(algorithm_refusals)
 {
     struct simt_gpu_spec g;
     switch_gpu(&g);
-    struct simt_coll_result r;
+    struct simt_collective_result r;
     struct simt_diag diag;
-    ck_assert_int_eq(
-        predict_alg(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_NVLINK, 1e9, 8, SIMT_COLL_NVLS, 0, &r, &diag),
-        SIMT_EUNSAT);
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_GATHER, SIMT_LINK_NVLINK, 1e9, 8,
+                                 SIMT_COLLECTIVE_NVLS, 0, &r, &diag),
+                     SIMT_EUNSAT);
     ck_assert_str_eq(diag.field, "algorithm");
-    ck_assert_int_eq(
-        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_PCIE, 1e9, 8, SIMT_COLL_NVLS, 0, &r, &diag),
-        SIMT_EUNSAT);
-    ck_assert_int_eq(
-        predict_alg(&g, SIMT_COLL_ALL_GATHER, SIMT_LINK_NVLINK, 1e9, 8, SIMT_COLL_TREE, 0, &r, &diag),
-        SIMT_EUNSAT);
-    ck_assert_int_eq(
-        predict_alg(&g, SIMT_COLL_ALL_TO_ALL, SIMT_LINK_NVLINK, 1e9, 8, SIMT_COLL_RING, 0, &r, &diag),
-        SIMT_EUNSAT);
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_PCIE, 1e9, 8, SIMT_COLLECTIVE_NVLS,
+                                 0, &r, &diag),
+                     SIMT_EUNSAT);
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_GATHER, SIMT_LINK_NVLINK, 1e9, 8,
+                                 SIMT_COLLECTIVE_TREE, 0, &r, &diag),
+                     SIMT_EUNSAT);
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_TO_ALL, SIMT_LINK_NVLINK, 1e9, 8,
+                                 SIMT_COLLECTIVE_RING, 0, &r, &diag),
+                     SIMT_EUNSAT);
     g.compute_major = 8; /* an A100: NVSwitch, no SHARP */
     g.nvlink_generation = 3;
-    ck_assert_int_eq(
-        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 8, SIMT_COLL_NVLS, 0, &r, &diag),
-        SIMT_EUNSAT);
-    ck_assert_int_eq(
-        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 8, SIMT_COLL_AUTO, 0, &r, &diag),
-        SIMT_OK);
-    ck_assert_str_eq(simt_coll_algorithm_name(r.algorithm), "ring");
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 8,
+                                 SIMT_COLLECTIVE_NVLS, 0, &r, &diag),
+                     SIMT_EUNSAT);
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 8,
+                                 SIMT_COLLECTIVE_AUTO, 0, &r, &diag),
+                     SIMT_OK);
+    ck_assert_str_eq(simt_collective_algorithm_name(r.algorithm), "ring");
 }
 END_TEST
 
@@ -398,18 +414,19 @@ START_TEST(bridged_pairs_only)
     switch_gpu(&g);
     g.nvswitch = 0;
     g.nvlink_links = 12;
-    struct simt_coll_result r;
+    struct simt_collective_result r;
     struct simt_diag diag;
-    ck_assert_int_eq(
-        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 2, SIMT_COLL_AUTO, 1, &r, &diag),
-        SIMT_OK);
-    ck_assert_int_eq(
-        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 4, SIMT_COLL_AUTO, 1, &r, &diag),
-        SIMT_EUNSAT);
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 2,
+                                 SIMT_COLLECTIVE_AUTO, 1, &r, &diag),
+                     SIMT_OK);
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_NVLINK, 1e9, 4,
+                                 SIMT_COLLECTIVE_AUTO, 1, &r, &diag),
+                     SIMT_EUNSAT);
     ck_assert_str_eq(diag.field, "gpus");
     ck_assert_ptr_nonnull(strstr(diag.message, "link"));
-    ck_assert_int_eq(
-        predict_alg(&g, SIMT_COLL_ALL_REDUCE, SIMT_LINK_PCIE, 1e9, 4, SIMT_COLL_AUTO, 1, &r, &diag), SIMT_OK);
+    ck_assert_int_eq(predict_alg(&g, SIMT_COLLECTIVE_ALL_REDUCE, SIMT_LINK_PCIE, 1e9, 4, SIMT_COLLECTIVE_AUTO,
+                                 1, &r, &diag),
+                     SIMT_OK);
 }
 END_TEST
 

@@ -12,7 +12,7 @@
 #include "hwdb.h"
 #include "occupancy.h"
 
-#define NL SIMT_OCC_NO_LIMIT
+#define NL SIMT_OCCUPANCY_NO_LIMIT
 #define KIB 1024
 
 /* ---- specs, from the CUDA Programming Guide's per-compute-capability table ---- */
@@ -264,9 +264,9 @@ static const struct occ_case occ_cases[] = {
 };
 /* clang-format on */
 
-static struct simt_occ_request request_of(const struct occ_case *c)
+static struct simt_occupancy_request request_of(const struct occ_case *c)
 {
-    struct simt_occ_request req;
+    struct simt_occupancy_request req;
     simt_occupancy_request_init(&req);
     req.block_size = c->block_size;
     req.registers_per_thread = c->registers;
@@ -286,8 +286,8 @@ START_TEST(occupancy_table)
 {
     const struct occ_case *c = &occ_cases[_i];
     struct simt_gpu_spec gpu = spec_of(c->gpu);
-    struct simt_occ_request req = request_of(c);
-    struct simt_occ_result res;
+    struct simt_occupancy_request req = request_of(c);
+    struct simt_occupancy_result res;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_occupancy_compute(&gpu, &req, &res, &diag);
@@ -323,8 +323,8 @@ END_TEST
 START_TEST(assumptions)
 {
     struct simt_gpu_spec gpu = h200();
-    struct simt_occ_request req;
-    struct simt_occ_result res;
+    struct simt_occupancy_request req;
+    struct simt_occupancy_result res;
     struct simt_diag diag;
     simt_occupancy_request_init(&req);
     ck_assert_int_eq(req.block_barriers, 1);
@@ -333,7 +333,7 @@ START_TEST(assumptions)
     req.block_size = 128;
     req.registers_per_thread = 32;
     ck_assert_int_eq(simt_occupancy_compute(&gpu, &req, &res, &diag), SIMT_OK);
-    ck_assert_uint_eq(res.assumed, SIMT_OCC_ASSUMED_MAX_DYNAMIC | SIMT_OCC_ASSUMED_CARVEOUT);
+    ck_assert_uint_eq(res.assumed, SIMT_OCCUPANCY_ASSUMED_MAX_DYNAMIC | SIMT_OCCUPANCY_ASSUMED_CARVEOUT);
     req.max_dynamic_shared_bytes = 4096;
     req.carveout_percent = 100;
     ck_assert_int_eq(simt_occupancy_compute(&gpu, &req, &res, &diag), SIMT_OK);
@@ -345,8 +345,8 @@ END_TEST
 START_TEST(amd_fields)
 {
     struct simt_gpu_spec gpu = mi300x();
-    struct simt_occ_request req;
-    struct simt_occ_result res;
+    struct simt_occupancy_request req;
+    struct simt_occupancy_result res;
     struct simt_diag diag;
     simt_occupancy_request_init(&req);
     /* 5 waves a workgroup, 100 VGPRs (104 allocated: 4 waves per SIMD, 16 per
@@ -367,7 +367,7 @@ START_TEST(amd_fields)
     ck_assert_uint_eq(res.assumed, 0);
     req.sgprs_per_wave = 0;
     ck_assert_int_eq(simt_occupancy_compute(&gpu, &req, &res, &diag), SIMT_OK);
-    ck_assert_uint_eq(res.assumed, SIMT_OCC_ASSUMED_SGPRS);
+    ck_assert_uint_eq(res.assumed, SIMT_OCCUPANCY_ASSUMED_SGPRS);
 }
 END_TEST
 
@@ -375,8 +375,8 @@ START_TEST(incomplete_gpu)
 {
     struct simt_gpu_spec gpu = h200();
     gpu.max_warps_per_sm = 0;
-    struct simt_occ_request req;
-    struct simt_occ_result res;
+    struct simt_occupancy_request req;
+    struct simt_occupancy_result res;
     struct simt_diag diag;
     simt_occupancy_request_init(&req);
     req.block_size = 128;
@@ -394,8 +394,8 @@ START_TEST(database_records)
     memset(&diag, 0, sizeof diag);
     ck_assert_msg(simt_hwdb_load_dir(SIMT_SOURCE_DIR "/hwdb", &db, &diag) == SIMT_OK, "%s:%d:%d %s",
                   diag.file, diag.line, diag.column, diag.message);
-    struct simt_occ_request req;
-    struct simt_occ_result res;
+    struct simt_occupancy_request req;
+    struct simt_occupancy_result res;
 
     /* API.md's example on h200-sxm */
     const struct simt_hwdb_gpu *h200_sxm = simt_hwdb_find(db, "h200-sxm");
