@@ -283,6 +283,25 @@ static int all_reduce(struct ctx *c, double *time, struct simt_diag *diag)
     return SIMT_OK;
 }
 
+/* A block's end: its output projection (m x n x k), the tensor-parallel
+ * group's all-reduce (none at tp 1) and the residual add; adds their times
+ * to *t. */
+static int block_output(struct ctx *c, const char *proj, int64_t m, int64_t n, int64_t k, double *t,
+                        struct simt_diag *diag)
+{
+    double g = 0.0, tok = (double)m, h = (double)c->req->shape.hidden;
+    int rc;
+    if ((rc = gemm(c, proj, m, n, k, &g, diag)))
+        return rc;
+    *t += g;
+    if ((rc = all_reduce(c, &g, diag)))
+        return rc;
+    *t += g;
+    *t += elementwise(c, "residual", SIMT_TFM_OP_ELEMENTWISE, 3.0 * tok * h * c->act_bytes, RESIDUAL_LAUNCHES,
+                      tok * h);
+    return SIMT_OK;
+}
+
 /* One decoder layer's ops, in order; the sum in out->layer_time_s. */
 static int layer(struct ctx *c, struct simt_diag *diag)
 {
@@ -302,26 +321,16 @@ static int layer(struct ctx *c, struct simt_diag *diag)
     t += elementwise(c, "rope", SIMT_TFM_OP_ELEMENTWISE, 2.0 * tok * qkv_width * a, ROPE_LAUNCHES,
                      3.0 * tok * qkv_width);
     t += attention(c);
-    if ((rc = gemm(c, "o_proj", tokens, s->hidden, s->heads * s->head_dim / tp, &g, diag)))
+    if ((rc = block_output(c, "o_proj", tokens, s->hidden, s->heads * s->head_dim / tp, &t, diag)))
         return rc;
-    t += g;
-    if ((rc = all_reduce(c, &g, diag)))
-        return rc;
-    t += g;
-    t += elementwise(c, "residual", SIMT_TFM_OP_ELEMENTWISE, 3.0 * tok * h * a, RESIDUAL_LAUNCHES, tok * h);
     t += elementwise(c, "mlp_norm", SIMT_TFM_OP_NORM, 2.0 * tok * h * a, NORM_LAUNCHES, 4.0 * tok * h);
     if ((rc = gemm(c, "gate_up_proj", tokens, (gated ? 2 : 1) * ffn_local, s->hidden, &g, diag)))
         return rc;
     t += g;
     t += elementwise(c, "act_mul", SIMT_TFM_OP_ELEMENTWISE, (gated ? 3.0 : 2.0) * tok * (double)ffn_local * a,
                      ACT_LAUNCHES, 6.0 * tok * (double)ffn_local);
-    if ((rc = gemm(c, "down_proj", tokens, s->hidden, ffn_local, &g, diag)))
+    if ((rc = block_output(c, "down_proj", tokens, s->hidden, ffn_local, &t, diag)))
         return rc;
-    t += g;
-    if ((rc = all_reduce(c, &g, diag)))
-        return rc;
-    t += g;
-    t += elementwise(c, "residual", SIMT_TFM_OP_ELEMENTWISE, 3.0 * tok * h * a, RESIDUAL_LAUNCHES, tok * h);
     c->out->layer_time_s = t;
     return SIMT_OK;
 }
