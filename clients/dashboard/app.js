@@ -1,5 +1,6 @@
 // app.js - simtd's dashboard: an occupancy calculator with its three graphs,
-// a roofline chart, a shared-memory bank-conflict view and a GPU comparison.
+// a roofline chart, a shared-memory bank-conflict view, a transformer view
+// (tokens per second against batch, memory per GPU) and a GPU comparison.
 // Every number comes from the API of the daemon that served this page; the
 // page only lays them out. Chart.js (window.Chart) comes from /static/chart.js;
 // share.js (window.simtShare) brings the token, the state in the URL, the
@@ -15,7 +16,7 @@
     gpus: [],
     records: {},          // id -> GET /v1/gpus/{id}
     missingRoutes: [],    // API paths that answered 404 not_found
-    updates: { occupancy: 0, sweeps: 0, roofline: 0, banks: 0, compare: 0 },
+    updates: { occupancy: 0, sweeps: 0, roofline: 0, banks: 0, compare: 0, transformer: 0 },
     charts: {},
     kernels: [],          // roofline points the user added
     last: {},
@@ -636,6 +637,187 @@
 
   const updateCompare = debounce(updateCompareNow, 100);
 
+  // ---- transformer ------------------------------------------------------------
+
+  // Tokens per second against batch (a POST /v1/transformer per point, one line
+  // per checked GPU, at most TF_MAX_GPUS of them) and a memory bar for the
+  // first checked GPU at the chosen batch, beside the largest batch that fits.
+  const TF_BATCHES = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+  const TF_MAX_GPUS = 4;
+  const GIB = 1024 * 1024 * 1024;
+  CHART_TEXT.transformer = "Transformer: tokens per second against batch, one line per GPU";
+  CHART_TEXT.tfmem = "Transformer: memory per GPU (weights, KV cache, activations) against the GPU's memory";
+
+  function selectedTfGpus() {
+    return Array.from(document.querySelectorAll("#tf-gpus input:checked")).map((el) => el.value);
+  }
+
+  function transformerBody(gpu, batch) {
+    const phase = $("tf-phase").value;
+    const len = Number($("tf-len").value || 0);
+    const body = { gpu, model: $("tf-model").value, phase, batch, dtype: { weights: $("tf-weights").value },
+                   parallel: { tp: Number($("tf-tp").value) } };
+    if (phase === "decode") body.kv_len = len;
+    else body.seq_len = len;
+    return body;
+  }
+
+  function makeTransformerChart(canvas) {
+    return new Chart(canvas, {
+      type: "line",
+      data: { datasets: [] },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        parsing: false,
+        interaction: { mode: "nearest", intersect: false },
+        scales: {
+          x: { type: "logarithmic", min: 1, max: 256, title: { display: true, text: "batch" },
+               afterBuildTicks: (axis) => { axis.ticks = TF_BATCHES.map((v) => ({ value: v })); },
+               ticks: { callback: (v) => String(v) } },
+          y: { type: "linear", min: 0, title: { display: true, text: "tokens per second" }, ticks: { callback: (v) => si(v, "") } },
+        },
+        plugins: {
+          legend: { position: "bottom", labels: { boxWidth: 12 } },
+          title: { display: true, text: "" },
+          tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: batch ${ctx.parsed.x} → ${si(ctx.parsed.y, "tokens/s")}` } },
+        },
+      },
+    });
+  }
+
+  function makeMemoryChart(canvas) {
+    return new Chart(canvas, {
+      type: "bar",
+      data: { datasets: [] },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        indexAxis: "y",
+        scales: {
+          x: { stacked: true, min: 0, title: { display: true, text: "GiB per GPU" } },
+          y: { type: "category", stacked: true, title: { display: true, text: "batch" } },
+        },
+        plugins: {
+          legend: { position: "bottom", labels: { boxWidth: 12 } },
+          title: { display: true, text: "" },
+          tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label}: ${ctx.parsed.x.toPrecision(4)} GiB` } },
+        },
+      },
+    });
+  }
+
+  const tfLatest = latest();
+
+  async function updateTransformerNow() {
+    let ids = selectedTfGpus();
+    const dropped = ids.length > TF_MAX_GPUS ? ids.slice(TF_MAX_GPUS) : [];
+    ids = ids.slice(0, TF_MAX_GPUS);
+    const barBatch = Math.max(1, Number($("tf-batch").value || 1));
+    const ask = (gpu, batch) => api("POST", "/v1/transformer", transformerBody(gpu, batch));
+    const answers = await tfLatest(Promise.all([
+      Promise.all(ids.map((id) => Promise.all(TF_BATCHES.map((b) => ask(id, b))))),
+      ids.length ? ask(ids[0], barBatch) : Promise.resolve(null),
+    ]));
+    if (answers === null) return;
+    const [curves, bar] = answers;
+    const errors = dropped.length ? [`only the first ${TF_MAX_GPUS} GPUs are drawn (not ${dropped.join(", ")})`] : [];
+    const datasets = [];
+    ids.forEach((id, i) => {
+      const bad = curves[i].find((r) => !r.ok);
+      if (bad) {
+        errors.push(`${id}: ${errorText(bad)}`);
+        return;
+      }
+      const color = COLORS[i % COLORS.length];
+      const fits = curves[i].map((r) => r.data.memory.fits);
+      datasets.push({ label: id, data: curves[i].map((r, j) => ({ x: TF_BATCHES[j], y: r.data.tokens_per_s })),
+                      borderColor: color, backgroundColor: fits.map((f) => (f ? color : "#ffffff")),
+                      pointBorderColor: color, pointRadius: 4, borderWidth: 2 });
+    });
+    const chart = state.charts.transformer;
+    chart.data.datasets = datasets;
+    const phase = $("tf-phase").value;
+    chart.options.plugins.title.text = `${$("tf-model").value}, ${phase} at ${phase === "decode" ? "kv_len" : "seq_len"} ` +
+      `${$("tf-len").value}, ${$("tf-weights").value} weights, tp ${$("tf-tp").value}`;
+    drawn("transformer");
+    if (bar && !bar.ok && !errors.some((e) => e.startsWith(`${ids[0]}:`))) errors.push(`${ids[0]}: ${errorText(bar)}`);
+    const rows = bar && bar.ok ? [{ label: `batch ${barBatch}`, a: bar.data }] : [];
+    const maxBatch = rows.length ? rows[0].a.memory.max_batch : 0;
+    if (maxBatch > 0 && maxBatch !== barBatch) {
+      const atMax = await ask(ids[0], maxBatch);
+      if (atMax.ok) rows.push({ label: `max batch ${maxBatch}`, a: atMax.data });
+    }
+    drawMemoryBar(ids[0], rows);
+    showError("tf-error", errors.join("; "));
+    state.last.transformer = { ids, curves: curves.map((c) => c.map((r) => r.data)), bar: bar ? bar.data : null };
+    state.updates.transformer++;
+  }
+
+  // One stacked bar per row: the chosen batch, and the largest batch that
+  // fits (memory.max_batch, asked for itself), both against the GPU's memory.
+  function drawMemoryBar(gpu, rows) {
+    const chart = state.charts.tfmem;
+    if (!rows.length) {
+      chart.data.datasets = [];
+      chart.data.labels = [];
+      chart.options.plugins.title.text = gpu ? `${gpu}: no answer` : "no GPU selected";
+      $("tf-maxbatch").textContent = "";
+      drawn("tfmem");
+      return;
+    }
+    const first = rows[0].a.memory;
+    const cap = first.gpu_memory_bytes;
+    const parts = [["weights", (m) => m.weights_bytes, "#2563eb"], ["KV cache", (m) => m.kv_cache_bytes, "#ea580c"],
+                   ["activations", (m) => m.activations_bytes, "#16a34a"],
+                   ["free", (m) => Math.max(0, cap - m.total_bytes_per_gpu), "#d1d5db"]];
+    chart.data.labels = rows.map((r) => r.label);
+    chart.data.datasets = parts.map(([label, get, color]) => ({
+      label, backgroundColor: color, borderColor: color, stack: "memory",
+      data: rows.map((r) => ({ x: get(r.a.memory) / GIB, y: r.label })),
+    }));
+    chart.options.scales.x.max = Math.max(cap, ...rows.map((r) => r.a.memory.total_bytes_per_gpu)) / GIB;
+    chart.options.plugins.title.text = `${gpu}: ${bytes(first.total_bytes_per_gpu)} of ${bytes(cap)} at ${rows[0].label}` +
+      (first.fits ? "" : " (does not fit)");
+    $("tf-maxbatch").textContent = first.max_batch > 0 ? `max batch ${first.max_batch}` : "max batch 0 (the weights alone do not fit)";
+    drawn("tfmem");
+  }
+
+  const updateTransformer = debounce(updateTransformerNow, 150);
+
+  async function startTransformer() {
+    const models = await api("GET", "/v1/models");
+    if (!models.ok) {
+      showError("tf-error", `GET /v1/models: ${errorText(models)}`);
+      $("transformer").dataset.unavailable = "1";
+      return false;
+    }
+    $("tf-model").innerHTML = models.data.models.map((m) =>
+      `<option value="${escapeHtml(m.id)}">${escapeHtml(m.id)} (${escapeHtml(m.name)})</option>`).join("");
+    if (models.data.models.some((m) => m.id === "llama3-8b")) $("tf-model").value = "llama3-8b";
+    const defaults = ["h100-sxm", "h200-sxm"];
+    $("tf-gpus").innerHTML = state.gpus.map((g) =>
+      `<label><input type="checkbox" value="${g.id}"${defaults.includes(g.id) ? " checked" : ""}> ${g.id}</label>`).join("");
+    return true;
+  }
+
+  function wireTransformer() {
+    state.charts.transformer = makeTransformerChart($("chart-transformer"));
+    state.charts.tfmem = makeMemoryChart($("chart-tfmem"));
+    const relabel = () => {
+      $("tf-len-label").textContent = $("tf-phase").value === "decode" ? "Context (kv_len)" : "Prompt (seq_len)";
+    };
+    relabel();
+    $("tf-phase").addEventListener("change", relabel);
+    for (const el of [$("tf-form"), $("tf-gpus")]) {
+      el.addEventListener("input", updateTransformer);
+      el.addEventListener("change", updateTransformer);
+    }
+    $("tf-form").addEventListener("submit", (e) => e.preventDefault());
+  }
+
   // ---- start ------------------------------------------------------------------
 
   async function start() {
@@ -660,11 +842,14 @@
     $("cmp-gpus").innerHTML = state.gpus.map((g) =>
       `<label><input type="checkbox" value="${g.id}"${defaults.includes(g.id) ? " checked" : ""}> ${g.id}</label>`).join("");
 
+    const haveTransformer = await startTransformer();
     simtShare.applyState(simtShare.readState());
     for (const s of SWEEPS) state.charts[s.chart] = makeSweepChart($(`chart-${s.chart}`), s.title);
     state.charts.roofline = makeRooflineChart($("chart-roofline"));
+    if (haveTransformer) wireTransformer();
+    const exportName = { roofline: "roofline", transformer: "transformer-tokens", tfmem: "transformer-memory" };
     for (const name of Object.keys(state.charts)) {
-      simtShare.addExport(() => state.charts[name], $(`chart-${name}`), name === "roofline" ? "roofline" : `occupancy-${name}`);
+      simtShare.addExport(() => state.charts[name], $(`chart-${name}`), exportName[name] || `occupancy-${name}`);
     }
     document.addEventListener("input", simtShare.saveState);
     document.addEventListener("change", simtShare.saveState);
@@ -702,7 +887,7 @@
     const kept = simtShare.loadKernels();
     state.kernels = kept !== null ? kept
       : [{ name: "example (1 TFLOP, 4 GB, fp16)", flops: 1e12, dram: 4e9, l2: 0, precision: "fp16", tensor_cores: true }];
-    await Promise.all([updateOccupancy(), updateRoofline(), updateBanks()]);
+    await Promise.all([updateOccupancy(), updateRoofline(), updateBanks(), haveTransformer ? updateTransformerNow() : null]);
     await updateCompareNow();
     state.ready = true;
     document.body.dataset.ready = "1";

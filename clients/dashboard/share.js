@@ -79,8 +79,10 @@
 
   // ---- state in the URL -----------------------------------------------------
 
-  // Every input and select with an id, inside a form, and the comparison's
-  // GPU checkboxes (as one comma list under "cmp").
+  // Every input and select with an id, inside a form, and the GPU checkboxes
+  // of the comparison and of the transformer section (each as one comma list,
+  // under "cmp" and "tfg").
+  const CHECK_GROUPS = [["cmp", "#cmp-gpus"], ["tfg", "#tf-gpus"]];
   function stateFields() {
     return Array.from(document.querySelectorAll("form input[id], form select[id]"));
   }
@@ -103,17 +105,19 @@
         if (Array.from(el.options).some((o) => o.value === v)) el.value = v;
       } else el.value = v;
     }
-    if (params.has("cmp")) {
-      const want = params.get("cmp").split(",").filter(Boolean);
-      for (const box of document.querySelectorAll("#cmp-gpus input[type=checkbox]")) box.checked = want.includes(box.value);
+    for (const [key, group] of CHECK_GROUPS) {
+      if (!params.has(key)) continue;
+      const want = params.get(key).split(",").filter(Boolean);
+      for (const box of document.querySelectorAll(`${group} input[type=checkbox]`)) box.checked = want.includes(box.value);
     }
   }
 
   function saveState() {
     const params = new URLSearchParams();
     for (const el of stateFields()) params.set(el.id, el.type === "checkbox" ? (el.checked ? "1" : "0") : el.value);
-    const cmp = Array.from(document.querySelectorAll("#cmp-gpus input:checked")).map((el) => el.value);
-    params.set("cmp", cmp.join(","));
+    for (const [key, group] of CHECK_GROUPS) {
+      params.set(key, Array.from(document.querySelectorAll(`${group} input:checked`)).map((el) => el.value).join(","));
+    }
     history.replaceState(null, "", `${location.pathname}?${params.toString()}`);
   }
 

@@ -69,7 +69,7 @@ try {
     rows: c.closest("figure").querySelectorAll("table.chart-data tr").length,
     exports: [...c.closest("figure").querySelectorAll("button[data-export]")].map((b) => b.dataset.export).join(","),
   })));
-  check(charts.length === 4, "four charts");
+  check(charts.length === 6, "six charts");
   for (const c of charts) {
     check(c.role === "img" && c.label.length > 40, `${c.id}: aria-label "${c.label.slice(0, 70)}…"`);
     check(c.rows > 2, `${c.id}: a data table of ${c.rows - 1} points`);
