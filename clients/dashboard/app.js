@@ -731,7 +731,8 @@
         errors.push(`${id}: ${errorText(bad)}`);
         return;
       }
-      const color = COLORS[i % COLORS.length];
+      // a GPU keeps its colour whatever else is checked
+      const color = COLORS[Math.max(0, state.gpus.findIndex((g) => g.id === id)) % COLORS.length];
       const fits = curves[i].map((r) => r.data.memory.fits);
       datasets.push({ label: id, data: curves[i].map((r, j) => ({ x: TF_BATCHES[j], y: r.data.tokens_per_s })),
                       borderColor: color, backgroundColor: fits.map((f) => (f ? color : "#ffffff")),
