@@ -4,11 +4,29 @@
 #ifndef SIMT_TEST_ACCURACY_H
 #define SIMT_TEST_ACCURACY_H
 
+#include <check.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
+
+/* An accuracy test's main(): one Check test named `test` in suite `suite`,
+ * case "h200", 60 s, run without forking; 0 when it passed. */
+static inline int accuracy_run(const char *suite, const TTest *test)
+{
+    Suite *s = suite_create(suite);
+    TCase *tc = tcase_create("h200");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
 
 static inline int accuracy_compare_doubles(const void *a, const void *b)
 {

@@ -131,15 +131,5 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("accuracy_collective");
-    TCase *tc = tcase_create("h200");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, collectives_match_nccl_on_h200);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return accuracy_run("accuracy_collective", collectives_match_nccl_on_h200);
 }

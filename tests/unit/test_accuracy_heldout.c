@@ -322,15 +322,5 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("accuracy_heldout");
-    TCase *tc = tcase_create("h200");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, heldout_set_within_ceilings);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return accuracy_run("accuracy_heldout", heldout_set_within_ceilings);
 }
