@@ -4,8 +4,10 @@
  *
  *   api_loop PATH BODIES_FILE ITERATIONS [HWDB_DIR]
  *
- * Prints the nanoseconds per call (wall clock), the statuses seen and the
- * answer bytes. Not a test: benchmarks are run by hand (tests/bench/). */
+ * Prints the nanoseconds per call (wall clock and the process's CPU time), the statuses seen and the
+ * answer bytes; with API_LOOP_PRINT=1 in the environment, every answer too
+ * (status and body, one a line), to compare two builds' answers. Not a
+ * test: benchmarks are run by hand (tests/bench/). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +17,10 @@
 #include "api.h"
 #include "hwdb.h"
 
-static double now_s(void)
+static double now_s(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -76,7 +78,9 @@ int main(int argc, char **argv)
     long iterations = atol(argv[3]);
     long statuses[6] = {0};
     size_t bytes = 0;
-    double start = now_s();
+    const char *print_env = getenv("API_LOOP_PRINT");
+    int print = print_env != NULL && strcmp(print_env, "1") == 0;
+    double start = now_s(CLOCK_MONOTONIC), start_cpu = now_s(CLOCK_PROCESS_CPUTIME_ID);
     for (long i = 0; i < iterations; i++) {
         const char *body = bodies[(size_t)i % count];
         struct simt_api_request req = {.method = "POST",
@@ -91,12 +95,14 @@ int main(int argc, char **argv)
         }
         statuses[resp.status / 100 < 6 ? resp.status / 100 : 5]++;
         bytes += resp.body_len;
+        if (print)
+            printf("%d %.*s\n", resp.status, (int)resp.body_len, resp.body);
         simt_api_response_clear(&resp);
     }
-    double elapsed = now_s() - start;
-    printf("%s: %ld calls over %zu bodies, %.0f ns per call, %.0f answer bytes per call; 2xx %ld, 4xx %ld, "
-           "5xx %ld\n",
-           argv[1], iterations, count, elapsed / (double)iterations * 1e9,
+    double elapsed = now_s(CLOCK_MONOTONIC) - start, cpu = now_s(CLOCK_PROCESS_CPUTIME_ID) - start_cpu;
+    printf("%s: %ld calls over %zu bodies, %.0f ns per call (%.0f ns of CPU), %.0f answer bytes per call; "
+           "2xx %ld, 4xx %ld, 5xx %ld\n",
+           argv[1], iterations, count, elapsed / (double)iterations * 1e9, cpu / (double)iterations * 1e9,
            (double)bytes / (double)iterations, statuses[2], statuses[4], statuses[5]);
     for (size_t i = 0; i < count; i++)
         free(bodies[i]);
