@@ -41,13 +41,11 @@ char *simt_jsonw_take(struct simt_jsonw *w, size_t *len)
     return text;
 }
 
-/* Room for n more bytes and the final NUL; 0 when there is none. */
-static int reserve(struct simt_jsonw *w, size_t n)
+/* Grows the buffer to hold n more bytes and the final NUL; 0 on failure. */
+static int grow(struct simt_jsonw *w, size_t n)
 {
     if (w->failed)
         return 0;
-    if (w->buf != NULL && w->len + n + 1 <= w->cap)
-        return 1;
     size_t cap = w->cap;
     while (cap < w->len + n + 1)
         cap *= 2;
@@ -59,6 +57,14 @@ static int reserve(struct simt_jsonw *w, size_t n)
     w->buf = grown;
     w->cap = cap;
     return 1;
+}
+
+/* Room for n more bytes and the final NUL; 0 when there is none. */
+static inline int reserve(struct simt_jsonw *w, size_t n)
+{
+    if (w->buf != NULL && w->len + n + 1 <= w->cap)
+        return 1;
+    return grow(w, n);
 }
 
 void simt_jsonw_reserve(struct simt_jsonw *w, size_t bytes)
@@ -133,18 +139,30 @@ void simt_jsonw_array_end(struct simt_jsonw *w)
     close_level(w, ']');
 }
 
+/* Does byte c need an escape in a JSON string? */
+static inline int needs_escape(unsigned char c)
+{
+    return c < 0x20 || c == '"' || c == '\\';
+}
+
 /* A string's bytes with jansson's escapes: ", \ and the control
- * characters (\b \f \n \r \t by name, the rest as \u00XX). */
-static void put_escaped(struct simt_jsonw *w, const char *text, size_t len)
+ * characters (\b \f \n \r \t by name, the rest as \u00XX). `tail` (0 or
+ * ':') follows the closing quote, for a key. */
+static void put_escaped(struct simt_jsonw *w, const char *text, size_t len, char tail)
 {
     static const char hex[] = "0123456789ABCDEF";
-    if (!reserve(w, len + 2))
+    size_t clean = 0;
+    while (clean < len && !needs_escape((unsigned char)text[clean]))
+        clean++;
+    if (!reserve(w, len + 3))
         return;
     w->buf[w->len++] = '"';
-    size_t run = 0; /* start of the bytes not yet copied */
-    for (size_t i = 0; i < len; i++) {
+    memcpy(w->buf + w->len, text, clean);
+    w->len += clean;
+    size_t run = clean; /* start of the bytes not yet copied */
+    for (size_t i = clean; i < len; i++) {
         unsigned char c = (unsigned char)text[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
+        if (!needs_escape(c))
             continue;
         put(w, text + run, i - run);
         run = i + 1;
@@ -180,28 +198,51 @@ static void put_escaped(struct simt_jsonw *w, const char *text, size_t len)
         put(w, seq, n);
     }
     put(w, text + run, len - run);
-    put_char(w, '"');
+    if (reserve(w, 2)) {
+        w->buf[w->len++] = '"';
+        if (tail != 0)
+            w->buf[w->len++] = tail;
+    }
 }
 
 void simt_jsonw_key(struct simt_jsonw *w, const char *key)
 {
     item(w);
-    put_escaped(w, key, strlen(key));
-    put_char(w, ':');
+    size_t len = strlen(key);
+    if (reserve(w, len + 3)) { /* a name of the API's own: nothing to escape */
+        char *at = w->buf + w->len;
+        at[0] = '"';
+        memcpy(at + 1, key, len);
+        at[len + 1] = '"';
+        at[len + 2] = ':';
+        w->len += len + 3;
+    }
     w->after_key = 1;
 }
 
 void simt_jsonw_int(struct simt_jsonw *w, int64_t value)
 {
+    static const char pairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
     item(w);
     char digits[24];
     size_t n = sizeof digits;
     /* the magnitude as unsigned: INT64_MIN has no positive int64_t */
     uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
-    do {
-        digits[--n] = (char)('0' + magnitude % 10);
-        magnitude /= 10;
-    } while (magnitude > 0);
+    while (magnitude >= 100) {
+        size_t pair = (size_t)(magnitude % 100) * 2;
+        magnitude /= 100;
+        digits[--n] = pairs[pair + 1];
+        digits[--n] = pairs[pair];
+    }
+    if (magnitude >= 10) {
+        digits[--n] = pairs[magnitude * 2 + 1];
+        digits[--n] = pairs[magnitude * 2];
+    } else {
+        digits[--n] = (char)('0' + magnitude);
+    }
     if (value < 0)
         digits[--n] = '-';
     put(w, digits + n, sizeof digits - n);
@@ -277,7 +318,7 @@ void simt_jsonw_null(struct simt_jsonw *w)
 void simt_jsonw_stringn(struct simt_jsonw *w, const char *text, size_t len)
 {
     item(w);
-    put_escaped(w, text, len);
+    put_escaped(w, text, len, 0);
 }
 
 void simt_jsonw_string(struct simt_jsonw *w, const char *text)
@@ -294,8 +335,7 @@ void simt_jsonw_value(struct simt_jsonw *w, const json_t *value)
         json_t *object = (json_t *)(uintptr_t)value;
         for (void *it = json_object_iter(object); it != NULL; it = json_object_iter_next(object, it)) {
             item(w);
-            put_escaped(w, json_object_iter_key(it), json_object_iter_key_len(it));
-            put_char(w, ':');
+            put_escaped(w, json_object_iter_key(it), json_object_iter_key_len(it), ':');
             w->after_key = 1;
             simt_jsonw_value(w, json_object_iter_value(it));
         }

@@ -53,7 +53,9 @@ void simt_jsonw_object_begin(struct simt_jsonw *w);
 void simt_jsonw_object_end(struct simt_jsonw *w);
 void simt_jsonw_array_begin(struct simt_jsonw *w);
 void simt_jsonw_array_end(struct simt_jsonw *w);
-/* An object member's name; the next call writes its value. */
+/* An object member's name; the next call writes its value. The name is
+ * one of the API's own (ASCII letters, digits, '_', '.'), written as it is;
+ * a name from elsewhere goes through simt_jsonw_value, which escapes. */
 void simt_jsonw_key(struct simt_jsonw *w, const char *key);
 
 void simt_jsonw_int(struct simt_jsonw *w, int64_t value);
