@@ -78,6 +78,8 @@
  *     hash loops -90% -> +17%. A request whose int_ops the compiler folds
  *     away (int_imad_8chains: 8 chained multiply-adds collapse) is
  *     over-predicted: the request cannot say it.
+ * Tensor-core work (flops_tensor) is one more center, the SM's tensor
+ * pipe, priced in kernel_tensor.h; its term is part of compute.
  * `bound` names the largest of the breakdown terms; advice reruns the model
  * with one change each and ranks the changes by estimated speedup.
  *
