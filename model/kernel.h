@@ -218,9 +218,7 @@ struct simt_kernel_advice {
     (1u << 22) /* atomics over distinct_addresses that fit in L2: served there, no DRAM */
 #define SIMT_KERNEL_ASSUMED_NO_INT_PIPE (1u << 20) /* int_ops, but no INT32 figure: issue slots only */
 /* tensor work (kernel_tensor.h), from the top of the word */
-#define SIMT_KERNEL_ASSUMED_TENSOR_PIPE                                                                      \
-    (1u << 31) /* tensor flops on the tensor pipe at the dense tensor figure per SM, operands as described   \
-                */
+#define SIMT_KERNEL_ASSUMED_TENSOR_PIPE (1u << 31) /* tensor flops priced on the SM's tensor pipe */
 #define SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS                                                                 \
     (1u << 30) /* fewer warps resident per SM than warp schedulers: the pipe reaches warps / schedulers */
 
