@@ -535,8 +535,8 @@ static json_t *answer_sweep(struct simt_call *call)
         free(points);
         return NULL;
     }
-    /* about 360 bytes a point as points, 60 as columns */
-    simt_jsonw_reserve(w, 256 + count * (sweep.format == 0 ? 400 : 72));
+    /* about 350 bytes a point as points, 100 as columns (a reason adds 200) */
+    simt_jsonw_reserve(w, 512 + count * (sweep.format == 0 ? 400 : 128));
     simt_jsonw_key_string(w, "vary", varies[sweep.vary]);
     if (sweep.format == 0)
         write_points(w, spec, &sweep, points, count);

@@ -9,6 +9,7 @@
  * (status and body, one a line), to compare two builds' answers. Not a
  * test: benchmarks are run by hand (tests/bench/). */
 #define _POSIX_C_SOURCE 200809L
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: api_loop PATH BODIES_FILE ITERATIONS [HWDB_DIR]\n");
         return 2;
     }
+    /* as simtd's main() does: large answers from the heap, kept */
+    (void)mallopt(M_MMAP_THRESHOLD, 4 << 20);
+    (void)mallopt(M_TRIM_THRESHOLD, 8 << 20);
     const char *dir = argc > 4 ? argv[4] : SIMT_SOURCE_DIR "/hwdb";
     struct simt_hwdb *db = NULL;
     struct simt_diag diag;

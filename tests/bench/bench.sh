@@ -156,6 +156,14 @@ served() {
     curl -s "http://127.0.0.1:$1/metrics" | awk '/^simtd_requests_total/ { n += $NF } END { printf "%d", n }'
 }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+# "seconds count" of a route's request-duration histogram (headers in to
+# answer queued, as the server measures it)
+duration_sum_count() {
+    curl -s "http://127.0.0.1:$1/metrics" | awk -v r="route=\"$2\"" '
+        index($0, "simtd_request_duration_seconds_sum{" r "}") == 1 { s = $NF }
+        index($0, "simtd_request_duration_seconds_count{" r "}") == 1 { c = $NF }
+        END { printf "%s %s\n", (s == "" ? 0 : s), (c == "" ? 0 : c) }'
+}
 
 echo "simtd: $SIMTD $SIMTD_ARGS; nginx $("$NGINX" -v 2>&1 | sed 's/.*: //'), one worker"
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1); $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -191,14 +199,22 @@ echo "load average after part 1: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # ---- 2. server time ----
 echo
-echo "server time, one request at a time on a keep-alive connection, $COUNT varied requests each, uncached:"
-printf '%-34s %12s %10s %12s %10s %9s\n' request 'first ms p50' 'first p90' 'last ms p50' 'last p90' 'bytes'
+echo "server time, one request at a time on a keep-alive connection, $COUNT varied requests each, uncached"
+echo "(first/last: wall time to the answer's first/last byte at the client; server mean: /metrics' own"
+echo "request duration, headers in to answer queued, for these requests):"
+printf '%-22s %12s %10s %12s %10s %14s %9s\n' request 'first ms p50' 'first p90' 'last ms p50' 'last p90' \
+    'server mean ms' 'bytes'
 for row in "sweep 1024 points|/v1/occupancy/sweep|sweep.txt" "sweep 1024 columns|/v1/occupancy/sweep|sweep-columns.txt" \
            "kernel|/v1/kernel|kernel.txt" "occupancy|/v1/occupancy|occupancy.txt"; do
     IFS='|' read -r label path file <<<"$row"
+    read -r sum0 count0 < <(duration_sum_count "$port_uncached" "$path")
     read -r f50 f90 l50 l90 bytes statuses < <(python3 "$HERE/server_time.py" "127.0.0.1:$port_uncached" "$path" \
                                                  "$tmp/$file" "$COUNT")
-    printf '%-34s %12s %10s %12s %10s %9s  (%s)\n' "$label" "$f50" "$f90" "$l50" "$l90" "$bytes" "$statuses"
+    read -r sum1 count1 < <(duration_sum_count "$port_uncached" "$path")
+    mean=$(awk -v a="$sum0" -v b="$sum1" -v m="$count0" -v n="$count1" \
+           'BEGIN { printf "%.3f", (n > m ? (b - a) * 1000 / (n - m) : 0) }')
+    printf '%-22s %12s %10s %12s %10s %14s %9s  (%s)\n' "$label" "$f50" "$f90" "$l50" "$l90" "$mean" "$bytes" \
+        "$statuses"
 done
 
 # ---- 3. resident memory ----
