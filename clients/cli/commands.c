@@ -141,7 +141,7 @@ static const struct field collective_fields[] = {
     {"op", T_STR, "all_reduce all_gather reduce_scatter all_to_all broadcast"},
     {"bytes", T_NUM, "bytes as the NCCL tests count them"},
     {"gpus", T_INT, "GPUs (per node)"},
-    {"link", T_STR, "nvlink | pcie"},
+    {"link", T_STR, "nvlink | xgmi | pcie"},
     {"nodes", T_INT, "nodes [1]"},
     {"network_bytes_per_s", T_NUM, "network bandwidth per GPU between nodes"},
     FIGURES_FIELD,
