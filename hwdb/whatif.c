@@ -100,6 +100,7 @@ static const struct pair pairs[] = {
     {"launch_overhead_s", "measured_launch_overhead_s", SIMT_FIG_LAUNCH_OVERHEAD, 0},
     {"nvlink_bandwidth_bytes_per_s", NULL, SIMT_FIG_NVLINK_BANDWIDTH, 0},
     {"pcie_bandwidth_bytes_per_s", NULL, SIMT_FIG_PCIE_BANDWIDTH, 0},
+    {"xgmi_bandwidth_bytes_per_s", NULL, SIMT_FIG_XGMI_BANDWIDTH, 0},
 };
 
 /* An achievable fraction and the figures it scales. */

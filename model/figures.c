@@ -54,6 +54,17 @@
     "NCCL's protocol share on NVLink (0.82: broadcasts between two H200s, "                                  \
     "tests/gpu/results/h200x2/collectives.json) times PCIe's payload share, 256 of 280 bytes a TLP (PCI "    \
     "Express Base Specification 5.0: 4-DW header, sequence number, LCRC, framing)"
+/* AMD Infinity Fabric (xGMI): RCCL's share of a link's line rate. RCCL's
+ * topology puts a gfx94x (MI300) xGMI link at 48 GB/s per direction,
+ * "after protocol and error correction overheads", against the link's 64
+ * (github.com/ROCm/rccl/issues/1210, an RCCL maintainer; rccl
+ * src/graph/topo.h ncclTopoXGMISpeed): 0.75. Checked against 8 MI300X in
+ * one node, ROCm 6.4.1: all-reduce busbw 315.5 GB/s at 256 MiB and 322.4
+ * GB/s at 1 GiB (github.com/ROCm/rocm-systems/pull/5297). */
+#define SIMT_XGMI_RCCL_FRACTION 0.75
+#define SIMT_XGMI_RCCL_SOURCE                                                                                \
+    "RCCL's topology: a gfx94x xGMI link moves 48 of its 64 GB/s per direction after protocol and error "    \
+    "correction overheads (github.com/ROCm/rccl/issues/1210, an RCCL maintainer)"
 
 static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_CLOCK] = "clock_hz",
@@ -80,6 +91,7 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_DRAM_INTERLEAVE] = "dram_interleave_bytes",
     [SIMT_FIG_NVLINK_BANDWIDTH] = "nvlink_bandwidth_bytes_per_s",
     [SIMT_FIG_PCIE_BANDWIDTH] = "pcie_bandwidth_bytes_per_s",
+    [SIMT_FIG_XGMI_BANDWIDTH] = "xgmi_bandwidth_bytes_per_s",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_flops_per_s.tf32",
@@ -116,6 +128,7 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_DRAM_INTERLEAVE] = "dram_interleave_bytes",
     [SIMT_FIG_NVLINK_BANDWIDTH] = "nvlink_bandwidth_bytes_per_s",
     [SIMT_FIG_PCIE_BANDWIDTH] = "pcie_bandwidth_bytes_per_s",
+    [SIMT_FIG_XGMI_BANDWIDTH] = "xgmi_bandwidth_bytes_per_s",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_dense_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_dense_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_dense_flops_per_s.tf32",
@@ -193,6 +206,8 @@ static void interconnect(const struct simt_gpu_spec *gpu, struct simt_figure_set
                     SIMT_NVLINK_NCCL_FRACTION);
     pick_achievable(out, SIMT_FIG_PCIE_BANDWIDTH, 0.0, gpu->pcie_bandwidth_bytes_per_s,
                     SIMT_PCIE_NCCL_FRACTION);
+    pick_achievable(out, SIMT_FIG_XGMI_BANDWIDTH, 0.0,
+                    gpu->xgmi_links > 0 ? gpu->xgmi_bandwidth_bytes_per_s : 0.0, SIMT_XGMI_RCCL_FRACTION);
 }
 
 void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
@@ -371,6 +386,8 @@ const char *simt_figure_fraction_source(const struct simt_figure_set *set, enum 
         return SIMT_NVLINK_NCCL_SOURCE;
     if (id == SIMT_FIG_PCIE_BANDWIDTH)
         return SIMT_PCIE_NCCL_SOURCE;
+    if (id == SIMT_FIG_XGMI_BANDWIDTH)
+        return SIMT_XGMI_RCCL_SOURCE;
     return NULL;
 }
 
