@@ -655,7 +655,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         choose_among(&cal, &math_only, path->tiles, path->tile_count, s->tile_k, 0, &c);
         s->calibration_wave_efficiency = c.waves / ceil(c.waves);
         rate->sm_flops_per_s /= s->calibration_wave_efficiency;
-        rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
+        rate->l2_floor_per_sm =
+            l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
     }
     /* tf32 on wgmma: row-major B fed through registers */
     s->register_fed_b = hopper_tensor && req->dtype == SIMT_DTYPE_TF32 && s->clock > 0.0;
@@ -677,7 +678,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
          * stream-K, no TMA multicast, split-K reduced by a second kernel */
         rate->unaligned = 1;
         rate->column_share = 1.0;
-        rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
+        rate->l2_floor_per_sm =
+            l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
         s->stream_k = 0;
         s->ctx.reduce_in_kernel = 0;
         /* with no clock figure only the non-TMA fraction applies */
@@ -827,8 +829,10 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             dtype_name, path->hardware_flops_per_s, CALIBRATION_DIMENSION, s->calibration_wave_efficiency);
     else if (path->tensor && req->sparse)
         assume(out,
-               "peak: %s 2:4 sparse tensor cores (A structured sparse), %.4g flop/s: the datasheet's sparse rate "
-               "times the dense rate's achievable fraction (ESTIMATE: no sparse GEMM measured), flops counted as "
+               "peak: %s 2:4 sparse tensor cores (A structured sparse), %.4g flop/s: the datasheet's sparse "
+               "rate "
+               "times the dense rate's achievable fraction (ESTIMATE: no sparse GEMM measured), flops "
+               "counted as "
                "the dense product's 2mnk; the SMs' own rate is that over the wave efficiency %.3f of a %d^3",
                dtype_name, path->hardware_flops_per_s, s->calibration_wave_efficiency, CALIBRATION_DIMENSION);
     else if (path->tensor)

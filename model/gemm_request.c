@@ -109,13 +109,13 @@ int simt_gemm_check_alignment(const struct simt_gemm_request *req, struct simt_d
     const char *field = req->k % align != 0 ? "k" : req->n % align != 0 ? "n" : NULL;
     if (field == NULL)
         return SIMT_OK;
-    return simt_diag_fail(diag, SIMT_EUNSAT, field,
-                          "%s GEMMs need leading dimensions of whole 16-byte pieces%s: k and n multiples of %lld "
-                          "elements (cuBLASLt's narrow-precision kernels take 16-byte-aligned operands only); "
-                          "%s = %lld is not",
-                          simt_dtype_name(req->dtype),
-                          simt_dtype_scale_block(req->dtype) > 0 ? " and whole scale blocks" : "",
-                          (long long)align, field, (long long)(field[0] == 'k' ? req->k : req->n));
+    return simt_diag_fail(
+        diag, SIMT_EUNSAT, field,
+        "%s GEMMs need leading dimensions of whole 16-byte pieces%s: k and n multiples of %lld "
+        "elements (cuBLASLt's narrow-precision kernels take 16-byte-aligned operands only); "
+        "%s = %lld is not",
+        simt_dtype_name(req->dtype), simt_dtype_scale_block(req->dtype) > 0 ? " and whole scale blocks" : "",
+        (long long)align, field, (long long)(field[0] == 'k' ? req->k : req->n));
 }
 
 int simt_gemm_lacks_dtype(const struct simt_gpu_spec *gpu, enum simt_dtype dtype, struct simt_diag *diag)
@@ -126,11 +126,12 @@ int simt_gemm_lacks_dtype(const struct simt_gpu_spec *gpu, enum simt_dtype dtype
         if (gpu->tensor_dense_flops_per_s[d] > 0.0)
             used += (size_t)snprintf(has + used, sizeof has - used, "%s%s", used > 0 ? ", " : "",
                                      simt_dtype_name((enum simt_dtype)d));
-    return simt_diag_fail(diag, SIMT_EUNSAT, "dtype",
-                          "%s GEMMs need %s tensor cores, which this GPU does not have; its tensor cores take "
-                          "%s%s",
-                          simt_dtype_name(dtype), simt_dtype_name(dtype), used > 0 ? has : "no type",
-                          dtype == SIMT_DTYPE_FP64 || dtype == SIMT_DTYPE_FP32 ? "" : " (fp32: FMA units)");
+    return simt_diag_fail(
+        diag, SIMT_EUNSAT, "dtype",
+        "%s GEMMs need %s tensor cores, which this GPU does not have; its tensor cores take "
+        "%s%s",
+        simt_dtype_name(dtype), simt_dtype_name(dtype), used > 0 ? has : "no type",
+        dtype == SIMT_DTYPE_FP64 || dtype == SIMT_DTYPE_FP32 ? "" : " (fp32: FMA units)");
 }
 
 int simt_gemm_check_sparse(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,

@@ -7,7 +7,8 @@
 #include "simt_error.h"
 
 static const char *const dtype_names[SIMT_DTYPE_COUNT] = {
-    "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4", "fp6", "fp4", "mxfp8", "mxfp6", "mxfp4", "nvfp4",
+    "fp64", "fp32", "tf32", "fp16",  "bf16",  "fp8",   "int8",
+    "int4", "fp6",  "fp4",  "mxfp8", "mxfp6", "mxfp4", "nvfp4",
 };
 
 /* Element bits as stored, and elements per 8-bit block scale (OCP

@@ -510,7 +510,7 @@ static const struct {
     {8, 8, 8, 0, SIMT_DTYPE_BF16, SIMT_EINVAL, "batch"},
     {8, 8, 8, 1, SIMT_DTYPE_COUNT, SIMT_EINVAL, "dtype"},
     {32, 32, 32, 1, SIMT_DTYPE_INT4, SIMT_EUNSAT, "dtype"}, /* no int4 tensor cores on this GPU */
-    {8, 8, 8, 1, SIMT_DTYPE_FP8, SIMT_EUNSAT, "dtype"}, /* no fp8 tensor cores on this GPU */
+    {8, 8, 8, 1, SIMT_DTYPE_FP8, SIMT_EUNSAT, "dtype"},     /* no fp8 tensor cores on this GPU */
     {8, 8, 8, 1, SIMT_DTYPE_INT8, SIMT_EUNSAT, "dtype"},
 };
 
@@ -524,7 +524,8 @@ START_TEST(error_rows_test)
                                     error_rows[_i].batch,
                                     error_rows[_i].dtype,
                                     SIMT_POLICY_PREFER_MEASURED,
-                                    SIMT_GEMM_LAUNCH_BACK_TO_BACK, 0};
+                                    SIMT_GEMM_LAUNCH_BACK_TO_BACK,
+                                    0};
     struct simt_gemm_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -605,10 +606,14 @@ START_TEST(extreme_sizes)
         g.compute_major = hopper ? 9 : 8;
         g.l2_bandwidth_bytes_per_s = 1.0e13;
         g.dram_latency_cycles = 500.0;
-        struct simt_gemm_request req = {extreme_rows[_i].m,           extreme_rows[_i].n,
-                                        extreme_rows[_i].k,           extreme_rows[_i].batch,
-                                        extreme_rows[_i].dtype,       SIMT_POLICY_PREFER_MEASURED,
-                                        SIMT_GEMM_LAUNCH_BACK_TO_BACK, 0};
+        struct simt_gemm_request req = {extreme_rows[_i].m,
+                                        extreme_rows[_i].n,
+                                        extreme_rows[_i].k,
+                                        extreme_rows[_i].batch,
+                                        extreme_rows[_i].dtype,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_BACK_TO_BACK,
+                                        0};
         struct simt_gemm_result r;
         struct simt_diag diag;
         memset(&diag, 0, sizeof diag);
@@ -766,7 +771,8 @@ START_TEST(bare_datasheet_peak_is_refused)
         g.achievable_fp32 = 0.0;
         g.achievable_fp64 = 0.0;
         struct simt_gemm_request req = {
-            1024, 1024, 1024, 1, rows[i].dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK, 0};
+            1024, 1024, 1024, 1, rows[i].dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK,
+            0};
         struct simt_gemm_result r;
         struct simt_diag diag;
         memset(&diag, 0, sizeof diag);
@@ -785,7 +791,8 @@ END_TEST
 static int bundled_time(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k, enum simt_dtype dtype,
                         double *time_s, struct simt_diag *diag)
 {
-    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE,
+                                    0};
     struct simt_gemm_result r;
     memset(diag, 0, sizeof *diag);
     int rc = simt_gemm_predict(g, &req, &r, diag);

@@ -84,7 +84,8 @@ static const char *const question_names[Q_COUNT] = {
 static int gemm_time(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k, enum simt_dtype dtype,
                      double *time_s)
 {
-    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE,
+                                    0};
     struct simt_gemm_result r;
     int rc = simt_gemm_predict(g, &req, &r, NULL);
     *time_s = r.time_s;
