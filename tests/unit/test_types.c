@@ -11,6 +11,7 @@
 #include "gemm.h"
 #include "hwdb.h"
 #include "roofline.h"
+#include "transformer.h"
 
 static struct simt_hwdb *db;
 
@@ -244,6 +245,35 @@ START_TEST(roofline_types)
 }
 END_TEST
 
+/* The transformer's FP4 storage types: on the B200 the projections run as
+ * nvfp4 GEMMs, faster than bf16; on an H100 they are refused. */
+START_TEST(transformer_fp4_weights)
+{
+    const struct simt_hwdb_model *model = simt_hwdb_model_find(db, "llama3-8b");
+    ck_assert_ptr_nonnull(model);
+    struct simt_tfm_request req;
+    memset(&req, 0, sizeof req);
+    req.shape = model->shape;
+    req.phase = SIMT_TFM_PREFILL;
+    req.batch = 8;
+    req.seq_len = req.kv_len = 2048;
+    req.tp = 1;
+    req.weights = req.activations = SIMT_TFM_NVFP4;
+    req.kv_cache = SIMT_TFM_FP8;
+    static struct simt_tfm_result narrow, wide;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_tfm_predict(spec_of("b200"), &req, &narrow, &diag), SIMT_OK);
+    ck_assert(narrow.figures_used & SIMT_FIG_BIT(SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_NVFP4));
+    req.weights = req.activations = SIMT_TFM_BF16;
+    ck_assert_int_eq(simt_tfm_predict(spec_of("b200"), &req, &wide, &diag), SIMT_OK);
+    ck_assert(narrow.model_time_s < wide.model_time_s);
+    req.weights = SIMT_TFM_FP4;
+    ck_assert_int_eq(simt_tfm_predict(spec_of("h100-sxm"), &req, &wide, &diag), SIMT_EUNSAT);
+    ck_assert_str_eq(diag.field, "dtype.weights");
+}
+END_TEST
+
 /* Every figure of the new types has a name for figures_used. */
 START_TEST(figure_names)
 {
@@ -269,6 +299,7 @@ int main(void)
     tcase_add_test(tc, element_bytes_and_alignment);
     tcase_add_test(tc, fp4_override_moves);
     tcase_add_test(tc, roofline_types);
+    tcase_add_test(tc, transformer_fp4_weights);
     tcase_add_test(tc, figure_names);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
