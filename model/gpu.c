@@ -12,9 +12,11 @@ static const char *const dtype_names[SIMT_DTYPE_COUNT] = {
 };
 
 /* Element bits as stored, and elements per 8-bit block scale (OCP
- * Microscaling Formats (MX) v1.0: blocks of 32 with an E8M0 scale; NVIDIA,
- * "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference",
- * Table 1: blocks of 16 with an E4M3 scale). */
+ * Microscaling Formats (MX) Specification v1.0, 2023, as reviewed at
+ * fprox.substack.com/p/ocp-mx-scaling-formats: MXFP8, MXFP6, MXFP4 blocks of
+ * 32 elements sharing one E8M0 scale; NVIDIA, "Introducing NVFP4 for
+ * Efficient and Accurate Low-Precision Inference", Table 1: blocks of 16
+ * with an E4M3 scale, plus one fp32 scale per tensor). */
 static const int element_bits[SIMT_DTYPE_COUNT] = {64, 32, 32, 16, 16, 8, 8, 4, 6, 4, 8, 6, 4, 4};
 static const int scale_blocks[SIMT_DTYPE_COUNT] = {
     [SIMT_DTYPE_MXFP8] = 32, [SIMT_DTYPE_MXFP6] = 32, [SIMT_DTYPE_MXFP4] = 32, [SIMT_DTYPE_NVFP4] = 16};
