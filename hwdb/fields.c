@@ -520,6 +520,13 @@ int simt_hwdb_spec_complete(const struct simt_gpu_spec *s, struct simt_diag *dia
                 "has no fraction for %s, which has a dense tensor rate (tensor_dense_flops_per_s.%s)",
                 simt_dtype_name((enum simt_dtype)d), simt_dtype_name((enum simt_dtype)d));
         }
+        if (s->tensor_sparse_flops_per_s[d] > 0.0 && !(s->achievable_tensor[d] > 0.0)) {
+            const char *other = NULL;
+            return relation(
+                diag, &other, 0, "achievable_tensor", "tensor_sparse_flops_per_s",
+                "has no fraction for %s, which has a sparse tensor rate (tensor_sparse_flops_per_s.%s)",
+                simt_dtype_name((enum simt_dtype)d), simt_dtype_name((enum simt_dtype)d));
+        }
     }
     return SIMT_OK;
 }

@@ -163,7 +163,8 @@ int simt_hwdb_field_get_list(const struct simt_gpu_spec *spec, const struct simt
 int simt_hwdb_spec_check(const struct simt_gpu_spec *spec, struct simt_diag *diag,
                          const char **other) SIMT_WARN_UNUSED;
 /* Completeness beyond the required fields: a tensor fraction
- * (achievable.tensor.<dtype>) for every dtype with a dense tensor rate.
+ * (achievable.tensor.<dtype>) for every dtype with a dense or a 2:4 sparse
+ * tensor rate.
  * SIMT_OK, or SIMT_EINVAL with diag naming achievable_tensor. */
 int simt_hwdb_spec_complete(const struct simt_gpu_spec *spec, struct simt_diag *diag) SIMT_WARN_UNUSED;
 

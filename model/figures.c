@@ -66,6 +66,8 @@
     "RCCL's topology: a gfx94x xGMI link moves 48 of its 64 GB/s per direction after protocol and error "    \
     "correction overheads (github.com/ROCm/rccl/issues/1210, an RCCL maintainer)"
 
+_Static_assert(SIMT_FIG_COUNT <= 64, "simt_figure_mask holds one bit per figure");
+
 static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_CLOCK] = "clock_hz",
     [SIMT_FIG_DRAM_BANDWIDTH] = "dram_bandwidth_bytes_per_s",
@@ -100,6 +102,26 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP8] = "tensor_flops_per_s.fp8",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT8] = "tensor_flops_per_s.int8",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT4] = "tensor_flops_per_s.int4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP6] = "tensor_flops_per_s.fp6",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP4] = "tensor_flops_per_s.fp4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP8] = "tensor_flops_per_s.mxfp8",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP6] = "tensor_flops_per_s.mxfp6",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP4] = "tensor_flops_per_s.mxfp4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_NVFP4] = "tensor_flops_per_s.nvfp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP64] = "tensor_sparse_flops_per_s.fp64",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP32] = "tensor_sparse_flops_per_s.fp32",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_TF32] = "tensor_sparse_flops_per_s.tf32",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP16] = "tensor_sparse_flops_per_s.fp16",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_BF16] = "tensor_sparse_flops_per_s.bf16",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP8] = "tensor_sparse_flops_per_s.fp8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT8] = "tensor_sparse_flops_per_s.int8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT4] = "tensor_sparse_flops_per_s.int4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP6] = "tensor_sparse_flops_per_s.fp6",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP4] = "tensor_sparse_flops_per_s.fp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP8] = "tensor_sparse_flops_per_s.mxfp8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP6] = "tensor_sparse_flops_per_s.mxfp6",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP4] = "tensor_sparse_flops_per_s.mxfp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_NVFP4] = "tensor_sparse_flops_per_s.nvfp4",
 };
 
 /* The database field a user would fill in to supply a missing figure. */
@@ -137,6 +159,26 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP8] = "tensor_dense_flops_per_s.fp8",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT8] = "tensor_dense_flops_per_s.int8",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT4] = "tensor_dense_flops_per_s.int4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP6] = "tensor_dense_flops_per_s.fp6",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP4] = "tensor_dense_flops_per_s.fp4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP8] = "tensor_dense_flops_per_s.mxfp8",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP6] = "tensor_dense_flops_per_s.mxfp6",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP4] = "tensor_dense_flops_per_s.mxfp4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_NVFP4] = "tensor_dense_flops_per_s.nvfp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP64] = "tensor_sparse_flops_per_s.fp64",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP32] = "tensor_sparse_flops_per_s.fp32",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_TF32] = "tensor_sparse_flops_per_s.tf32",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP16] = "tensor_sparse_flops_per_s.fp16",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_BF16] = "tensor_sparse_flops_per_s.bf16",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP8] = "tensor_sparse_flops_per_s.fp8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT8] = "tensor_sparse_flops_per_s.int8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT4] = "tensor_sparse_flops_per_s.int4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP6] = "tensor_sparse_flops_per_s.fp6",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP4] = "tensor_sparse_flops_per_s.fp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP8] = "tensor_sparse_flops_per_s.mxfp8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP6] = "tensor_sparse_flops_per_s.mxfp6",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP4] = "tensor_sparse_flops_per_s.mxfp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_NVFP4] = "tensor_sparse_flops_per_s.nvfp4",
 };
 
 static int valid_id(enum simt_figure_id id)
@@ -287,6 +329,13 @@ void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_
                         gpu->tensor_dense_flops_per_s[d] * clock_ratio, gpu->achievable_tensor[d]);
         if (out->source[id] == SIMT_FIGURE_DATASHEET && clocked)
             out->source[id] = SIMT_FIGURE_DERIVED;
+        /* 2:4 sparse: no card measures it; the datasheet's sparse rate
+         * times the fraction a library GEMM reaches of the dense one */
+        enum simt_figure_id sparse = (enum simt_figure_id)(SIMT_FIG_TENSOR_SPARSE_FIRST + d);
+        pick_achievable(out, sparse, 0.0, gpu->tensor_sparse_flops_per_s[d] * clock_ratio,
+                        gpu->achievable_tensor[d]);
+        if (out->source[sparse] == SIMT_FIGURE_DATASHEET && clocked)
+            out->source[sparse] = SIMT_FIGURE_DERIVED;
     }
 #ifndef NDEBUG
     for (int id = 0; id < SIMT_FIG_COUNT; id++) {

@@ -99,6 +99,10 @@ enum simt_figure_id {
                                     * together per direction, as RCCL moves it (see figures.c) */
     SIMT_FIG_TENSOR_FIRST,         /* tensor_flops_per_s.<dtype>, dense, chip: */
     SIMT_FIG_TENSOR_LAST = SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_COUNT - 1, /* id = FIRST + dtype */
+    SIMT_FIG_TENSOR_SPARSE_FIRST, /* tensor_sparse_flops_per_s.<dtype>, 2:4 sparse A, chip: the
+                                   * datasheet's sparse rate times the dtype's achievable
+                                   * fraction (no sparse GEMM measured); id = FIRST + dtype */
+    SIMT_FIG_TENSOR_SPARSE_LAST = SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_COUNT - 1,
     SIMT_FIG_COUNT
 };
 

@@ -241,6 +241,14 @@ case('achievable-missing-required', arch=_re.sub(r'  l2_bandwidth: 0\.\d+ .*\n',
      error=['gpus/g1.yaml:1:1: achievable.l2_bandwidth: required for nvidia GPUs, given neither here nor in arch/sm_90.yaml'])
 case('achievable-missing-tensor-dtype', gpu=sub('    fp16: 989.5e12\n', '    fp16: 989.5e12\n    int4: 3958e12\n'),
      error=['achievable_tensor: has no fraction for int4'])
+case('achievable-missing-sparse-dtype',
+     gpu=sub('    fp16: 989.5e12\n', '    fp16: 989.5e12\n  tensor_sparse_flops_per_s:\n    nvfp4: 1e16\n'),
+     error=['achievable_tensor: has no fraction for nvfp4, which has a sparse tensor rate'])
+case('valid-narrow-types',
+     gpu=sub('    fp16: 989.5e12\n', '    fp16: 989.5e12\n    fp6: 2e15\n    nvfp4: 4e15\n'),
+     arch=_re.sub(r'(  tensor:.*\n)', r'\1    fp6: 0.7\n    nvfp4: 0.7\n', ARCH, count=1),
+     expect=['g1 tensor_dense_flops_per_s.fp6 2e15', 'g1 tensor_dense_flops_per_s.nvfp4 4e15',
+             'g1 achievable_tensor.nvfp4 0.7'])
 
 if os.path.isdir(ROOT):
     shutil.rmtree(ROOT)
