@@ -281,7 +281,7 @@ static const char *occupancy_field(const char *model_field)
 
 /* DRAM and L2: bandwidths by direction, row activations, latencies. */
 static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
-                             int has_global_store, struct rates *r, simt_figure_mask *used, unsigned *assumed,
+                             int has_writes, struct rates *r, simt_figure_mask *used, unsigned *assumed,
                              struct simt_diag *diag)
 {
     int rc;
@@ -293,13 +293,13 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
      * figure stands in for both on a card that lacks them) */
     r->dram_write_bytes_per_s = r->dram_bytes_per_s;
     r->dram_copy_bytes_per_s = r->dram_bytes_per_s;
-    if (has_global_store) {
+    if (has_writes) {
         double write = simt_figure_get(figures, SIMT_FIG_DRAM_WRITE_BANDWIDTH);
         double copy = simt_figure_get(figures, SIMT_FIG_DRAM_COPY_BANDWIDTH);
         if (write > 0.0 && copy > 0.0) {
             r->dram_write_bytes_per_s = write;
             r->dram_copy_bytes_per_s = copy;
-            *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
+            r->direction_figures = 1; /* used once the launch is known to write */
         }
     }
     /* row activations: measured only; without the figure they are not limited */
@@ -406,7 +406,9 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
         has_l1 |= (a->space == SIMT_SPACE_CONSTANT || a->space == SIMT_SPACE_LOCAL) && a->op == SIMT_OP_LOAD;
     }
     if (has_global) {
-        if ((rc = read_global_rates(gpu, figures, has_global_store, r, used, assumed, diag)) != SIMT_OK)
+        /* a cold launch writes back the dirty lines its fills evict (kernel_cost.c) */
+        int writes = has_global_store || !req->l2_warm;
+        if ((rc = read_global_rates(gpu, figures, writes, r, used, assumed, diag)) != SIMT_OK)
             return rc;
     } else {
         /* unused, but keep the shares finite */
@@ -559,6 +561,9 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     };
     if ((rc = simt_kernel_cost_warp(gpu, req, &r, &shape, &w, &res.assumed, diag)) != SIMT_OK)
         return rc;
+    if (r.direction_figures && w.dram_write_bytes > 0.0)
+        res.figures_used |=
+            SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
     double warps_total = (double)res.blocks * res.warps_per_block;
     double s = dv.serialization;
     res.dram_bytes = warps_total * w.dram_bytes;

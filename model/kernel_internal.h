@@ -51,6 +51,7 @@ struct rates {
     int lanes;
     double dram_bytes_per_s, l2_bytes_per_s;
     double dram_write_bytes_per_s, dram_copy_bytes_per_s; /* copy: read + written bytes per second */
+    int direction_figures;  /* the two above are the GPU's figures, not the read figure standing in */
     double dram_rows_per_s; /* row activations per second, chip; 0 = not limited (figure absent) */
     double dram_interleave; /* bytes of one row chunk */
     double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
