@@ -100,11 +100,14 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
             snprintf(field, sizeof field, "per_thread.accesses[%d].repeats", i);
             return fail(diag, SIMT_EINVAL, field, "repeats must name an earlier access (0..this index - 1)");
         }
+        /* atomics: the addresses they contend for; global loads: the table
+         * the whole grid reads (kernel_cost.c) */
         if ((a->distinct_addresses > 0.0 || a->distinct_addresses < 0.0) &&
-            (a->op != SIMT_OP_ATOMIC || !(a->distinct_addresses >= 1.0) ||
-             !isfinite(a->distinct_addresses))) {
+            (a->op == SIMT_OP_STORE || (a->op == SIMT_OP_LOAD && a->space != SIMT_SPACE_GLOBAL) ||
+             !(a->distinct_addresses >= 1.0) || !isfinite(a->distinct_addresses))) {
             snprintf(field, sizeof field, "per_thread.accesses[%d].distinct_addresses", i);
-            return fail(diag, SIMT_EINVAL, field, "distinct_addresses is for atomics and must be >= 1");
+            return fail(diag, SIMT_EINVAL, field,
+                        "distinct_addresses is for atomics and global loads and must be >= 1");
         }
         if (a->pattern.lanes != lanes) {
             snprintf(field, sizeof field, "per_thread.accesses[%d]", i);
@@ -314,6 +317,7 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
     r->l1_bytes_per_sm = gpu->l1_bytes_per_sm;
     r->l2_bytes = gpu->l2_bytes;
+    r->l2_partitions = gpu->l2_partitions > 1 ? gpu->l2_partitions : 1.0;
     r->atomic_same_address_per_s = gpu->l2_same_address_atomics_per_clock * r->clock_hz;
     r->atomics_per_s = gpu->l2_atomics_per_clock * r->clock_hz;
     r->dram_granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes

@@ -48,6 +48,12 @@ static int dram_bytes_of(const struct simt_gpu_spec *gpu, const struct simt_kern
 /* Where a global access is served. */
 enum level { LEVEL_DRAM = 0, LEVEL_L2, LEVEL_L1 };
 
+/* A read-only table the whole grid shares: where its reads are served. */
+struct table {
+    double hit;               /* share of its reads that hit (at the access's level) */
+    double first_touch_bytes; /* DRAM bytes per warp: the table's lines, fetched once a launch */
+};
+
 /* One global (or local) access of a warp served at `level`: its L1 and L2
  * traffic, its DRAM bytes and rows, and the latency of one round of it. */
 static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel_access *a, int rows,
@@ -72,9 +78,17 @@ static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel
     double useful = (double)co.useful_bytes;
     int64_t stride = a->pattern.lane_stride_elements;
     if (level == LEVEL_L2) {
-        /* a hit in L2: the SM's port and the line requests, no DRAM */
+        /* a hit in L2: the SM's port carries the sectors it reads, no
+         * DRAM. Unlike a miss, which holds a whole line's slot while the L2
+         * allocates the line and fills it from DRAM (demands() in
+         * kernel.c), a hit needs no line: scattered 4-byte reads of a
+         * table resident in L2 run at the port's sector rate (H200: 2^24
+         * random reads of a 4 MiB table, gather_random_table_4MiB, in 122
+         * us with their index and output streams, 1.4e11 reads a second
+         * against the 6.0e10 line requests a second scattered misses
+         * reach). */
         w->l2_bytes += a->count * (double)co.sector_bytes_moved;
-        w->l2_lines += a->count * co.cache_lines;
+        w->l2_lines += a->count * (double)co.sector_bytes_moved / r->line_bytes;
         w->useful_bytes += a->count * useful;
         *latency = r->l2_latency;
         return SIMT_OK;
@@ -146,6 +160,32 @@ static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel
     return SIMT_OK;
 }
 
+/* A shared table's reads: the hit share at its level, the rest from DRAM,
+ * and its lines' first touch; the round waits the mix of the two latencies. */
+static int cost_table(const struct simt_gpu_spec *gpu, const struct simt_kernel_access *a, int rows,
+                      enum level level, const struct table *t, double independent, double rounds,
+                      const struct rates *r, struct warp_cost *w, unsigned *assumed, double *latency,
+                      struct simt_diag *diag)
+{
+    struct simt_kernel_access part = *a;
+    double hit_latency = 0.0, miss_latency = 0.0;
+    int rc;
+    part.count = a->count * t->hit;
+    if (part.count > 0.0 && (rc = cost_global(gpu, &part, rows, level, independent, rounds * t->hit, r, w,
+                                              assumed, &hit_latency, diag)) != SIMT_OK)
+        return rc;
+    part.count = a->count * (1.0 - t->hit);
+    if (part.count > 0.0 &&
+        (rc = cost_global(gpu, &part, rows, LEVEL_DRAM, independent, rounds * (1.0 - t->hit), r, w, assumed,
+                          &miss_latency, diag)) != SIMT_OK)
+        return rc;
+    w->dram_bytes += t->first_touch_bytes;
+    w->dram_read_bytes += t->first_touch_bytes;
+    w->dram_rows += t->first_touch_bytes / r->dram_interleave;
+    *latency = t->hit * hit_latency + (1.0 - t->hit) * miss_latency;
+    return SIMT_OK;
+}
+
 /* Where each global access is served (levels[i]):
  * - `repeats` j: the addresses of access j read again. The SM's working set
  *   is what its resident warps touch with access j (sectors); it hits L1
@@ -157,9 +197,47 @@ static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel
  *   touches) is already in L2 when it fits; streamed through an LRU cache
  *   larger sets keep nothing, so they are priced cold.
  * - else DRAM on first touch. */
+/* A global load with `distinct_addresses` D reads a table of D elements
+ * that every warp of the grid shares (a gather's lookup table, a GEMV's x
+ * vector). Its lines come from DRAM once a launch; after that a read hits
+ * L1 when the table fits in the L1 left beside the resident blocks' shared
+ * memory, else L2 when it fits there. An L2 split into partitions that
+ * each cache what their own SMs read (l2_partitions: A100, H100, H200 2)
+ * holds a line every SM reads once in each, so the table has l2_bytes /
+ * l2_partitions of it; a larger table, read at random, keeps that much of
+ * itself resident, so that share of its reads hits and the rest misses to
+ * DRAM (an LRU cache under uniform reads). */
+static int table_fits(const struct simt_kernel_access *a, const struct rates *r)
+{
+    return a->distinct_addresses * a->pattern.element_bytes <= r->l2_bytes / r->l2_partitions;
+}
+
+static void place_table(const struct simt_kernel_access *a, const struct rates *r,
+                        const struct launch_shape *shape, double l1_free, enum level *level, struct table *t)
+{
+    double table_bytes = a->distinct_addresses * a->pattern.element_bytes;
+    double lines = ceil(table_bytes / r->line_bytes);
+    double l2_share = r->l2_bytes / r->l2_partitions;
+    t->first_touch_bytes = lines * r->line_bytes / shape->warps_total;
+    t->hit = 1.0;
+    if (table_bytes <= l1_free) {
+        *level = LEVEL_L1;
+    } else if (l2_share > 0.0) {
+        *level = LEVEL_L2;
+        if (table_bytes > l2_share) {
+            t->hit = l2_share / table_bytes;
+            t->first_touch_bytes = l2_share / shape->warps_total; /* the resident part */
+        }
+    } else {
+        *level = LEVEL_DRAM;
+        t->hit = 0.0;
+        t->first_touch_bytes = 0.0;
+    }
+}
+
 static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, enum level *levels,
-                          unsigned *assumed, struct simt_diag *diag)
+                          struct table *tables, unsigned *assumed, struct simt_diag *diag)
 {
     double footprint[SIMT_KERNEL_MAX_ACCESSES] = {0}; /* sector bytes per warp */
     double launch_bytes = 0.0;
@@ -176,7 +254,9 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
             return rc;
         footprint[i] = a->count * (double)co.sector_bytes_moved;
         if (a->repeats_of == 0)
-            launch_bytes += shape->warps_total * a->count * dram;
+            launch_bytes += a->op == SIMT_OP_LOAD && a->distinct_addresses > 0.0
+                                ? a->distinct_addresses * a->pattern.element_bytes
+                                : shape->warps_total * a->count * dram;
     }
     double l1_free = r->l1_bytes_per_sm - shape->resident_blocks * shape->shared_bytes_per_block;
     int warm = req->l2_warm && r->l2_bytes > 0.0 && launch_bytes <= r->l2_bytes;
@@ -184,8 +264,15 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
         *assumed |= warm ? SIMT_KERNEL_ASSUMED_L2_WARM : SIMT_KERNEL_ASSUMED_L2_WARM_MISS;
     for (int i = 0; i < req->access_count; i++) {
         const struct simt_kernel_access *a = &req->accesses[i];
+        tables[i] = (struct table){0.0, 0.0};
         if (a->space != SIMT_SPACE_GLOBAL || a->count <= 0.0)
             continue;
+        if (a->op == SIMT_OP_LOAD && a->distinct_addresses > 0.0) {
+            place_table(a, r, shape, l1_free, &levels[i], &tables[i]);
+            if (warm && table_fits(a, r))
+                tables[i] = (struct table){1.0, 0.0};
+            continue;
+        }
         if (a->repeats_of > 0 && a->op != SIMT_OP_STORE) {
             double per_sm = shape->resident_warps * footprint[a->repeats_of - 1];
             if (per_sm <= l1_free) {
@@ -289,8 +376,9 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
 {
     memset(w, 0, sizeof *w);
     enum level levels[SIMT_KERNEL_MAX_ACCESSES];
+    struct table tables[SIMT_KERNEL_MAX_ACCESSES];
     double first_latency[SIMT_KERNEL_MAX_ACCESSES] = {0}, first_miss[SIMT_KERNEL_MAX_ACCESSES] = {0};
-    int rc = place_accesses(gpu, req, r, shape, levels, assumed, diag);
+    int rc = place_accesses(gpu, req, r, shape, levels, tables, assumed, diag);
     if (rc != SIMT_OK)
         return rc;
     for (int i = 0; i < req->access_count; i++) {
@@ -306,8 +394,12 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
         case SIMT_SPACE_GLOBAL:
         case SIMT_SPACE_LOCAL: {
             double queued = w->dram_queue_rounds;
-            rc = cost_global(gpu, a, shape->rows, levels[i], independent, rounds, r, w, assumed, &latency,
-                             diag);
+            if (a->op == SIMT_OP_LOAD && a->distinct_addresses > 0.0)
+                rc = cost_table(gpu, a, shape->rows, levels[i], &tables[i], independent, rounds, r, w,
+                                assumed, &latency, diag);
+            else
+                rc = cost_global(gpu, a, shape->rows, levels[i], independent, rounds, r, w, assumed, &latency,
+                                 diag);
             if (rc != SIMT_OK)
                 return rc;
             first_latency[i] = latency;

@@ -63,6 +63,7 @@ struct rates {
     double launch_s;
     double int32_per_cycle;           /* INT32 lane operations per cycle per SM; 0: not priced */
     double l1_bytes_per_sm, l2_bytes; /* capacities for the working-set rules */
+    double l2_partitions;             /* L2 partitions each holding a line every SM reads (>= 1) */
     double atomic_same_address_per_s; /* one address's atomics per second at the L2; 0: not priced */
     double atomics_per_s;             /* the L2's atomic units, distinct addresses; 0: not priced */
 };

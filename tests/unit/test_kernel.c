@@ -456,14 +456,58 @@ START_TEST(test_distinct_addresses)
     r = predict_on(&gpu, &req);
     ck_assert_msg(r.execution_s < 20e-6, "execution %.6g", r.execution_s);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE);
-    /* only atomics spread over addresses */
-    req.accesses[0].op = SIMT_OP_LOAD;
+    /* atomics and global loads spread over addresses, stores do not */
+    req.accesses[0].op = SIMT_OP_STORE;
     struct simt_figure_set figures;
     simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_EINVAL);
     ck_assert_str_eq(diag.field, "per_thread.accesses[0].distinct_addresses");
+}
+END_TEST
+
+/* A table the grid shares (a gather): 8000 blocks x 256 threads, one
+ * 4-byte read each, lanes 128 B apart (32 sectors, 1024 B, a warp; 32
+ * granules of 64 B, 2048 B, when they miss), over distinct_addresses D.
+ *   D 1000 (4 KB) fits the 256 KiB L1: its 32 lines come from DRAM once,
+ *     4096 B.
+ *   D 1e6 (4 MB) fits the 50 MB L2: 31250 lines, 4 MB from DRAM; the port
+ *     carries the hits' sectors, 64000 x 1024 B.
+ *   D 5e7 (200 MB) does not: 50 MB of it stays, a quarter of the reads hit,
+ *     the rest miss: 0.75 x 64000 x 2048 + 50 MB = 148.304 MB.
+ *   The same on an L2 of 2 partitions, each holding the lines every SM
+ *     reads: 25 MB stays, 0.875 x 131.072 MB + 25 MB = 139.688 MB.
+ * Each launch also writes back what its fills evict of the L2's dirty half
+ * (25 MB at most): 4096 B, 4 MB, 25 MB, 25 MB. */
+struct table_row {
+    const char *name;
+    double distinct, l1_bytes;
+    int partitions;
+    double dram_bytes;
+};
+
+static const struct table_row table_rows[] = {
+    {"4 KB in L1", 1000, 262144, 1, 2 * 4096.0},
+    {"4 MB in L2", 1e6, 0, 1, 2 * 4e6},
+    {"200 MB, a quarter resident", 5e7, 0, 1, 148.304e6 + 25e6},
+    {"200 MB, two partitions", 5e7, 0, 2, 139.688e6 + 25e6},
+};
+
+START_TEST(test_shared_table)
+{
+    const struct table_row *t = &table_rows[_i];
+    struct simt_kernel_request req = base_request(8000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 4, 32);
+    req.accesses[0].distinct_addresses = t->distinct;
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.l1_bytes_per_sm = t->l1_bytes;
+    gpu.l2_partitions = t->partitions;
+    struct simt_kernel_result r = predict_on(&gpu, &req);
+    ck_assert_msg(fabs(r.dram_bytes - t->dram_bytes) <= 1e-6 * t->dram_bytes, "%s: dram bytes %.9g", t->name,
+                  r.dram_bytes);
+    if (_i == 1)
+        ck_assert_double_eq_tol(r.l2_bytes, 64000.0 * 1024, 1e-6);
 }
 END_TEST
 
@@ -549,6 +593,7 @@ int main(void)
     tcase_add_test(tc, test_partial_store);
     tcase_add_loop_test(tc, test_read_write_mix, 0, (int)(sizeof mix_rows / sizeof mix_rows[0]));
     tcase_add_loop_test(tc, test_write_back, 0, (int)(sizeof dirty_rows / sizeof dirty_rows[0]));
+    tcase_add_loop_test(tc, test_shared_table, 0, (int)(sizeof table_rows / sizeof table_rows[0]));
     tcase_add_loop_test(tc, test_dram_rows, 0, (int)(sizeof rows_rows / sizeof rows_rows[0]));
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bads / sizeof bads[0]));
     suite_add_tcase(s, tc);
