@@ -14,7 +14,7 @@ static const char *const op_choices[] = {
     "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv", NULL};
 /* In the order of enum simt_collective_algorithm. */
 static const char *const algorithm_choices[] = {"auto", "ring", "tree", "nvls", "direct", NULL};
-static const char *const link_choices[] = {"nvlink", "pcie", NULL};
+static const char *const link_choices[] = {"nvlink", "pcie", "xgmi", NULL};
 
 #define R struct simt_collective_request
 static const struct simt_api_field fields[] = {
@@ -24,7 +24,8 @@ static const struct simt_api_field fields[] = {
                     "As the NCCL tests count: the larger of one rank's send and receive buffers."),
     SIMT_ROW_INT("gpus", SIMT_API_REQUIRED, 1, 1 << 20, 0, R, gpus, "GPUs (per node)."),
     SIMT_ROW_CHOICE("link", SIMT_API_KEEP, link_choices, 0, R, link,
-                    "Interconnect; default: NVLink where the GPU has it, else PCIe."),
+                    "Interconnect: nvlink, pcie or xgmi (AMD Infinity Fabric); default: the GPU's scale-up "
+                    "fabric (NVLink or Infinity Fabric) where it has one, else PCIe."),
     SIMT_ROW_INT("nodes", 0, 1, 1 << 20, 1, R, nodes, "Nodes."),
     SIMT_ROW_NUMBER("network_bytes_per_s", 0, 1.0, 1.0e15, 0.0, R, network_bytes_per_s,
                     "Network bandwidth per GPU between nodes."),
@@ -41,12 +42,13 @@ static json_t *answer_collective(struct simt_call *call)
         return NULL;
     struct simt_collective_request req;
     memset(&req, 0, sizeof req);
-    /* without "link": NVLink where the GPU has it (bridged PCIe cards: for a
-     * pair only), else PCIe */
+    /* without "link": the GPU's scale-up fabric, NVLink (bridged PCIe cards:
+     * for a pair only) or Infinity Fabric, else PCIe */
     int has_nvlink = gpu->spec.nvlink_generation > 0 && gpu->spec.nvlink_bandwidth_bytes_per_s > 0.0;
+    int has_xgmi = gpu->spec.xgmi_links > 0 && gpu->spec.xgmi_bandwidth_bytes_per_s > 0.0;
     int link_given = json_object_get(call->body, "link") != NULL;
     req.nvlink_pairs_only = !gpu->spec.nvswitch && strcmp(gpu->record->form_factor, "pcie") == 0;
-    req.link = has_nvlink ? SIMT_LINK_NVLINK : SIMT_LINK_PCIE;
+    req.link = has_nvlink ? SIMT_LINK_NVLINK : has_xgmi ? SIMT_LINK_XGMI : SIMT_LINK_PCIE;
     if (simt_read_fields(call, call->body, "", fields, SIMT_COUNT_OF(fields), 0, NULL, &req) != 0)
         return NULL;
     int bridged_group = has_nvlink && req.nvlink_pairs_only && req.gpus * req.nodes > 2;
@@ -84,9 +86,10 @@ static json_t *answer_collective(struct simt_call *call)
 
     if (!link_given)
         simt_call_assume(call, "link: %s (not given; %s)", simt_link_name(req.link),
-                         !has_nvlink     ? "the GPU has no NVLink"
-                         : bridged_group ? "NVLink bridges join pairs of these PCIe cards only"
-                                         : "the GPU has NVLink");
+                         has_xgmi && !has_nvlink ? "the GPU's scale-up fabric is AMD Infinity Fabric"
+                         : !has_nvlink           ? "the GPU has no NVLink"
+                         : bridged_group         ? "NVLink bridges join pairs of these PCIe cards only"
+                                                 : "the GPU has NVLink");
     if (json_object_get(call->body, "algorithm") == NULL)
         simt_call_assume(call, "algorithm: auto (not given): %s, as NCCL's tuner would pick",
                          simt_collective_algorithm_name(r.algorithm));

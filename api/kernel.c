@@ -37,6 +37,23 @@ static const struct simt_api_field flops_fields[] = {
     SIMT_ROW_NUMBER("fp32", 0, 0.0, 1e15, 0.0, K, flops_fp32, "fp32 flops per thread (an FMA counts 2)."),
     SIMT_ROW_NUMBER("fp64", 0, 0.0, 1e15, 0.0, K, flops_fp64, "fp64 flops per thread."),
     SIMT_ROW_NUMBER("fp16", 0, 0.0, 1e15, 0.0, K, flops_fp16, "fp16 flops per thread."),
+    /* tensor cores, one row per enum simt_dtype; 422 where the GPU's tensor cores lack the type */
+    SIMT_ROW_NUMBER("tensor_fp64", 0, 0.0, 1e15, 0.0, K, flops_tensor[SIMT_DTYPE_FP64],
+                    "Tensor-core fp64 flops per thread (an MMA's 2mnk over the warp's lanes)."),
+    SIMT_ROW_NUMBER("tensor_fp32", 0, 0.0, 1e15, 0.0, K, flops_tensor[SIMT_DTYPE_FP32],
+                    "Matrix-core fp32 flops per thread (CDNA)."),
+    SIMT_ROW_NUMBER("tensor_tf32", 0, 0.0, 1e15, 0.0, K, flops_tensor[SIMT_DTYPE_TF32],
+                    "Tensor-core tf32 flops per thread."),
+    SIMT_ROW_NUMBER("tensor_fp16", 0, 0.0, 1e15, 0.0, K, flops_tensor[SIMT_DTYPE_FP16],
+                    "Tensor-core fp16 flops per thread."),
+    SIMT_ROW_NUMBER("tensor_bf16", 0, 0.0, 1e15, 0.0, K, flops_tensor[SIMT_DTYPE_BF16],
+                    "Tensor-core bf16 flops per thread."),
+    SIMT_ROW_NUMBER("tensor_fp8", 0, 0.0, 1e15, 0.0, K, flops_tensor[SIMT_DTYPE_FP8],
+                    "Tensor-core fp8 flops per thread."),
+    SIMT_ROW_NUMBER("tensor_int8", 0, 0.0, 1e15, 0.0, K, flops_tensor[SIMT_DTYPE_INT8],
+                    "Tensor-core int8 operations per thread."),
+    SIMT_ROW_NUMBER("tensor_int4", 0, 0.0, 1e15, 0.0, K, flops_tensor[SIMT_DTYPE_INT4],
+                    "Tensor-core int4 operations per thread."),
 };
 #define A struct simt_kernel_access
 static const struct simt_api_field access_fields[] = {
@@ -353,6 +370,17 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE)
         simt_call_assume(call, "distinct_addresses given, but the GPU record has no "
                                "l2_same_address_atomics_per_clock: contention across warps not priced");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_TENSOR_PIPE)
+        simt_call_assume(
+            call, "tensor flops run on the SM's tensor pipe at the GPU's dense tensor figure for their "
+                  "type / SMs / clock, one warp instruction per mma.sync shape (m16n8k16 for 16-bit "
+                  "types), MMA latency hidden by independent accumulators; mma.sync operands come from "
+                  "registers loaded from shared memory (the request's shared accesses), and wgmma "
+                  "reading its operands from shared memory directly is priced at the same pipe rate");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS)
+        simt_call_assume(call,
+                         "fewer warps resident per SM than warp schedulers: an MMA issues on its warp's "
+                         "own scheduler, so the tensor pipe reaches only warps / schedulers of its rate");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_LAUNCH)
         simt_call_assume(call, "launch overhead: 0 (the GPU record has no launch_overhead_s)");
     simt_call_assume(call,
@@ -398,6 +426,7 @@ static json_t *answer_kernel(struct simt_call *call)
     simt_call_set_real(breakdown, "fp16_s", r.fp16_s);
     simt_call_set_real(breakdown, "constant_s", r.constant_s);
     simt_call_set_real(breakdown, "int32_s", r.int32_s);
+    simt_call_set_real(breakdown, "tensor_s", r.tensor_s);
     json_object_set_new(answer, "breakdown", breakdown);
     json_t *traffic = json_object();
     simt_call_set_real(traffic, "dram_bytes", r.dram_bytes);

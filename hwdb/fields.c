@@ -130,6 +130,8 @@ static const struct simt_hwdb_field fields[] = {
     F(pcie_generation, "interconnect", INT, 1, 16, ALL),
     F(pcie_lanes, "interconnect", INT, 1, 64, ALL),
     F(pcie_bandwidth_bytes_per_s, "interconnect", DOUBLE, 1e8, 1e13, ALL),
+    F(xgmi_links, "interconnect", INT, 0, 64, OPT),
+    F(xgmi_bandwidth_bytes_per_s, "interconnect", DOUBLE, 0, 1e14, OPT),
 
     /* --- measured on a real card (issue 4) --- */
     M(dram_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),

@@ -57,6 +57,16 @@
  * MiB (median error 0). */
 #define PIPELINE_LATENCY_S 4.24e-6
 
+/* AMD Infinity Fabric (xGMI): RCCL's share of one link's line rate.
+ * RCCL's topology puts a gfx94x (MI300) xGMI link at 48 GB/s per direction,
+ * "after protocol and error correction overheads", against the link's 64
+ * (github.com/ROCm/rccl/issues/1210, an RCCL maintainer; rccl
+ * src/graph/topo.h ncclTopoXGMISpeed): 0.75. Checked against 8 MI300X in
+ * one node, ROCm 6.4.1: all-reduce busbw 315.5 GB/s at 256 MiB and 322.4
+ * GB/s at 1 GiB (github.com/ROCm/rocm-systems/pull/5297), where 7 links x
+ * 48 GB/s = 336 GB/s, less the pipeline, gives 317 and 320 here. */
+#define XGMI_RCCL_FRACTION 0.75
+
 /* Latency of one hop of a ring or tree step, from NCCL's tuner defaults for
  * the LL protocol (src/graph/tuning.cc, NCCL 2.2x: NVLink 0.6 us, PCI 1.0
  * us, network 2.7 us on a ring and 5.0 us on a tree). */
@@ -67,7 +77,7 @@ static const double tree_hop_s[HOP_COUNT] = {0.6e-6, 1.0e-6, 5.0e-6};
 static const char *const op_names[SIMT_COLLECTIVE_OP_COUNT] = {
     "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send_recv",
 };
-static const char *const link_names[SIMT_LINK_COUNT] = {"nvlink", "pcie"};
+static const char *const link_names[SIMT_LINK_COUNT] = {"nvlink", "pcie", "xgmi"};
 
 const char *simt_collective_op_name(enum simt_collective_op op)
 {
@@ -314,7 +324,7 @@ static int check_coll_request(const struct simt_collective_request *req, struct 
             diag, SIMT_EINVAL, "op",
             "op must be all_reduce, all_gather, reduce_scatter, all_to_all, broadcast or send_recv");
     if ((int)req->link < 0 || req->link >= SIMT_LINK_COUNT)
-        return simt_diag_fail(diag, SIMT_EINVAL, "link", "link must be nvlink or pcie");
+        return simt_diag_fail(diag, SIMT_EINVAL, "link", "link must be nvlink, pcie or xgmi");
     if ((int)req->algorithm < 0 || req->algorithm >= SIMT_COLLECTIVE_ALGORITHM_COUNT)
         return simt_diag_fail(diag, SIMT_EINVAL, "algorithm",
                               "algorithm must be auto, ring, tree, nvls or direct");
@@ -332,6 +342,30 @@ static int check_coll_request(const struct simt_collective_request *req, struct 
     return SIMT_OK;
 }
 
+/* Infinity Fabric: a full mesh of xgmi_links + 1 GPUs, one link to each
+ * peer, each at RCCL's share of its line rate. RCCL runs one ring per link
+ * (a complete directed graph splits into that many rings), and a direct
+ * algorithm sends to every peer at once, each over its own link: either way
+ * a GPU moves its bytes over its gpus - 1 links together. A single ring
+ * would have one link in and one out. */
+static int setup_xgmi(const struct simt_gpu_spec *gpu, const struct simt_collective_request *req,
+                      struct fabric *f, double *link_raw, struct simt_diag *diag)
+{
+    if (gpu->xgmi_links < 1 || !(gpu->xgmi_bandwidth_bytes_per_s > 0.0))
+        return simt_diag_fail(diag, SIMT_EUNSAT, "link",
+                              "this GPU has no AMD Infinity Fabric (xGMI) links; use \"%s\"",
+                              gpu->nvlink_generation > 0 ? "nvlink" : "pcie");
+    if (req->gpus > gpu->xgmi_links + 1)
+        return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
+                              "Infinity Fabric joins at most %d GPUs in a full mesh (%d links each)",
+                              gpu->xgmi_links + 1, gpu->xgmi_links);
+    double per_link = gpu->xgmi_bandwidth_bytes_per_s / gpu->xgmi_links;
+    *link_raw = per_link;
+    if (req->gpus > 1)
+        f->intra_bytes_per_s = (double)(req->gpus - 1) * per_link * XGMI_RCCL_FRACTION;
+    return SIMT_OK;
+}
+
 /* The link between the node's GPUs (NVLink or PCIe) at its achievable rate
  * (a figure); SIMT_EUNSAT when the GPU has no such link, or the link cannot
  * join that many GPUs. */
@@ -344,7 +378,8 @@ static int setup_link(const struct simt_gpu_spec *gpu, const struct simt_figure_
     f->intra_bytes_per_s = HUGE_VAL;
     if (req->link == SIMT_LINK_NVLINK) {
         if (gpu->nvlink_generation < 1 || !(figures->value[SIMT_FIG_NVLINK_BANDWIDTH] > 0.0))
-            return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU has no NVLink; use \"pcie\"");
+            return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU has no NVLink; use \"%s\"",
+                                  gpu->xgmi_links > 0 ? "xgmi\" (its Infinity Fabric) or \"pcie" : "pcie");
         out->nvswitch = gpu->nvswitch != 0;
         if (!out->nvswitch && req->nvlink_pairs_only && req->gpus > 2)
             return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
@@ -359,6 +394,8 @@ static int setup_link(const struct simt_gpu_spec *gpu, const struct simt_figure_
         out->figures_used |= SIMT_FIG_BIT(SIMT_FIG_NVLINK_BANDWIDTH);
         if (req->gpus > 1)
             f->intra_bytes_per_s = figures->value[SIMT_FIG_NVLINK_BANDWIDTH];
+    } else if (req->link == SIMT_LINK_XGMI) {
+        return setup_xgmi(gpu, req, f, link_raw, diag);
     } else {
         if (!(figures->value[SIMT_FIG_PCIE_BANDWIDTH] > 0.0))
             return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU's record gives no PCIe bandwidth");
@@ -440,7 +477,13 @@ static void assume_collective(const struct simt_collective_request *req, const s
                               const struct choice *best, double link_raw, double network_raw,
                               struct simt_collective_result *out)
 {
-    if (req->gpus > 1)
+    if (req->gpus > 1 && req->link == SIMT_LINK_XGMI)
+        assume(out,
+               "link: AMD Infinity Fabric (xGMI), a full mesh: one %.4g bytes/s link (a direction) to each "
+               "peer, RCCL moving %.2f of it (48 of 64 GB/s, github.com/ROCm/rccl/issues/1210); a ring per "
+               "link (direct: a peer per link), so %d links carry %.4g bytes/s (one ring alone: one link)",
+               link_raw, XGMI_RCCL_FRACTION, req->gpus - 1, f->intra_bytes_per_s);
+    else if (req->gpus > 1)
         assume(out,
                "link: %s, %.4g bytes/s per direction per GPU, of which NCCL moves %.4g (figures_used says "
                "why)",
@@ -457,7 +500,10 @@ static void assume_collective(const struct simt_collective_request *req, const s
                NETWORK_FRACTION, f->net_bytes_per_s, req->gpus);
     assume(out,
            "latency: %.3g s a collective (measured floor on two H200s) plus %.3g s a %s hop (NCCL's tuner)%s",
-           BASE_LATENCY_S, ring_hop_s[f->intra_hop], req->link == SIMT_LINK_NVLINK ? "NVLink" : "PCIe",
+           BASE_LATENCY_S, ring_hop_s[f->intra_hop],
+           req->link == SIMT_LINK_NVLINK ? "NVLink"
+           : req->link == SIMT_LINK_XGMI ? "xGMI (RCCL takes it as NCCL's NVLink path; ESTIMATE)"
+                                         : "PCIe",
            req->nodes > 1 ? ", network hops 2.7e-06 s (ring) and 5e-06 s (tree)" : "");
     if (best->protocol == SIMT_COLLECTIVE_PROTO_SIMPLE)
         assume(out,

@@ -1,6 +1,7 @@
 /* collective.h - how long one NCCL collective (all-reduce, all-gather,
  * reduce-scatter, all-to-all, broadcast) takes among GPUs joined by NVLink
- * (through NVSwitch, or directly), PCIe, and a network between nodes: the
+ * (through NVSwitch, or directly), AMD Infinity Fabric (xGMI, a full mesh
+ * between peers, as RCCL runs it), PCIe, and a network between nodes: the
  * alpha-beta model (a fixed latency, a latency per pipeline step, and the
  * bytes each rank must move over the bottleneck link's achievable bandwidth)
  * for each algorithm and protocol NCCL has, the fastest one named. Algorithm
@@ -31,6 +32,8 @@ enum simt_collective_op {
 enum simt_link {
     SIMT_LINK_NVLINK = 0, /* through NVSwitch where the GPU's platform has one, else direct links */
     SIMT_LINK_PCIE,
+    SIMT_LINK_XGMI, /* AMD Infinity Fabric: a full mesh, one link to each peer (xgmi_links + 1 GPUs at most)
+                     */
     SIMT_LINK_COUNT
 };
 
@@ -110,8 +113,9 @@ struct simt_collective_result {
  * (diag->field: "op", "link", "bytes", "gpus", "nodes",
  * "network_bytes_per_s", "algorithm"). SIMT_EUNSAT when it cannot run:
  * fewer than two ranks (send_recv: exactly two), NVLink on a GPU without
- * it, more GPUs than direct NVLink joins, more than a pair over bridges, no
- * PCIe figure, an algorithm the op or system does not have (tree: all-reduce
+ * it, more GPUs than direct NVLink joins, more than a pair over bridges,
+ * xGMI on a GPU without Infinity Fabric or more GPUs than its mesh joins
+ * (xgmi_links + 1), no PCIe figure, an algorithm the op or system does not have (tree: all-reduce
  * only; nvls: all-reduce in one node of NVSwitch with NVLink 4 or later).
  * *out is unspecified on failure. */
 int simt_collective_predict(const struct simt_gpu_spec *gpu, const struct simt_collective_request *req,

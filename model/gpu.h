@@ -135,6 +135,9 @@ struct simt_gpu_spec {
     int pcie_generation;
     int pcie_lanes;
     double pcie_bandwidth_bytes_per_s; /* per direction */
+    /* AMD Infinity Fabric (xGMI) between GPUs: a full mesh, one link to each peer */
+    int xgmi_links;                    /* links to peer GPUs; 0 = none */
+    double xgmi_bandwidth_bytes_per_s; /* per direction, all links together */
 
     /* --- measured on a real card (issue: calibration); 0 = not measured --- */
     double measured_dram_bandwidth_bytes_per_s;

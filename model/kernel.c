@@ -12,6 +12,7 @@
 #include "coalescing.h"
 #include "constant.h"
 #include "kernel_internal.h"
+#include "kernel_tensor.h"
 #include "latency.h"
 
 static const char *const bound_names[SIMT_BOUND_COUNT] = {"dram", "l2",      "shared", "compute",
@@ -146,9 +147,10 @@ static double dram_read_equivalent_bytes(const struct warp_cost *w, const struct
 }
 
 /* The per-warp demands at each center for a phase with `active_sms` SMs
- * sharing DRAM; divergence multiplies what the warp issues. */
+ * sharing DRAM and `resident_warps` warps on each; divergence multiplies
+ * what the warp issues. */
 static void demands(const struct warp_cost *w, const struct rates *r, double serialization, int active_sms,
-                    double *d)
+                    double resident_warps, double *d)
 {
     double dram_share = r->dram_bytes_per_s / active_sms;
     double port = r->l2_bytes_per_s / r->sms;
@@ -181,6 +183,7 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
                       : 0.0;
     d[C_ATOMIC_UNITS] =
         r->atomics_per_s > 0.0 ? w->atomic_ops / (r->atomics_per_s / active_sms / r->clock_hz) : 0.0;
+    d[C_TENSOR] = simt_kernel_tensor_demand(w, r, serialization, resident_warps);
 }
 
 struct phase {
@@ -220,7 +223,7 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
                      double warps, struct phase *out)
 {
     double d[C_COUNT];
-    demands(w, r, serialization, active_sms, d);
+    demands(w, r, serialization, active_sms, warps, d);
     double streams = w->load_rounds > 0.0 ? w->load_count / w->load_rounds : 1.0;
     if (streams < 1.0)
         streams = 1.0;
@@ -447,6 +450,8 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
         }
         r->l1_latency = l1_latency;
     }
+    if ((rc = simt_kernel_tensor_read_rates(gpu, figures, req, per_cycle, r, used, diag)) != SIMT_OK)
+        return rc;
     return read_pipes(figures, req, per_cycle, r, used, assumed, diag);
 }
 
@@ -486,8 +491,9 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
                       double alone, struct simt_kernel_result *res)
 {
     double d[C_COUNT];
-    demands(w, r, s, r->sms, d);
     double busiest_warps = ceil((double)res->blocks / r->sms) * res->warps_per_block;
+    double resident_warps = (double)res->occupancy.active_blocks_per_sm * res->warps_per_block;
+    demands(w, r, s, r->sms, fmin(resident_warps, busiest_warps), d);
     /* DRAM: its bus (bytes by direction) or its row activations, whichever is busier */
     res->breakdown_s[SIMT_BOUND_DRAM] = warps_total * dram_read_equivalent_bytes(w, r) / r->dram_bytes_per_s;
     if (r->dram_rows_per_s > 0.0)
@@ -515,9 +521,10 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
     res->fp16_s = busiest_warps * d[C_FP16] / r->clock_hz;
     res->constant_s = busiest_warps * d[C_CONSTANT] / r->clock_hz;
     res->int32_s = busiest_warps * d[C_INT32] / r->clock_hz;
+    res->tensor_s = busiest_warps * d[C_TENSOR] / r->clock_hz;
     res->breakdown_s[SIMT_BOUND_COMPUTE] =
         fmax(fmax(fmax(res->issue_s, res->fp32_s), fmax(fmax(res->fp64_s, res->fp16_s), res->constant_s)),
-             res->int32_s);
+             fmax(res->int32_s, res->tensor_s));
     res->breakdown_s[SIMT_BOUND_SFU] = busiest_warps * d[C_SFU] / r->clock_hz;
     res->breakdown_s[SIMT_BOUND_LATENCY] = alone / r->clock_hz;
     res->breakdown_s[SIMT_BOUND_LAUNCH] = r->launch_s;
@@ -568,6 +575,10 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     if (r.direction_figures && w.dram_write_bytes > 0.0)
         res.figures_used |=
             SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
+    simt_kernel_tensor_cost_warp(req, &r, &w, &res.assumed);
+    if (w.tensor_cycles > 0.0 &&
+        fmin(shape.resident_warps, ceil((double)res.blocks / r.sms) * res.warps_per_block) < r.sub_partitions)
+        res.assumed |= SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS;
     double warps_total = (double)res.blocks * res.warps_per_block;
     double s = dv.serialization;
     res.dram_bytes = warps_total * w.dram_bytes;

@@ -78,6 +78,8 @@
  *     hash loops -90% -> +17%. A request whose int_ops the compiler folds
  *     away (int_imad_8chains: 8 chained multiply-adds collapse) is
  *     over-predicted: the request cannot say it.
+ * Tensor-core work (flops_tensor) is one more center, the SM's tensor
+ * pipe, priced in kernel_tensor.h; its term is part of compute.
  * `bound` names the largest of the breakdown terms; advice reruns the model
  * with one change each and ranks the changes by estimated speedup.
  *
@@ -130,9 +132,11 @@ struct simt_kernel_request {
     double flops_fp32; /* per thread; an FMA counts 2 */
     double flops_fp64;
     double flops_fp16;
-    double sfu_ops; /* per thread */
-    double int_ops; /* integer and address instructions per thread */
-    int l2_warm;    /* 1: the global data is already in L2 (where it fits) */
+    double sfu_ops;                        /* per thread */
+    double int_ops;                        /* integer and address instructions per thread */
+    double flops_tensor[SIMT_DTYPE_COUNT]; /* per thread, tensor-core flops by enum simt_dtype (an MMA's
+                                              2mnk spread over the lanes); kernel_tensor.h */
+    int l2_warm;                           /* 1: the global data is already in L2 (where it fits) */
     int access_count;
     struct simt_kernel_access accesses[SIMT_KERNEL_MAX_ACCESSES];
     struct simt_branch branch; /* per warp; lanes = warp size */
@@ -213,6 +217,10 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_ATOMIC_L2                                                                        \
     (1u << 22) /* atomics over distinct_addresses that fit in L2: served there, no DRAM */
 #define SIMT_KERNEL_ASSUMED_NO_INT_PIPE (1u << 20) /* int_ops, but no INT32 figure: issue slots only */
+/* tensor work (kernel_tensor.h), from the top of the word */
+#define SIMT_KERNEL_ASSUMED_TENSOR_PIPE (1u << 31) /* tensor flops priced on the SM's tensor pipe */
+#define SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS                                                                 \
+    (1u << 30) /* fewer warps resident per SM than warp schedulers: the pipe reaches warps / schedulers */
 
 struct simt_kernel_result {
     struct simt_occupancy_result occupancy;
@@ -221,6 +229,7 @@ struct simt_kernel_result {
     enum simt_kernel_bound bound;
     double breakdown_s[SIMT_BOUND_COUNT]; /* each term alone, busiest SM for per-SM terms */
     double issue_s, fp32_s, fp64_s, fp16_s, constant_s, int32_s; /* parts of compute_s */
+    double tensor_s;                                             /* part of compute_s: the tensor pipe */
     /* traffic, whole launch */
     double dram_bytes;
     double l2_bytes;     /* sector traffic between SMs and L2 */

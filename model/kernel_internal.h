@@ -21,6 +21,7 @@ enum center {
     C_INT32,        /* the INT32 pipe */
     C_ATOMIC,       /* the SM's share of the L2's same-address atomic serialization */
     C_ATOMIC_UNITS, /* the SM's share of the L2's atomic units (distinct addresses) */
+    C_TENSOR,       /* the tensor pipe (kernel_tensor.h) */
     C_COUNT
 };
 
@@ -42,6 +43,7 @@ struct warp_cost {
     double memory_delay_cycles; /* exposed load latency at no load (order statistics included) */
     double dram_queue_rounds;   /* load rounds that wait in DRAM bank queues (miss-weighted) */
     double alu_delay_cycles;    /* exposed dependent-arithmetic latency */
+    double tensor_cycles;       /* demand on the SM's whole tensor pipe (kernel_tensor.h) */
 };
 
 /* Figures the model reads, per SM per cycle. */
@@ -61,11 +63,13 @@ struct rates {
     double line_bytes;         /* L2 cache line */
     double constant_per_cycle; /* distinct constant addresses per cycle per SM */
     double launch_s;
-    double int32_per_cycle;           /* INT32 lane operations per cycle per SM; 0: not priced */
-    double l1_bytes_per_sm, l2_bytes; /* capacities for the working-set rules */
-    double l2_partitions;             /* L2 partitions each holding a line every SM reads (>= 1) */
-    double atomic_same_address_per_s; /* one address's atomics per second at the L2; 0: not priced */
-    double atomics_per_s;             /* the L2's atomic units, distinct addresses; 0: not priced */
+    double int32_per_cycle;                    /* INT32 lane operations per cycle per SM; 0: not priced */
+    double l1_bytes_per_sm, l2_bytes;          /* capacities for the working-set rules */
+    double l2_partitions;                      /* L2 partitions each holding a line every SM reads (>= 1) */
+    double atomic_same_address_per_s;          /* one address's atomics per second at the L2; 0: not priced */
+    double atomics_per_s;                      /* the L2's atomic units, distinct addresses; 0: not priced */
+    double tensor_per_cycle[SIMT_DTYPE_COUNT]; /* tensor flops per SM per cycle; 0: unused */
+    int sub_partitions;                        /* warp schedulers per SM, one tensor unit each */
 };
 
 /* Where a launch puts its warps: what the working-set rules need. */
