@@ -1,8 +1,9 @@
 /* kernel_cost.c - one warp's lifetime priced with the access models:
  * coalescing and DRAM rows for global accesses, banks for shared ones,
  * serialization for constant reads; where each global access is served
- * (L1, L2 or DRAM) from the working sets; the arithmetic and integer work.
- * Pure. */
+ * (L1, L2 or DRAM) from the working sets and the tables the grid shares;
+ * the dirty lines a cold launch writes back; the arithmetic and integer
+ * work. Pure. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -186,17 +187,6 @@ static int cost_table(const struct simt_gpu_spec *gpu, const struct simt_kernel_
     return SIMT_OK;
 }
 
-/* Where each global access is served (levels[i]):
- * - `repeats` j: the addresses of access j read again. The SM's working set
- *   is what its resident warps touch with access j (sectors); it hits L1
- *   when that fits in the L1 left beside the resident blocks' shared
- *   memory, else L2 when the wave's working set (every SM's) fits in L2,
- *   else it misses to DRAM like a first touch. A repeated store is written
- *   back once: it stays priced as a store.
- * - `l2_warm`: the launch's working set (the DRAM bytes of its first
- *   touches) is already in L2 when it fits; streamed through an LRU cache
- *   larger sets keep nothing, so they are priced cold.
- * - else DRAM on first touch. */
 /* A global load with `distinct_addresses` D reads a table of D elements
  * that every warp of the grid shares (a gather's lookup table, a GEMV's x
  * vector). Its lines come from DRAM once a launch; after that a read hits
@@ -235,6 +225,19 @@ static void place_table(const struct simt_kernel_access *a, const struct rates *
     }
 }
 
+/* Where each global access is served (levels[i]):
+ * - `repeats` j: the addresses of access j read again. The SM's working set
+ *   is what its resident warps touch with access j (sectors); it hits L1
+ *   when that fits in the L1 left beside the resident blocks' shared
+ *   memory, else L2 when the wave's working set (every SM's) fits in L2,
+ *   else it misses to DRAM like a first touch. A repeated store is written
+ *   back once: it stays priced as a store.
+ * - `l2_warm`: the launch's working set (the DRAM bytes of its first
+ *   touches) is already in L2 when it fits; streamed through an LRU cache
+ *   larger sets keep nothing, so they are priced cold.
+ * - a global load with `distinct_addresses`: a table the grid shares
+ *   (place_table above).
+ * - else DRAM on first touch. */
 static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, enum level *levels,
                           struct table *tables, unsigned *assumed, struct simt_diag *diag)
