@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cluster_json.h"
 #include "cost.h"
 #include "occupancy_json.h"
 #include "read.h"
@@ -28,6 +29,7 @@
 static const struct simt_api_field occupancy_fields[] = {
     SIMT_ROW_GPU(SIMT_API_REQUIRED),
     OCC_ROWS(struct simt_occupancy_request, , SIMT_API_REQUIRED),
+    SIMT_CLUSTER_ROWS(struct simt_occupancy_request, ),
 };
 
 static json_t *limiter_list(unsigned limiters)
@@ -119,19 +121,26 @@ static json_t *answer_occupancy(struct simt_call *call)
     struct simt_occupancy_request req;
     simt_occupancy_request_init(&req);
     if (simt_read_fields(call, call->body, "", occupancy_fields, SIMT_COUNT_OF(occupancy_fields), 0, NULL,
-                         &req) != 0)
+                         &req) != 0 ||
+        simt_api_cluster_read(call, call->body, &req) != 0)
         return NULL;
     struct simt_occupancy_result result;
+    struct simt_cluster_result clusters;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
+    memset(&clusters, 0, sizeof clusters);
     int rc = simt_occupancy_compute(&gpu->spec, &req, &result, &diag);
+    if (rc == SIMT_OK && simt_api_cluster_compute(call, gpu, &req, &result, &clusters) != 0)
+        return NULL;
     json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
     simt_api_occupancy_fill(answer, &gpu->spec, &result);
     if (req.grid_size > 0)
         simt_call_set_real(answer, "waves", result.waves);
+    simt_api_cluster_fill(answer, &req, &clusters);
     occupancy_assumptions(call, &gpu->spec, &req, &result);
+    simt_api_cluster_assume(call, gpu, &req);
     return answer;
 }
 
@@ -150,6 +159,7 @@ static const char *const varies[] = {"block_size", "registers_per_thread", "dyna
 static const struct simt_api_field sweep_fields[] = {
     SIMT_ROW_GPU(SIMT_API_REQUIRED),
     OCC_ROWS(S, occ., SIMT_API_REQUIRED_IN_FORM), /* the varied one is left out */
+    SIMT_CLUSTER_ROWS(S, occ.),
     SIMT_ROW_CHOICE("vary", SIMT_API_REQUIRED | SIMT_API_GROUP(2), varies, 0, S, vary,
                     "The field to vary (and leave out of the body)."),
     SIMT_ROW_INT("from", SIMT_API_KEEP | SIMT_API_GROUP(1), 0, MAX_BYTES, 0, S, from,
@@ -227,8 +237,12 @@ static json_t *answer_sweep(struct simt_call *call)
         return NULL;
     struct sweep_request sweep;
     memset(&sweep, 0, sizeof sweep);
-    if (read_sweep(call, &gpu->spec, &sweep) != 0)
+    if (read_sweep(call, &gpu->spec, &sweep) != 0 || simt_api_cluster_read(call, call->body, &sweep.occ) != 0)
         return NULL;
+    struct simt_occupancy_result one_block = {.active_blocks_per_sm = 1};
+    struct simt_cluster_result clusters;
+    if (simt_api_cluster_compute(call, gpu, &sweep.occ, &one_block, &clusters) != 0)
+        return NULL; /* the cluster's checks do not depend on the varied field */
     const struct simt_gpu_spec *spec = &gpu->spec;
     const struct simt_occupancy_request req = sweep.occ;
     int vary = sweep.vary;
@@ -263,6 +277,13 @@ static json_t *answer_sweep(struct simt_call *call)
         simt_api_occupancy_fill(p, spec, &r);
         if (rc == 0 && point.grid_size > 0)
             simt_call_set_real(p, "waves", r.waves);
+        memset(&clusters, 0, sizeof clusters);
+        if (rc == 0 && simt_api_cluster_compute(call, gpu, &point, &r, &clusters) != 0) {
+            json_decref(p);
+            json_decref(points);
+            return NULL;
+        }
+        simt_api_cluster_fill(p, &point, &clusters);
         if (rc != 0)
             json_object_set_new(p, "reason", json_string(diag.message));
         json_array_append_new(points, p);
@@ -274,6 +295,7 @@ static json_t *answer_sweep(struct simt_call *call)
     memset(&summary, 0, sizeof summary);
     summary.assumed = assumed;
     occupancy_assumptions(call, spec, &req, &summary);
+    simt_api_cluster_assume(call, gpu, &req);
     return answer;
 }
 

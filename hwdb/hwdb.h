@@ -88,12 +88,15 @@ const char *simt_hwdb_dir(const struct simt_hwdb *db);
  * drives the loader, the JSON output and the overrides. ---- */
 
 enum simt_field_type {
-    SIMT_FIELD_INT,      /* int */
-    SIMT_FIELD_INT64,    /* int64_t */
-    SIMT_FIELD_DOUBLE,   /* double */
-    SIMT_FIELD_DTYPES,   /* double[SIMT_DTYPE_COUNT], keyed by dtype name */
-    SIMT_FIELD_CARVEOUTS /* int64_t[SIMT_MAX_CARVEOUTS] + shared_carveout_count */
+    SIMT_FIELD_INT,       /* int */
+    SIMT_FIELD_INT64,     /* int64_t */
+    SIMT_FIELD_DOUBLE,    /* double */
+    SIMT_FIELD_DTYPES,    /* double[SIMT_DTYPE_COUNT], keyed by dtype name */
+    SIMT_FIELD_CARVEOUTS, /* int64_t[SIMT_MAX_CARVEOUTS] + shared_carveout_count */
+    SIMT_FIELD_INT_LIST   /* int[SIMT_HWDB_MAX_LIST], positive entries, 0 after the last (sm.gpc_sms) */
 };
+
+#define SIMT_HWDB_MAX_LIST SIMT_MAX_GPCS
 
 struct simt_hwdb_field {
     const char *name;  /* unique: "dram_bandwidth_bytes_per_s", "measured_dram_bandwidth_bytes_per_s" */
@@ -138,6 +141,18 @@ int simt_hwdb_field_set_dtype(struct simt_gpu_spec *spec, const struct simt_hwdb
  * range, strictly ascending) and shared_carveout_count. spec unchanged on failure. */
 int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
                                   const int64_t *bytes, int count, struct simt_diag *diag) SIMT_WARN_UNUSED;
+
+/* ---- integer lists (thread-block cluster layout) ---- */
+
+/* SIMT_FIELD_INT_LIST: sets the list (1..SIMT_HWDB_MAX_LIST integers, each
+ * in the field's range) and clears the entries after it. SIMT_EINVAL, diag
+ * naming "<field>[i]" at fault; spec unchanged on failure. */
+int simt_hwdb_field_set_list(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                             const int *values, int count, struct simt_diag *diag) SIMT_WARN_UNUSED;
+/* SIMT_FIELD_INT_LIST: the entries given (those before the first 0); 0 for
+ * another field type or an absent list. *values (when not NULL) points into spec. */
+int simt_hwdb_field_get_list(const struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                             const int **values);
 
 /* The relations between fields that every GPU record keeps (threads per SM
  * = warps x warp size, a line holds whole sectors, the largest carveout is

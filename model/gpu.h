@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #define SIMT_MAX_CARVEOUTS 16
+#define SIMT_MAX_GPCS 32 /* entries of gpc_sms */
 
 enum simt_vendor { SIMT_VENDOR_NVIDIA = 0, SIMT_VENDOR_AMD = 1 };
 
@@ -85,6 +86,14 @@ struct simt_gpu_spec {
     int tensor_cores_per_sm;
     int shared_banks;
     int shared_bank_bytes;
+
+    /* --- thread-block clusters (compute capability 9.0 on): the layout the
+     * runtime places clusters in, as measured on one card, all 0 where the
+     * database lacks it (clusters then cannot be answered) --- */
+    int gpc_sms[SIMT_MAX_GPCS];    /* SMs of each GPC as the runtime counts them; 0 after the last */
+    int cluster_max_blocks_per_sm; /* blocks of clusters one SM takes at most */
+    int cluster_max_portable_size; /* blocks a cluster may have without the non-portable attribute */
+    int cluster_max_size; /* blocks a cluster may have with cudaFuncAttributeNonPortableClusterSizeAllowed */
 
     /* --- clocks --- */
     double base_clock_hz;

@@ -262,9 +262,13 @@ static int all_reduce(struct ctx *c, double *time, struct simt_diag *diag)
     *time = 0.0;
     if (r->tp <= 1)
         return SIMT_OK;
+    /* the GPU's scale-up fabric, as /v1/collective picks it when link is left out */
     int nvlink = c->gpu->nvlink_generation > 0 && c->gpu->nvlink_bandwidth_bytes_per_s > 0.0;
+    int xgmi = c->gpu->xgmi_links > 0 && c->gpu->xgmi_bandwidth_bytes_per_s > 0.0;
     struct simt_collective_request q = {.op = SIMT_COLLECTIVE_ALL_REDUCE,
-                                        .link = nvlink ? SIMT_LINK_NVLINK : SIMT_LINK_PCIE,
+                                        .link = xgmi     ? SIMT_LINK_XGMI
+                                                : nvlink ? SIMT_LINK_NVLINK
+                                                         : SIMT_LINK_PCIE,
                                         .bytes =
                                             (double)(r->batch * r->seq_len * r->shape.hidden) * c->act_bytes,
                                         .gpus = r->tp,
