@@ -108,6 +108,9 @@ static const struct simt_hwdb_field fields[] = {
     F(l2_atomics_per_clock, "throughput", DOUBLE, 0, 4096, OPT),
     F(l2_same_address_atomics_per_clock, "throughput", DOUBLE, 0, 64, OPT),
 
+    /* --- the whole-kernel model's L2 residency (kernel_cost.c) --- */
+    F(l2_partitions, "memory", INT, 1, 64, OPT), /* every bundled GPU has it; absent = 1 */
+
     /* --- throughputs: per SM per clock, an FMA counts 2 --- */
     F(fp32_flops_per_clock_per_sm, "throughput", DOUBLE, 1, 65536, ALL),
     F(fp64_flops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, ALL),

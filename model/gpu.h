@@ -137,6 +137,8 @@ struct simt_gpu_spec {
                                     0 = unknown */
     double l2_same_address_atomics_per_clock; /* chip, SM clocks: atomics to ONE address the L2 completes a
                                                  clock (they serialize there); 0 = unknown */
+    int l2_partitions; /* L2 partitions that each cache the lines their own SMs read: a line that every SM
+                          reads is held once in each, so a table shared by the grid has l2_bytes / this */
 
     /* --- throughputs, per SM per clock unless the name says per_s --- */
     double fp32_flops_per_clock_per_sm; /* an FMA counts 2 */
