@@ -12,8 +12,10 @@
 
 #define MAX_DIMENSION ((int64_t)1 << 40)
 
-/* The dtypes a GEMM takes, in the contract's order (enum simt_dtype's). */
-static const char *const gemm_dtypes[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", NULL};
+/* The dtypes a GEMM takes, in enum simt_dtype's order; the model refuses
+ * (422 naming dtype) those the GPU's tensor cores lack. */
+static const char *const gemm_dtypes[] = {"fp64", "fp32", "tf32",  "fp16",  "bf16",  "fp8",   "int8", "int4",
+                                          "fp6",  "fp4",  "mxfp8", "mxfp6", "mxfp4", "nvfp4", NULL};
 /* enum simt_gemm_launches' order */
 static const char *const gemm_launches[] = {"single", "back_to_back", NULL};
 
@@ -24,8 +26,11 @@ static const struct simt_api_field fields[] = {
     SIMT_ROW_INT("n", SIMT_API_REQUIRED, 1, MAX_DIMENSION, 0, R, n, "Columns of B and C."),
     SIMT_ROW_INT("k", SIMT_API_REQUIRED, 1, MAX_DIMENSION, 0, R, k, "The reduction dimension."),
     SIMT_ROW_CHOICE("dtype", SIMT_API_REQUIRED, gemm_dtypes, 0, R, dtype,
-                    "Input type (fp32: no tensor cores)."),
+                    "Input type (fp32: no tensor cores; int4, fp6, fp4 and the block-scaled mxfp8, mxfp6, "
+                    "mxfp4, nvfp4 where the GPU's tensor cores have them, else 422)."),
     SIMT_ROW_INT("batch", 0, 1, MAX_DIMENSION, 1, R, batch, "Independent GEMMs."),
+    SIMT_ROW_BOOL("sparse", 0, 0, R, sparse,
+                  "A is 2:4 structured sparse: the GPU's sparse tensor rate (422 where it has none)."),
     SIMT_ROW_CHOICE("launches", 0, gemm_launches, 0, R, launches,
                     "single: one call on an idle GPU (launch overhead paid); back_to_back: one of a stream "
                     "of calls (launch hidden behind the previous kernel)."),
@@ -47,6 +52,12 @@ static json_t *answer_gemm(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_gemm_predict(&gpu->spec, &req, &r, &diag);
+    if (rc == SIMT_EUNSAT && (strcmp(diag.field, "dtype") == 0 || strcmp(diag.field, "sparse") == 0)) {
+        /* say which GPU lacks the type */
+        char message[sizeof diag.message];
+        snprintf(message, sizeof message, "%.60s: %.440s", gpu->record->id, diag.message);
+        snprintf(diag.message, sizeof diag.message, "%s", message);
+    }
     json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;

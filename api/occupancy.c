@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster_json.h"
 #include "cost.h"
 #include "occupancy_json.h"
 #include "read.h"
@@ -31,6 +32,7 @@
 static const struct simt_api_field occupancy_fields[] = {
     SIMT_ROW_GPU(SIMT_API_REQUIRED),
     OCC_ROWS(struct simt_occupancy_request, , SIMT_API_REQUIRED),
+    SIMT_CLUSTER_ROWS(struct simt_occupancy_request, ),
 };
 
 static const struct {
@@ -201,12 +203,17 @@ static json_t *answer_occupancy(struct simt_call *call)
     struct simt_occupancy_request req;
     simt_occupancy_request_init(&req);
     if (simt_read_fields(call, call->body, "", occupancy_fields, SIMT_COUNT_OF(occupancy_fields), 0, NULL,
-                         &req) != 0)
+                         &req) != 0 ||
+        simt_api_cluster_read(call, call->body, &req) != 0)
         return NULL;
     struct simt_occupancy_result result;
+    struct simt_cluster_result clusters;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
+    memset(&clusters, 0, sizeof clusters);
     int rc = simt_occupancy_compute(&gpu->spec, &req, &result, &diag);
+    if (rc == SIMT_OK && simt_api_cluster_compute(call, gpu, &req, &result, &clusters) != 0)
+        return NULL;
     if (rc != SIMT_OK) {
         simt_call_fail_diag(call, rc, "", &diag);
         return NULL;
@@ -218,7 +225,10 @@ static json_t *answer_occupancy(struct simt_call *call)
     simt_api_occupancy_write(w, &gpu->spec, &result);
     if (req.grid_size > 0)
         simt_jsonw_key_real(w, "waves", result.waves);
+    if (req.cluster_dims[0] > 0) /* an optional member: after waves, as the tree had it */
+        simt_jsonw_key_int(w, "active_clusters_per_gpu", clusters.active_clusters_per_gpu);
     occupancy_assumptions(call, &gpu->spec, &req, &result);
+    simt_api_cluster_assume(call, gpu, &req);
     return simt_call_write_end(call);
 }
 
@@ -239,6 +249,7 @@ static const char *const formats[] = {"points", "columns", NULL};
 static const struct simt_api_field sweep_fields[] = {
     SIMT_ROW_GPU(SIMT_API_REQUIRED),
     OCC_ROWS(S, occ., SIMT_API_REQUIRED_IN_FORM), /* the varied one is left out */
+    SIMT_CLUSTER_ROWS(S, occ.),
     SIMT_ROW_CHOICE("vary", SIMT_API_REQUIRED | SIMT_API_GROUP(2), varies, 0, S, vary,
                     "The field to vary (and leave out of the body)."),
     SIMT_ROW_CHOICE("format", SIMT_API_GROUP(2), formats, 0, S, format,
@@ -317,6 +328,7 @@ struct sweep_point {
     int64_t value;
     int rc;
     struct simt_occupancy_result r;
+    int64_t active_clusters_per_gpu; /* with cluster_size; 0 where the point cannot launch */
 };
 
 /* The sweep's request for one value of the varied field. */
@@ -360,6 +372,8 @@ static void write_points(struct simt_jsonw *w, const struct simt_gpu_spec *spec,
         simt_api_occupancy_write(w, spec, &p->r);
         if (p->rc == 0 && sweep->occ.grid_size > 0)
             simt_jsonw_key_real(w, "waves", p->r.waves);
+        if (sweep->occ.cluster_dims[0] > 0)
+            simt_jsonw_key_int(w, "active_clusters_per_gpu", p->active_clusters_per_gpu);
         if (p->rc != 0) {
             simt_jsonw_key(w, "reason");
             write_reason(w, spec, sweep, p);
@@ -469,6 +483,13 @@ static void write_columns(struct simt_jsonw *w, const struct simt_gpu_spec *spec
             simt_jsonw_real(w, points[i].rc == 0 ? points[i].r.waves : (double)NAN);
         simt_jsonw_array_end(w);
     }
+    if (sweep->occ.cluster_dims[0] > 0) {
+        simt_jsonw_key(w, "active_clusters_per_gpu");
+        simt_jsonw_array_begin(w);
+        for (size_t i = 0; i < count; i++)
+            simt_jsonw_int(w, points[i].active_clusters_per_gpu);
+        simt_jsonw_array_end(w);
+    }
     if (unlaunchable) {
         simt_jsonw_key(w, "reason");
         simt_jsonw_array_begin(w);
@@ -485,9 +506,10 @@ static void write_columns(struct simt_jsonw *w, const struct simt_gpu_spec *spec
 
 /* Computes every point into a new array (*count points); NULL after
  * recording an error. */
-static struct sweep_point *sweep_compute(struct simt_call *call, const struct simt_gpu_spec *spec,
+static struct sweep_point *sweep_compute(struct simt_call *call, const struct simt_resolved_gpu *gpu,
                                          const struct sweep_request *sweep, size_t *count)
 {
+    const struct simt_gpu_spec *spec = &gpu->spec;
     int64_t from = sweep->from;
     if (sweep->vary == 0 && from == 0)
         from = sweep->step; /* a block of 0 threads is no configuration */
@@ -512,6 +534,13 @@ static struct sweep_point *sweep_compute(struct simt_call *call, const struct si
         }
         if (p->rc != 0)
             memset(&diag, 0, sizeof diag);
+        struct simt_cluster_result clusters;
+        memset(&clusters, 0, sizeof clusters);
+        if (p->rc == 0 && simt_api_cluster_compute(call, gpu, &req, &p->r, &clusters) != 0) {
+            free(points);
+            return NULL;
+        }
+        p->active_clusters_per_gpu = clusters.active_clusters_per_gpu;
     }
     return points;
 }
@@ -523,11 +552,15 @@ static json_t *answer_sweep(struct simt_call *call)
         return NULL;
     struct sweep_request sweep;
     memset(&sweep, 0, sizeof sweep);
-    if (read_sweep(call, &gpu->spec, &sweep) != 0)
+    if (read_sweep(call, &gpu->spec, &sweep) != 0 || simt_api_cluster_read(call, call->body, &sweep.occ) != 0)
         return NULL;
+    struct simt_occupancy_result one_block = {.active_blocks_per_sm = 1};
+    struct simt_cluster_result clusters;
+    if (simt_api_cluster_compute(call, gpu, &sweep.occ, &one_block, &clusters) != 0)
+        return NULL; /* the cluster's checks do not depend on the varied field */
     const struct simt_gpu_spec *spec = &gpu->spec;
     size_t count = 0;
-    struct sweep_point *points = sweep_compute(call, spec, &sweep, &count);
+    struct sweep_point *points = sweep_compute(call, gpu, &sweep, &count);
     if (points == NULL)
         return NULL;
     struct simt_jsonw *w = simt_call_write_begin(call);
@@ -547,6 +580,7 @@ static json_t *answer_sweep(struct simt_call *call)
     for (size_t i = 0; i < count; i++)
         summary.assumed |= points[i].r.assumed;
     occupancy_assumptions(call, spec, &sweep.occ, &summary);
+    simt_api_cluster_assume(call, gpu, &sweep.occ);
     free(points);
     return simt_call_write_end(call);
 }

@@ -10,7 +10,9 @@
 #include "roofline.h"
 #include "rows.h"
 
-static const char *const precisions[] = {"fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4", NULL};
+/* enum simt_dtype's order */
+static const char *const precisions[] = {"fp64", "fp32", "tf32",  "fp16",  "bf16",  "fp8",   "int8", "int4",
+                                         "fp6",  "fp4",  "mxfp8", "mxfp6", "mxfp4", "nvfp4", NULL};
 
 #define MAX_AMOUNT 1e30
 
@@ -28,6 +30,8 @@ static const struct simt_api_field fields[] = {
                     "Floating-point operations (an FMA counts 2)."),
     SIMT_ROW_CHOICE("precision", 0, precisions, 1, R, precision, "Number format; default fp32."),
     SIMT_ROW_BOOL("tensor_cores", 0, 0, R, tensor_cores, "Use the tensor-core peak."),
+    SIMT_ROW_BOOL("sparse", 0, 0, R, sparse,
+                  "Use the 2:4 sparse tensor-core peak (with tensor_cores; 422 where the GPU has none)."),
     SIMT_ROW_OBJECT("bytes", SIMT_API_SHAPE, SIMT_API_REQUIRED, level_fields,
                     "DRAM bytes, or an object of bytes per memory level."),
 };
@@ -85,6 +89,12 @@ static json_t *answer_roofline(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_roofline_compute(&gpu->figures, &req, &r, &diag);
+    if (rc == SIMT_EUNSAT && (strcmp(diag.field, "precision") == 0 || strcmp(diag.field, "sparse") == 0)) {
+        /* say which GPU lacks the peak */
+        char message[sizeof diag.message];
+        snprintf(message, sizeof message, "%.60s: %.440s", gpu->record->id, diag.message);
+        snprintf(diag.message, sizeof diag.message, "%s", message);
+    }
     json_t *answer = simt_call_answer_from(call, rc, &diag);
     if (answer == NULL)
         return NULL;
@@ -120,7 +130,13 @@ static json_t *answer_roofline(struct simt_call *call)
         simt_call_assume(call, "precision: fp32 (not given)");
     if (!tensor_given)
         simt_call_assume(call, "tensor_cores: false (not given)");
-    if (req.tensor_cores)
+    if (req.tensor_cores && req.sparse)
+        simt_call_assume(
+            call,
+            "peak: 2:4 sparse tensor-core %s (the datasheet's sparse rate times the dense rate's "
+            "achievable fraction; flops counted as the dense work's)",
+            name);
+    else if (req.tensor_cores)
         simt_call_assume(call, "peak: dense tensor-core %s", name);
     else if (req.precision == SIMT_DTYPE_BF16)
         simt_call_assume(call, "peak: bf16 on CUDA cores taken at the packed fp16 (half2) rate");

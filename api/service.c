@@ -55,6 +55,14 @@ static json_t *field_json(const struct simt_gpu_spec *spec, const struct simt_hw
             json_array_append_new(list, json_integer((json_int_t)array[i]));
         return list;
     }
+    case SIMT_FIELD_INT_LIST: {
+        json_t *list = json_array();
+        const int *values = NULL;
+        int count = simt_hwdb_field_get_list(spec, f, &values);
+        for (int i = 0; i < count; i++)
+            json_array_append_new(list, json_integer((json_int_t)values[i]));
+        return list;
+    }
     case SIMT_FIELD_DOUBLE:
         return json_real(simt_hwdb_field_get(spec, f));
     case SIMT_FIELD_INT:
@@ -75,6 +83,8 @@ static int field_present(const struct simt_gpu_spec *spec, const struct simt_hwd
     }
     if (f->type == SIMT_FIELD_CARVEOUTS)
         return spec->shared_carveout_count > 0;
+    if (f->type == SIMT_FIELD_INT_LIST)
+        return simt_hwdb_field_get_list(spec, f, NULL) > 0;
     double value = simt_hwdb_field_get(spec, f);
     return value > 0.0 || value < 0.0;
 }

@@ -82,6 +82,13 @@ static const struct simt_hwdb_field fields[] = {
     F(shared_banks, "sm", INT, 1, 128, ALL),
     F(shared_bank_bytes, "sm", INT, 1, 64, ALL),
 
+    /* --- thread-block clusters: the layout the runtime places clusters in
+     * (only where measured; a GPU without it cannot answer cluster questions) --- */
+    F(gpc_sms, "sm", INT_LIST, 1, 1024, OPT),
+    F(cluster_max_blocks_per_sm, "sm", INT, 1, 128, OPT),
+    F(cluster_max_portable_size, "sm", INT, 1, 1024, OPT),
+    F(cluster_max_size, "sm", INT, 1, 1024, OPT),
+
     /* --- clocks --- */
     F(base_clock_hz, "clocks", DOUBLE, 1e8, 1e10, OPT),
     F(boost_clock_hz, "clocks", DOUBLE, 1e8, 1e10, ALL),
@@ -100,6 +107,9 @@ static const struct simt_hwdb_field fields[] = {
     F(constant_cache_bytes_per_sm, "memory", INT, 0, 16777216, OPT),
     F(l2_atomics_per_clock, "throughput", DOUBLE, 0, 4096, OPT),
     F(l2_same_address_atomics_per_clock, "throughput", DOUBLE, 0, 64, OPT),
+
+    /* --- the whole-kernel model's L2 residency (kernel_cost.c) --- */
+    F(l2_partitions, "memory", INT, 1, 64, OPT), /* every bundled GPU has it; absent = 1 */
 
     /* --- throughputs: per SM per clock, an FMA counts 2 --- */
     F(fp32_flops_per_clock_per_sm, "throughput", DOUBLE, 1, 65536, ALL),
@@ -197,6 +207,7 @@ double simt_hwdb_field_get(const struct simt_gpu_spec *spec, const struct simt_h
     }
     case SIMT_FIELD_DTYPES:
     case SIMT_FIELD_CARVEOUTS:
+    case SIMT_FIELD_INT_LIST:
         break;
     }
     return 0.0;
@@ -235,7 +246,8 @@ static void format_number(double value, char *buf, size_t size)
 
 static int is_integer_type(enum simt_field_type type)
 {
-    return type == SIMT_FIELD_INT || type == SIMT_FIELD_INT64 || type == SIMT_FIELD_CARVEOUTS;
+    return type == SIMT_FIELD_INT || type == SIMT_FIELD_INT64 || type == SIMT_FIELD_CARVEOUTS ||
+           type == SIMT_FIELD_INT_LIST;
 }
 
 void simt_hwdb_field_describe(const struct simt_hwdb_field *field, char *buf, size_t size)
@@ -298,6 +310,10 @@ int simt_hwdb_field_set(struct simt_gpu_spec *spec, const struct simt_hwdb_field
         not_this_kind(diag, field, "expected a list of sizes, not a single number");
         return SIMT_EINVAL;
     }
+    if (field->type == SIMT_FIELD_INT_LIST) {
+        not_this_kind(diag, field, "expected a list of integers, not a single number");
+        return SIMT_EINVAL;
+    }
     int rc = check_named(field, field->name, value, diag);
     if (rc != SIMT_OK)
         return rc;
@@ -318,6 +334,7 @@ int simt_hwdb_field_set(struct simt_gpu_spec *spec, const struct simt_hwdb_field
         break;
     case SIMT_FIELD_DTYPES:
     case SIMT_FIELD_CARVEOUTS:
+    case SIMT_FIELD_INT_LIST:
         break;
     }
     return SIMT_OK;
@@ -384,6 +401,49 @@ int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_
         dst[i] = i < count ? bytes[i] : 0;
     spec->shared_carveout_count = count;
     return SIMT_OK;
+}
+
+int simt_hwdb_field_set_list(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                             const int *values, int count, struct simt_diag *diag)
+{
+    if (field->type != SIMT_FIELD_INT_LIST) {
+        not_this_kind(diag, field, "not a list of integers");
+        return SIMT_EINVAL;
+    }
+    if (count < 1 || count > SIMT_HWDB_MAX_LIST) {
+        if (diag) {
+            memset(diag, 0, sizeof *diag);
+            snprintf(diag->field, sizeof diag->field, "%s", field->name);
+            snprintf(diag->message, sizeof diag->message, "%s: expected 1..%d entries, got %d", field->name,
+                     SIMT_HWDB_MAX_LIST, count);
+        }
+        return SIMT_EINVAL;
+    }
+    for (int i = 0; i < count; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s[%d]", field->name, i);
+        int rc = check_named(field, path, (double)values[i], diag);
+        if (rc != SIMT_OK)
+            return rc;
+    }
+    int *dst = (int *)(void *)((char *)spec + field->offset);
+    for (int i = 0; i < SIMT_HWDB_MAX_LIST; i++)
+        dst[i] = i < count ? values[i] : 0;
+    return SIMT_OK;
+}
+
+int simt_hwdb_field_get_list(const struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                             const int **values)
+{
+    if (field->type != SIMT_FIELD_INT_LIST)
+        return 0;
+    const int *list = (const int *)(const void *)((const char *)spec + field->offset);
+    int count = 0;
+    while (count < SIMT_HWDB_MAX_LIST && list[count] > 0)
+        count++;
+    if (values)
+        *values = list;
+    return count;
 }
 
 /* One relation between `field` and `other`: when broken, names field, says
@@ -461,6 +521,13 @@ int simt_hwdb_spec_complete(const struct simt_gpu_spec *s, struct simt_diag *dia
             return relation(
                 diag, &other, 0, "achievable_tensor", "tensor_dense_flops_per_s",
                 "has no fraction for %s, which has a dense tensor rate (tensor_dense_flops_per_s.%s)",
+                simt_dtype_name((enum simt_dtype)d), simt_dtype_name((enum simt_dtype)d));
+        }
+        if (s->tensor_sparse_flops_per_s[d] > 0.0 && !(s->achievable_tensor[d] > 0.0)) {
+            const char *other = NULL;
+            return relation(
+                diag, &other, 0, "achievable_tensor", "tensor_sparse_flops_per_s",
+                "has no fraction for %s, which has a sparse tensor rate (tensor_sparse_flops_per_s.%s)",
                 simt_dtype_name((enum simt_dtype)d), simt_dtype_name((enum simt_dtype)d));
         }
     }

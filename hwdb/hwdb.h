@@ -88,12 +88,15 @@ const char *simt_hwdb_dir(const struct simt_hwdb *db);
  * drives the loader, the JSON output and the overrides. ---- */
 
 enum simt_field_type {
-    SIMT_FIELD_INT,      /* int */
-    SIMT_FIELD_INT64,    /* int64_t */
-    SIMT_FIELD_DOUBLE,   /* double */
-    SIMT_FIELD_DTYPES,   /* double[SIMT_DTYPE_COUNT], keyed by dtype name */
-    SIMT_FIELD_CARVEOUTS /* int64_t[SIMT_MAX_CARVEOUTS] + shared_carveout_count */
+    SIMT_FIELD_INT,       /* int */
+    SIMT_FIELD_INT64,     /* int64_t */
+    SIMT_FIELD_DOUBLE,    /* double */
+    SIMT_FIELD_DTYPES,    /* double[SIMT_DTYPE_COUNT], keyed by dtype name */
+    SIMT_FIELD_CARVEOUTS, /* int64_t[SIMT_MAX_CARVEOUTS] + shared_carveout_count */
+    SIMT_FIELD_INT_LIST   /* int[SIMT_HWDB_MAX_LIST], positive entries, 0 after the last (sm.gpc_sms) */
 };
+
+#define SIMT_HWDB_MAX_LIST SIMT_MAX_GPCS
 
 struct simt_hwdb_field {
     const char *name;  /* unique: "dram_bandwidth_bytes_per_s", "measured_dram_bandwidth_bytes_per_s" */
@@ -139,6 +142,18 @@ int simt_hwdb_field_set_dtype(struct simt_gpu_spec *spec, const struct simt_hwdb
 int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
                                   const int64_t *bytes, int count, struct simt_diag *diag) SIMT_WARN_UNUSED;
 
+/* ---- integer lists (thread-block cluster layout) ---- */
+
+/* SIMT_FIELD_INT_LIST: sets the list (1..SIMT_HWDB_MAX_LIST integers, each
+ * in the field's range) and clears the entries after it. SIMT_EINVAL, diag
+ * naming "<field>[i]" at fault; spec unchanged on failure. */
+int simt_hwdb_field_set_list(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                             const int *values, int count, struct simt_diag *diag) SIMT_WARN_UNUSED;
+/* SIMT_FIELD_INT_LIST: the entries given (those before the first 0); 0 for
+ * another field type or an absent list. *values (when not NULL) points into spec. */
+int simt_hwdb_field_get_list(const struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
+                             const int **values);
+
 /* The relations between fields that every GPU record keeps (threads per SM
  * = warps x warp size, a line holds whole sectors, the largest carveout is
  * the shared memory per SM, ...): the loader checks them after merging, and
@@ -148,7 +163,8 @@ int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_
 int simt_hwdb_spec_check(const struct simt_gpu_spec *spec, struct simt_diag *diag,
                          const char **other) SIMT_WARN_UNUSED;
 /* Completeness beyond the required fields: a tensor fraction
- * (achievable.tensor.<dtype>) for every dtype with a dense tensor rate.
+ * (achievable.tensor.<dtype>) for every dtype with a dense or a 2:4 sparse
+ * tensor rate.
  * SIMT_OK, or SIMT_EINVAL with diag naming achievable_tensor. */
 int simt_hwdb_spec_complete(const struct simt_gpu_spec *spec, struct simt_diag *diag) SIMT_WARN_UNUSED;
 

@@ -208,6 +208,8 @@ static void copy_field(const struct simt_hwdb_field *f, unsigned present, const 
     } else if (f->type == SIMT_FIELD_CARVEOUTS) {
         memcpy((char *)to + f->offset, (const char *)from + f->offset, sizeof(int64_t) * SIMT_MAX_CARVEOUTS);
         to->shared_carveout_count = from->shared_carveout_count;
+    } else if (f->type == SIMT_FIELD_INT_LIST) {
+        memcpy((char *)to + f->offset, (const char *)from + f->offset, sizeof(int) * SIMT_HWDB_MAX_LIST);
     } else {
         size_t size = f->type == SIMT_FIELD_INT     ? sizeof(int)
                       : f->type == SIMT_FIELD_INT64 ? sizeof(int64_t)
@@ -245,6 +247,56 @@ static SIMT_WARN_UNUSED int merge_numbers(const struct layer *arch, const struct
     s->compute_major = id->major;
     s->compute_minor = id->minor;
     return cross_check(arch, gpu, s, fields, count, diag);
+}
+
+/* The thread-block cluster layout (sm.gpc_sms and the cluster limits):
+ * all of it or none; for NVIDIA 9.0 on; the GPCs' SMs add up to sm_count;
+ * a portable cluster no larger than the largest. Checked when loading only:
+ * a what-if that changes sm_count leaves the layout behind, and the API
+ * refuses cluster questions on it instead of refusing the what-if. */
+static SIMT_WARN_UNUSED int check_clusters(const struct layer *arch, const struct layer *gpu,
+                                           const struct simt_gpu_spec *s, struct simt_diag *diag)
+{
+    static const char *const names[] = {"gpc_sms", "cluster_max_blocks_per_sm", "cluster_max_portable_size",
+                                        "cluster_max_size"};
+    size_t count;
+    const struct simt_hwdb_field *fields = simt_hwdb_fields(&count);
+    size_t at[4];
+    int given = 0;
+    for (size_t i = 0; i < 4; i++) {
+        at[i] = field_index(fields, count, names[i]);
+        given += at[i] < count && (arch->present[at[i]] || gpu->present[at[i]]);
+    }
+    if (given == 0)
+        return SIMT_OK;
+    for (size_t i = 0; i < 4; i++) {
+        if (!arch->present[at[i]] && !gpu->present[at[i]]) {
+            size_t other = i == 0 ? 1 : 0;
+            char path[80];
+            hwdb_bprintf(path, sizeof path, "sm.%s", names[i]);
+            return fail_merged(
+                diag, field_origin(arch, gpu, at[other]), path,
+                "required with sm.%s: a cluster layout gives gpc_sms, cluster_max_blocks_per_sm, "
+                "cluster_max_portable_size and cluster_max_size together",
+                names[other]);
+        }
+    }
+    struct merged_pos layout_at = field_origin(arch, gpu, at[0]);
+    if (s->vendor != SIMT_VENDOR_NVIDIA || s->compute_major < 9)
+        return fail_merged(diag, layout_at, "sm.gpc_sms",
+                           "thread-block clusters need an NVIDIA GPU of compute capability 9.0 or later");
+    const int *sms = NULL;
+    int groups = simt_hwdb_field_get_list(s, &fields[at[0]], &sms);
+    long total = 0;
+    for (int i = 0; i < groups; i++)
+        total += sms[i];
+    if (total != s->sm_count)
+        return fail_merged(diag, layout_at, "sm.gpc_sms", "the GPCs' SMs add up to %ld, but sm_count is %d",
+                           total, s->sm_count);
+    if (s->cluster_max_portable_size > s->cluster_max_size)
+        return fail_merged(diag, field_origin(arch, gpu, at[2]), "sm.cluster_max_portable_size",
+                           "larger than cluster_max_size (%d)", s->cluster_max_size);
+    return SIMT_OK;
 }
 
 /* sources: the arch's text, then the GPU's, joined */
@@ -286,6 +338,8 @@ int hwdb_merge(const struct layer *arch, const struct layer *gpu, struct simt_hw
     int rc = merge_identity(arch, gpu, &id, diag);
     if (rc == SIMT_OK)
         rc = merge_numbers(arch, gpu, &id, &out->spec, diag);
+    if (rc == SIMT_OK)
+        rc = check_clusters(arch, gpu, &out->spec, diag);
     if (rc != SIMT_OK)
         return rc;
 

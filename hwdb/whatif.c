@@ -100,6 +100,7 @@ static const struct pair pairs[] = {
     {"launch_overhead_s", "measured_launch_overhead_s", SIMT_FIG_LAUNCH_OVERHEAD, 0},
     {"nvlink_bandwidth_bytes_per_s", NULL, SIMT_FIG_NVLINK_BANDWIDTH, 0},
     {"pcie_bandwidth_bytes_per_s", NULL, SIMT_FIG_PCIE_BANDWIDTH, 0},
+    {"xgmi_bandwidth_bytes_per_s", NULL, SIMT_FIG_XGMI_BANDWIDTH, 0},
 };
 
 /* An achievable fraction and the figures it scales. */
@@ -183,6 +184,18 @@ static void scale_tensor(const struct simt_gpu_spec *record, struct simt_gpu_spe
     int dense_set = was_overridden("tensor_dense_flops_per_s", overridden, count);
     int measured_set = was_overridden("measured_tensor_flops_per_s", overridden, count);
     int fraction_set = was_overridden("achievable_tensor", overridden, count);
+    int sparse_set = was_overridden("tensor_sparse_flops_per_s", overridden, count);
+    for (int d = 0; d < SIMT_DTYPE_COUNT; d++) {
+        /* the sparse rates: no measured counterpart; marked when set, and
+         * when the fraction they share with the dense rate is */
+        simt_figure_mask sparse_bit = SIMT_FIG_BIT(SIMT_FIG_TENSOR_SPARSE_FIRST + d);
+        if (sparse_set && (spec->tensor_sparse_flops_per_s[d] < record->tensor_sparse_flops_per_s[d] ||
+                           spec->tensor_sparse_flops_per_s[d] > record->tensor_sparse_flops_per_s[d]))
+            marks->datasheet |= sparse_bit;
+        if (fraction_set && (spec->achievable_tensor[d] < record->achievable_tensor[d] ||
+                             spec->achievable_tensor[d] > record->achievable_tensor[d]))
+            marks->fraction |= sparse_bit;
+    }
     for (int d = 0; d < SIMT_DTYPE_COUNT; d++) {
         simt_figure_mask bit = SIMT_FIG_BIT(SIMT_FIG_TENSOR_FIRST + d);
         double old = record->tensor_dense_flops_per_s[d], now = spec->tensor_dense_flops_per_s[d];

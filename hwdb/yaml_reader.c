@@ -233,7 +233,8 @@ static int parse_double(const char *s, size_t n, double *out)
 
 static int is_integer_type(enum simt_field_type type)
 {
-    return type == SIMT_FIELD_INT || type == SIMT_FIELD_INT64 || type == SIMT_FIELD_CARVEOUTS;
+    return type == SIMT_FIELD_INT || type == SIMT_FIELD_INT64 || type == SIMT_FIELD_CARVEOUTS ||
+           type == SIMT_FIELD_INT_LIST;
 }
 
 /* Parses a number node for a field; path is the key path for messages. */
@@ -488,6 +489,48 @@ static SIMT_WARN_UNUSED int read_carveouts(struct parse *p, size_t fi, const yam
     return SIMT_OK;
 }
 
+/* A list of integers (sm.gpc_sms: [18, 18, 16]): each entry in the field's
+ * range, placed at its own line and column when it is not. */
+static SIMT_WARN_UNUSED int read_int_list(struct parse *p, size_t fi, const yaml_node_t *value,
+                                          const char *path)
+{
+    const struct simt_hwdb_field *field = &p->fields[fi];
+    struct layer *l = p->layer;
+    char what[96];
+    simt_hwdb_field_describe(field, what, sizeof what);
+    if (value->type != YAML_SEQUENCE_NODE) {
+        char got[128];
+        describe_got(value, got, sizeof got);
+        return fail_at(p, mark_pos(value->start_mark), path, "expected a list of integers (each %s), got %s",
+                       strstr(what, " in ") + 1, got);
+    }
+    int entries[SIMT_HWDB_MAX_LIST];
+    int count = 0;
+    for (yaml_node_item_t *item = value->data.sequence.items.start; item < value->data.sequence.items.top;
+         item++) {
+        char sub[200];
+        hwdb_bprintf(sub, sizeof sub, "%s[%d]", path, count);
+        if (count == SIMT_HWDB_MAX_LIST)
+            return fail_at(p, mark_pos(value->start_mark), path, "expected at most %d entries",
+                           SIMT_HWDB_MAX_LIST);
+        const yaml_node_t *num;
+        double v;
+        int rc = read_number_node(p, field, *item, sub, mark_pos(value->start_mark), &num, &v);
+        if (rc != SIMT_OK)
+            return rc;
+        entries[count++] = (int)v;
+    }
+    if (count == 0)
+        return fail_at(p, mark_pos(value->start_mark), path, "expected at least one entry");
+    struct simt_diag ignored;
+    int rc = simt_hwdb_field_set_list(&l->spec, field, entries, count, &ignored);
+    if (rc != SIMT_OK)
+        return fail_at(p, mark_pos(value->start_mark), path, "%s", ignored.message);
+    l->present[fi] = 1;
+    l->field_at[fi] = mark_pos(value->start_mark);
+    return SIMT_OK;
+}
+
 static SIMT_WARN_UNUSED int group_pair(struct parse *p, void *ctx, const yaml_node_t *key, const char *text,
                                        int value_id)
 {
@@ -526,6 +569,8 @@ static SIMT_WARN_UNUSED int group_pair(struct parse *p, void *ctx, const yaml_no
             return read_dtypes(p, fi, value, path);
         if (field->type == SIMT_FIELD_CARVEOUTS)
             return read_carveouts(p, fi, value, path);
+        if (field->type == SIMT_FIELD_INT_LIST)
+            return read_int_list(p, fi, value, path);
         double v;
         rc = read_number(p, field, value, path, &v);
         if (rc != SIMT_OK)

@@ -57,16 +57,6 @@
  * MiB (median error 0). */
 #define PIPELINE_LATENCY_S 4.24e-6
 
-/* AMD Infinity Fabric (xGMI): RCCL's share of one link's line rate.
- * RCCL's topology puts a gfx94x (MI300) xGMI link at 48 GB/s per direction,
- * "after protocol and error correction overheads", against the link's 64
- * (github.com/ROCm/rccl/issues/1210, an RCCL maintainer; rccl
- * src/graph/topo.h ncclTopoXGMISpeed): 0.75. Checked against 8 MI300X in
- * one node, ROCm 6.4.1: all-reduce busbw 315.5 GB/s at 256 MiB and 322.4
- * GB/s at 1 GiB (github.com/ROCm/rocm-systems/pull/5297), where 7 links x
- * 48 GB/s = 336 GB/s, less the pipeline, gives 317 and 320 here. */
-#define XGMI_RCCL_FRACTION 0.75
-
 /* Latency of one hop of a ring or tree step, from NCCL's tuner defaults for
  * the LL protocol (src/graph/tuning.cc, NCCL 2.2x: NVLink 0.6 us, PCI 1.0
  * us, network 2.7 us on a ring and 5.0 us on a tree). */
@@ -348,10 +338,11 @@ static int check_coll_request(const struct simt_collective_request *req, struct 
  * algorithm sends to every peer at once, each over its own link: either way
  * a GPU moves its bytes over its gpus - 1 links together. A single ring
  * would have one link in and one out. */
-static int setup_xgmi(const struct simt_gpu_spec *gpu, const struct simt_collective_request *req,
-                      struct fabric *f, double *link_raw, struct simt_diag *diag)
+static int setup_xgmi(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                      const struct simt_collective_request *req, struct fabric *f, double *link_raw,
+                      struct simt_collective_result *out, struct simt_diag *diag)
 {
-    if (gpu->xgmi_links < 1 || !(gpu->xgmi_bandwidth_bytes_per_s > 0.0))
+    if (gpu->xgmi_links < 1 || !(figures->value[SIMT_FIG_XGMI_BANDWIDTH] > 0.0))
         return simt_diag_fail(diag, SIMT_EUNSAT, "link",
                               "this GPU has no AMD Infinity Fabric (xGMI) links; use \"%s\"",
                               gpu->nvlink_generation > 0 ? "nvlink" : "pcie");
@@ -359,10 +350,12 @@ static int setup_xgmi(const struct simt_gpu_spec *gpu, const struct simt_collect
         return simt_diag_fail(diag, SIMT_EUNSAT, "gpus",
                               "Infinity Fabric joins at most %d GPUs in a full mesh (%d links each)",
                               gpu->xgmi_links + 1, gpu->xgmi_links);
-    double per_link = gpu->xgmi_bandwidth_bytes_per_s / gpu->xgmi_links;
-    *link_raw = per_link;
+    /* the figure is all links together at RCCL's share (figures.c) */
+    out->figures_used |= SIMT_FIG_BIT(SIMT_FIG_XGMI_BANDWIDTH);
+    *link_raw = gpu->xgmi_bandwidth_bytes_per_s / gpu->xgmi_links;
     if (req->gpus > 1)
-        f->intra_bytes_per_s = (double)(req->gpus - 1) * per_link * XGMI_RCCL_FRACTION;
+        f->intra_bytes_per_s =
+            (double)(req->gpus - 1) * figures->value[SIMT_FIG_XGMI_BANDWIDTH] / gpu->xgmi_links;
     return SIMT_OK;
 }
 
@@ -395,7 +388,7 @@ static int setup_link(const struct simt_gpu_spec *gpu, const struct simt_figure_
         if (req->gpus > 1)
             f->intra_bytes_per_s = figures->value[SIMT_FIG_NVLINK_BANDWIDTH];
     } else if (req->link == SIMT_LINK_XGMI) {
-        return setup_xgmi(gpu, req, f, link_raw, diag);
+        return setup_xgmi(gpu, figures, req, f, link_raw, out, diag);
     } else {
         if (!(figures->value[SIMT_FIG_PCIE_BANDWIDTH] > 0.0))
             return simt_diag_fail(diag, SIMT_EUNSAT, "link", "this GPU's record gives no PCIe bandwidth");
@@ -480,9 +473,9 @@ static void assume_collective(const struct simt_collective_request *req, const s
     if (req->gpus > 1 && req->link == SIMT_LINK_XGMI)
         assume(out,
                "link: AMD Infinity Fabric (xGMI), a full mesh: one %.4g bytes/s link (a direction) to each "
-               "peer, RCCL moving %.2f of it (48 of 64 GB/s, github.com/ROCm/rccl/issues/1210); a ring per "
-               "link (direct: a peer per link), so %d links carry %.4g bytes/s (one ring alone: one link)",
-               link_raw, XGMI_RCCL_FRACTION, req->gpus - 1, f->intra_bytes_per_s);
+               "peer, of which RCCL moves %.4g (figures_used says why); a ring per link (direct: a peer per "
+               "link), so %d links carry %.4g bytes/s (one ring alone: one link)",
+               link_raw, f->intra_bytes_per_s / (req->gpus - 1), req->gpus - 1, f->intra_bytes_per_s);
     else if (req->gpus > 1)
         assume(out,
                "link: %s, %.4g bytes/s per direction per GPU, of which NCCL moves %.4g (figures_used says "

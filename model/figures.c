@@ -54,6 +54,19 @@
     "NCCL's protocol share on NVLink (0.82: broadcasts between two H200s, "                                  \
     "tests/gpu/results/h200x2/collectives.json) times PCIe's payload share, 256 of 280 bytes a TLP (PCI "    \
     "Express Base Specification 5.0: 4-DW header, sequence number, LCRC, framing)"
+/* AMD Infinity Fabric (xGMI): RCCL's share of a link's line rate. RCCL's
+ * topology puts a gfx94x (MI300) xGMI link at 48 GB/s per direction,
+ * "after protocol and error correction overheads", against the link's 64
+ * (github.com/ROCm/rccl/issues/1210, an RCCL maintainer; rccl
+ * src/graph/topo.h ncclTopoXGMISpeed): 0.75. Checked against 8 MI300X in
+ * one node, ROCm 6.4.1: all-reduce busbw 315.5 GB/s at 256 MiB and 322.4
+ * GB/s at 1 GiB (github.com/ROCm/rocm-systems/pull/5297). */
+#define SIMT_XGMI_RCCL_FRACTION 0.75
+#define SIMT_XGMI_RCCL_SOURCE                                                                                \
+    "RCCL's topology: a gfx94x xGMI link moves 48 of its 64 GB/s per direction after protocol and error "    \
+    "correction overheads (github.com/ROCm/rccl/issues/1210, an RCCL maintainer)"
+
+_Static_assert(SIMT_FIG_COUNT <= 64, "simt_figure_mask holds one bit per figure");
 
 static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_CLOCK] = "clock_hz",
@@ -80,6 +93,7 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_DRAM_INTERLEAVE] = "dram_interleave_bytes",
     [SIMT_FIG_NVLINK_BANDWIDTH] = "nvlink_bandwidth_bytes_per_s",
     [SIMT_FIG_PCIE_BANDWIDTH] = "pcie_bandwidth_bytes_per_s",
+    [SIMT_FIG_XGMI_BANDWIDTH] = "xgmi_bandwidth_bytes_per_s",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_flops_per_s.tf32",
@@ -88,6 +102,26 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP8] = "tensor_flops_per_s.fp8",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT8] = "tensor_flops_per_s.int8",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT4] = "tensor_flops_per_s.int4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP6] = "tensor_flops_per_s.fp6",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP4] = "tensor_flops_per_s.fp4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP8] = "tensor_flops_per_s.mxfp8",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP6] = "tensor_flops_per_s.mxfp6",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP4] = "tensor_flops_per_s.mxfp4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_NVFP4] = "tensor_flops_per_s.nvfp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP64] = "tensor_sparse_flops_per_s.fp64",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP32] = "tensor_sparse_flops_per_s.fp32",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_TF32] = "tensor_sparse_flops_per_s.tf32",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP16] = "tensor_sparse_flops_per_s.fp16",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_BF16] = "tensor_sparse_flops_per_s.bf16",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP8] = "tensor_sparse_flops_per_s.fp8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT8] = "tensor_sparse_flops_per_s.int8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT4] = "tensor_sparse_flops_per_s.int4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP6] = "tensor_sparse_flops_per_s.fp6",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP4] = "tensor_sparse_flops_per_s.fp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP8] = "tensor_sparse_flops_per_s.mxfp8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP6] = "tensor_sparse_flops_per_s.mxfp6",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP4] = "tensor_sparse_flops_per_s.mxfp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_NVFP4] = "tensor_sparse_flops_per_s.nvfp4",
 };
 
 /* The database field a user would fill in to supply a missing figure. */
@@ -116,6 +150,7 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_DRAM_INTERLEAVE] = "dram_interleave_bytes",
     [SIMT_FIG_NVLINK_BANDWIDTH] = "nvlink_bandwidth_bytes_per_s",
     [SIMT_FIG_PCIE_BANDWIDTH] = "pcie_bandwidth_bytes_per_s",
+    [SIMT_FIG_XGMI_BANDWIDTH] = "xgmi_bandwidth_bytes_per_s",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_dense_flops_per_s.fp64",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_dense_flops_per_s.fp32",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_dense_flops_per_s.tf32",
@@ -124,6 +159,26 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP8] = "tensor_dense_flops_per_s.fp8",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT8] = "tensor_dense_flops_per_s.int8",
     [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT4] = "tensor_dense_flops_per_s.int4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP6] = "tensor_dense_flops_per_s.fp6",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP4] = "tensor_dense_flops_per_s.fp4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP8] = "tensor_dense_flops_per_s.mxfp8",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP6] = "tensor_dense_flops_per_s.mxfp6",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP4] = "tensor_dense_flops_per_s.mxfp4",
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_NVFP4] = "tensor_dense_flops_per_s.nvfp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP64] = "tensor_sparse_flops_per_s.fp64",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP32] = "tensor_sparse_flops_per_s.fp32",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_TF32] = "tensor_sparse_flops_per_s.tf32",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP16] = "tensor_sparse_flops_per_s.fp16",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_BF16] = "tensor_sparse_flops_per_s.bf16",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP8] = "tensor_sparse_flops_per_s.fp8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT8] = "tensor_sparse_flops_per_s.int8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT4] = "tensor_sparse_flops_per_s.int4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP6] = "tensor_sparse_flops_per_s.fp6",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP4] = "tensor_sparse_flops_per_s.fp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP8] = "tensor_sparse_flops_per_s.mxfp8",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP6] = "tensor_sparse_flops_per_s.mxfp6",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP4] = "tensor_sparse_flops_per_s.mxfp4",
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_NVFP4] = "tensor_sparse_flops_per_s.nvfp4",
 };
 
 static int valid_id(enum simt_figure_id id)
@@ -193,6 +248,8 @@ static void interconnect(const struct simt_gpu_spec *gpu, struct simt_figure_set
                     SIMT_NVLINK_NCCL_FRACTION);
     pick_achievable(out, SIMT_FIG_PCIE_BANDWIDTH, 0.0, gpu->pcie_bandwidth_bytes_per_s,
                     SIMT_PCIE_NCCL_FRACTION);
+    pick_achievable(out, SIMT_FIG_XGMI_BANDWIDTH, 0.0,
+                    gpu->xgmi_links > 0 ? gpu->xgmi_bandwidth_bytes_per_s : 0.0, SIMT_XGMI_RCCL_FRACTION);
 }
 
 void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
@@ -272,6 +329,13 @@ void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_
                         gpu->tensor_dense_flops_per_s[d] * clock_ratio, gpu->achievable_tensor[d]);
         if (out->source[id] == SIMT_FIGURE_DATASHEET && clocked)
             out->source[id] = SIMT_FIGURE_DERIVED;
+        /* 2:4 sparse: no card measures it; the datasheet's sparse rate
+         * times the fraction a library GEMM reaches of the dense one */
+        enum simt_figure_id sparse = (enum simt_figure_id)(SIMT_FIG_TENSOR_SPARSE_FIRST + d);
+        pick_achievable(out, sparse, 0.0, gpu->tensor_sparse_flops_per_s[d] * clock_ratio,
+                        gpu->achievable_tensor[d]);
+        if (out->source[sparse] == SIMT_FIGURE_DATASHEET && clocked)
+            out->source[sparse] = SIMT_FIGURE_DERIVED;
     }
 #ifndef NDEBUG
     for (int id = 0; id < SIMT_FIG_COUNT; id++) {
@@ -371,6 +435,8 @@ const char *simt_figure_fraction_source(const struct simt_figure_set *set, enum 
         return SIMT_NVLINK_NCCL_SOURCE;
     if (id == SIMT_FIG_PCIE_BANDWIDTH)
         return SIMT_PCIE_NCCL_SOURCE;
+    if (id == SIMT_FIG_XGMI_BANDWIDTH)
+        return SIMT_XGMI_RCCL_SOURCE;
     return NULL;
 }
 

@@ -95,8 +95,14 @@ enum simt_figure_id {
     SIMT_FIG_NVLINK_BANDWIDTH,     /* nvlink_bandwidth_bytes_per_s, per GPU per direction, as NCCL moves it
                                     * (the link rate less the protocol's cost; see figures.c) */
     SIMT_FIG_PCIE_BANDWIDTH,       /* pcie_bandwidth_bytes_per_s, per GPU per direction, likewise */
+    SIMT_FIG_XGMI_BANDWIDTH,       /* xgmi_bandwidth_bytes_per_s, all of a GPU's Infinity Fabric links
+                                    * together per direction, as RCCL moves it (see figures.c) */
     SIMT_FIG_TENSOR_FIRST,         /* tensor_flops_per_s.<dtype>, dense, chip: */
     SIMT_FIG_TENSOR_LAST = SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_COUNT - 1, /* id = FIRST + dtype */
+    SIMT_FIG_TENSOR_SPARSE_FIRST, /* tensor_sparse_flops_per_s.<dtype>, 2:4 sparse A, chip: the
+                                   * datasheet's sparse rate times the dtype's achievable
+                                   * fraction (no sparse GEMM measured); id = FIRST + dtype */
+    SIMT_FIG_TENSOR_SPARSE_LAST = SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_COUNT - 1,
     SIMT_FIG_COUNT
 };
 

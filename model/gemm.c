@@ -142,17 +142,6 @@ static const struct tile_shape simt_tiles[] = {
 static const struct tile_shape gemv_row = {1, 256};
 static const struct tile_shape gemv_column = {256, 1};
 
-/* Bytes of one element of C: fp8 GEMMs write bf16 (torch._scaled_mm's usual
- * out_dtype), int8 GEMMs accumulate and write int32, the rest their own type. */
-static int output_bytes(enum simt_dtype dtype)
-{
-    if (dtype == SIMT_DTYPE_FP8)
-        return 2;
-    if (dtype == SIMT_DTYPE_INT8)
-        return 4;
-    return simt_gemm_element_bytes(dtype);
-}
-
 static int64_t ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
@@ -215,11 +204,16 @@ static void finish_path(const struct simt_figure_set *figures, struct gemm_path 
 }
 
 static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
-                       enum simt_dtype dtype, struct gemm_path *path, struct simt_diag *diag)
+                       enum simt_dtype dtype, int sparse, struct gemm_path *path, struct simt_diag *diag)
 {
     memset(path, 0, sizeof *path);
     int newer = gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
     enum simt_figure_id tensor_id = (enum simt_figure_id)(SIMT_FIG_TENSOR_FIRST + (int)dtype);
+    int rc = simt_gemm_check_sparse(gpu, figures, dtype, sparse, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    if (sparse)
+        tensor_id = (enum simt_figure_id)(SIMT_FIG_TENSOR_SPARSE_FIRST + (int)dtype);
     if (dtype != SIMT_DTYPE_FP32 && simt_figure_get(figures, tensor_id) > 0.0) {
         path->tensor = 1;
         path->figure = tensor_id;
@@ -232,9 +226,7 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
         path->tile_count = sizeof simt_tiles / sizeof simt_tiles[0];
         path->tile_k_bytes = 32;
     } else {
-        return simt_diag_fail(diag, SIMT_EUNSAT, "dtype",
-                              "%s GEMMs need %s tensor cores, which this GPU does not have",
-                              simt_dtype_name(dtype), simt_dtype_name(dtype));
+        return simt_gemm_lacks_dtype(gpu, dtype, diag);
     }
     finish_path(figures, path);
     if (!(path->hardware_flops_per_s > 0.0))
@@ -257,7 +249,8 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
 /* What one candidate kernel costs. */
 struct shape_context {
     const struct simt_gemm_request *req;
-    int element_bytes;
+    double element_bytes; /* of A and B, block scales included */
+    double a_weight;      /* A's bytes per element over element_bytes: 1, or less for 2:4 sparse A */
     int out_bytes;
     int sm_count;
     double dram_bytes_per_s; /* reads */
@@ -344,7 +337,7 @@ static void dram_traffic(const struct shape_context *ctx, struct candidate *c)
 {
     const struct simt_gemm_request *req = ctx->req;
     double m = (double)req->m, n = (double)req->n, k = (double)req->k;
-    double read = (double)req->batch * (m * k + k * n) * (double)ctx->element_bytes;
+    double read = (double)req->batch * (m * k * ctx->a_weight + k * n) * ctx->element_bytes;
     double written = (double)req->batch * m * n * (double)ctx->out_bytes;
     double paired = read < written ? read : written;
     c->dram_bytes = read + written;
@@ -383,7 +376,8 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
     double tile_flops = 2.0 * (double)tile->m * (double)tile->n * (double)k_per_split;
     double rows = (double)(req->m < tile->m ? req->m : tile->m);
     double cols = (double)(req->n < tile->n ? req->n : tile->n);
-    double tile_bytes = (rows + cols * rate->column_share) * (double)k_per_split * (double)ctx->element_bytes;
+    double tile_bytes =
+        (rows * ctx->a_weight + cols * rate->column_share) * (double)k_per_split * ctx->element_bytes;
     double math_s = tile_flops / tile_rate(rate, tile);
     /* FMA kernels: every operand element of the tile, and every element of
      * its output, passes through the SM's load/store path one at a time */
@@ -446,7 +440,8 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     double rows = (double)(req->m < tile->m ? req->m : tile->m);
     double cols = (double)(req->n < tile->n ? req->n : tile->n);
     double iteration_flops = 2.0 * (double)tile->m * (double)tile->n * (double)tile_k;
-    double iteration_bytes = (rows + cols * rate->column_share) * (double)tile_k * (double)ctx->element_bytes;
+    double iteration_bytes =
+        (rows * ctx->a_weight + cols * rate->column_share) * (double)tile_k * ctx->element_bytes;
     double active = iterations < (double)ctx->sm_count ? iterations : (double)ctx->sm_count;
     double math_s = iteration_flops / tile_rate(rate, tile);
     double feed_s = iteration_bytes / l2_feed(rate, active, iteration_bytes);
@@ -493,13 +488,13 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
 /* The least L2 feed an SM gets. The peak was reached by the library's
  * largest tile, so the feed is never taken below what that tile needs: only
  * smaller tiles (fewer flops per operand byte) are slowed by it. */
-static double l2_floor(double sm_flops_per_s, const struct gemm_path *path, int element_bytes,
-                       double column_share)
+static double l2_floor(double sm_flops_per_s, const struct gemm_path *path, double element_bytes,
+                       double a_weight, double column_share)
 {
     double best_intensity = 0.0;
     for (size_t i = 0; i < path->tile_count; i++) {
         double tm = path->tiles[i].m, tn = path->tiles[i].n;
-        double intensity = 2.0 * tm * tn / ((tm + tn * column_share) * (double)element_bytes);
+        double intensity = 2.0 * tm * tn / ((tm * a_weight + tn * column_share) * element_bytes);
         if (intensity > best_intensity)
             best_intensity = intensity;
     }
@@ -508,9 +503,9 @@ static double l2_floor(double sm_flops_per_s, const struct gemm_path *path, int 
 
 /* Widest load, in elements, that the leading dimensions k and n allow: the
  * largest power of two dividing both, at most 16 bytes. */
-static int load_elements(int64_t k, int64_t n, int element_bytes)
+static int load_elements(int64_t k, int64_t n, double element_bytes)
 {
-    int widest = 16 / element_bytes;
+    int widest = (int)(16.0 / element_bytes);
     int width = 1;
     while (width < widest && k % (2 * width) == 0 && n % (2 * width) == 0)
         width *= 2;
@@ -524,10 +519,10 @@ static int load_elements(int64_t k, int64_t n, int element_bytes)
  * about 1.8 times the rate of those with an odd one, not 4 times (the fit
  * half of tests/gpu/results/h200/heldout/gemm.json); tf32 and fp64 loads
  * of one element fill one slot, as the fitted rate says. */
-static int slot_elements(int64_t k, int64_t n, int element_bytes)
+static int slot_elements(int64_t k, int64_t n, double element_bytes)
 {
     int width = load_elements(k, n, element_bytes);
-    int per_slot = element_bytes < 4 ? 4 / element_bytes : 1;
+    int per_slot = element_bytes < 4.0 ? (int)(4.0 / element_bytes) : 1;
     return width < per_slot ? width : per_slot;
 }
 
@@ -555,7 +550,7 @@ struct gemm_setup {
 static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                           const struct simt_figure_set *figures, struct gemm_setup *s)
 {
-    int element_bytes = simt_gemm_element_bytes(req->dtype);
+    double element_bytes = simt_gemm_element_bytes(req->dtype);
     s->dram_bw = simt_figure_get(figures, SIMT_FIG_DRAM_BANDWIDTH);
     s->l2_bw = simt_figure_get(figures, SIMT_FIG_L2_BANDWIDTH);
     if (s->l2_bw > 0.0)
@@ -570,7 +565,8 @@ static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gem
     struct shape_context *ctx = &s->ctx;
     ctx->req = req;
     ctx->element_bytes = element_bytes;
-    ctx->out_bytes = output_bytes(req->dtype);
+    ctx->a_weight = req->sparse ? simt_gemm_sparse_a_bytes(req->dtype) / element_bytes : 1.0;
+    ctx->out_bytes = simt_gemm_output_bytes(req->dtype);
     ctx->sm_count = gpu->sm_count;
     ctx->dram_bytes_per_s = s->dram_bw;
     ctx->dram_write_bytes_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_WRITE_BANDWIDTH);
@@ -593,7 +589,7 @@ static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gem
     ctx->reduce_in_kernel = s->path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
     ctx->fill_s = 2.0 * s->latency_s;
     ctx->memset_s = WORKSPACE_MEMSET_S;
-    s->tile_k = s->path.tile_k_bytes / element_bytes;
+    s->tile_k = s->path.tile_k_bytes * 8 / simt_gemm_tile_bits(req->dtype);
     if (s->tile_k < 1)
         s->tile_k = 1;
 }
@@ -606,7 +602,7 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
                        struct gemm_setup *s)
 {
     const struct gemm_path *path = &s->path;
-    int element_bytes = s->ctx.element_bytes;
+    double element_bytes = s->ctx.element_bytes, a_weight = s->ctx.a_weight;
     struct kernel_rate *rate = &s->rate;
     int hopper_tensor = path->tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
     rate->sm_flops_per_s = path->peak_flops_per_s / (double)gpu->sm_count;
@@ -615,8 +611,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
      * calls whose operands (the same each call) stay in L2 */
     double in_flight_latency_s = s->latency_s;
     double working_set = (double)req->batch *
-                             ((double)req->m * (double)req->k + (double)req->k * (double)req->n) *
-                             (double)element_bytes +
+                             ((double)req->m * (double)req->k * a_weight + (double)req->k * (double)req->n) *
+                             element_bytes +
                          (double)req->batch * (double)req->m * (double)req->n * (double)s->ctx.out_bytes;
     double l2_latency_s = s->clock > 0.0 ? s->l2_latency_cycles / s->clock : 0.0;
     if (req->launches == SIMT_GEMM_LAUNCH_BACK_TO_BACK && working_set <= gpu->l2_bytes &&
@@ -630,7 +626,7 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     /* Hopper on: blocks run in clusters of two along M that share each B
      * tile, fetched from L2 once and multicast by TMA to both */
     rate->column_share = hopper_tensor ? 0.5 : 1.0;
-    rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, rate->column_share);
+    rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
     /* cuBLAS's Hopper and later kernels can schedule stream-K */
     s->stream_k = hopper_tensor;
 
@@ -659,7 +655,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         choose_among(&cal, &math_only, path->tiles, path->tile_count, s->tile_k, 0, &c);
         s->calibration_wave_efficiency = c.waves / ceil(c.waves);
         rate->sm_flops_per_s /= s->calibration_wave_efficiency;
-        rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, rate->column_share);
+        rate->l2_floor_per_sm =
+            l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
     }
     /* tf32 on wgmma: row-major B fed through registers */
     s->register_fed_b = hopper_tensor && req->dtype == SIMT_DTYPE_TF32 && s->clock > 0.0;
@@ -681,7 +678,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
          * stream-K, no TMA multicast, split-K reduced by a second kernel */
         rate->unaligned = 1;
         rate->column_share = 1.0;
-        rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, rate->column_share);
+        rate->l2_floor_per_sm =
+            l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
         s->stream_k = 0;
         s->ctx.reduce_in_kernel = 0;
         /* with no clock figure only the non-TMA fraction applies */
@@ -715,7 +713,7 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
      * K-stage pipeline: the tile kernels' cap on stages in flight does not
      * bound it (on a B200 it would hold a 16384^2 GEMV under 80% of DRAM) */
     gemv.in_flight_stages_per_s = HUGE_VAL;
-    int gemv_k = 32 / s->ctx.element_bytes;
+    int gemv_k = 256 / simt_gemm_tile_bits(req->dtype);
     struct candidate c;
     memset(&c, 0, sizeof c);
     c.time_s = HUGE_VAL;
@@ -829,6 +827,14 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             "peak: %s tensor cores, %.4g flop/s measured as a cuBLASLt %d^3 GEMM; the SMs' own rate is that "
             "over its wave efficiency %.3f",
             dtype_name, path->hardware_flops_per_s, CALIBRATION_DIMENSION, s->calibration_wave_efficiency);
+    else if (path->tensor && req->sparse)
+        assume(out,
+               "peak: %s 2:4 sparse tensor cores (A structured sparse), %.4g flop/s: the datasheet's sparse "
+               "rate "
+               "times the dense rate's achievable fraction (ESTIMATE: no sparse GEMM measured), flops "
+               "counted as "
+               "the dense product's 2mnk; the SMs' own rate is that over the wave efficiency %.3f of a %d^3",
+               dtype_name, path->hardware_flops_per_s, s->calibration_wave_efficiency, CALIBRATION_DIMENSION);
     else if (path->tensor)
         assume(
             out,
@@ -872,6 +878,11 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
         "each SM "
         "from L2%s",
         s->ctx.out_bytes, s->l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)");
+    if (req->sparse || simt_gemm_narrow(req->dtype)) {
+        char line[SIMT_GEMM_ASSUMPTION_BYTES];
+        simt_gemm_describe_operands(req, out->alignment_elements, line, sizeof line);
+        assume(out, "%s", line);
+    }
     if (req->launches == SIMT_GEMM_LAUNCH_BACK_TO_BACK)
         assume(
             out,
@@ -901,14 +912,15 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     int rc = simt_gemm_check_request(gpu, req, diag);
     if (rc != SIMT_OK)
         return rc;
-    int element_bytes = simt_gemm_element_bytes(req->dtype);
     memset(out, 0, sizeof *out);
 
     simt_figure_set_init(gpu, req->policy, &out->figures);
     const struct simt_figure_set *figures = &out->figures;
     struct gemm_setup s;
     memset(&s, 0, sizeof s);
-    rc = choose_path(gpu, figures, req->dtype, &s.path, diag);
+    rc = choose_path(gpu, figures, req->dtype, req->sparse, &s.path, diag);
+    if (rc == SIMT_OK)
+        rc = simt_gemm_check_alignment(req, diag);
     if (rc != SIMT_OK)
         return rc;
     rc = simt_figure_require(figures, SIMT_FIG_DRAM_BANDWIDTH, diag);
@@ -922,7 +934,7 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     s.used = SIMT_FIG_BIT(s.path.figure) | SIMT_FIG_BIT(SIMT_FIG_DRAM_BANDWIDTH);
 
     out->flops = 2.0 * (double)req->m * (double)req->n * (double)req->k * (double)req->batch;
-    out->alignment_elements = 16 / element_bytes;
+    out->alignment_elements = simt_gemm_alignment_elements(req->dtype);
     out->alignment_ok = req->k % out->alignment_elements == 0 && req->n % out->alignment_elements == 0;
     out->tensor_cores = s.path.tensor;
     out->peak_flops_per_s = s.path.peak_flops_per_s;
@@ -934,7 +946,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     memset(&best, 0, sizeof best);
     best.time_s = HUGE_VAL;
     choose_among(&s.ctx, &s.rate, s.path.tiles, s.path.tile_count, s.tile_k, s.stream_k, &best);
-    try_gemv(gpu, req, figures, &s, &best);
+    if (!req->sparse)
+        try_gemv(gpu, req, figures, &s, &best);
     out->figures_used = s.used;
 
     fill_result(gpu, req, &s, &best, out);

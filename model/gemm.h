@@ -49,9 +49,10 @@ struct simt_gemm_request {
     int64_t n;
     int64_t k;
     int64_t batch;                    /* independent GEMMs of the same shape, >= 1 */
-    enum simt_dtype dtype;            /* fp64, fp32, tf32, fp16, bf16, fp8, int8 */
+    enum simt_dtype dtype;            /* any; the GPU's tensor cores must have it (fp32: FMA units) */
     enum simt_figure_policy policy;   /* 0: prefer measured figures */
     enum simt_gemm_launches launches; /* 0: a single call on an idle GPU */
+    int sparse;                       /* 1: A is 2:4 structured sparse (the sparse tensor rate) */
 };
 
 #define SIMT_GEMM_MAX_ASSUMPTIONS 10
@@ -98,16 +99,19 @@ struct simt_gemm_result {
 };
 
 /* Predicts one GEMM. Returns 0 and fills *out. SIMT_EINVAL when a dimension
- * or batch is < 1, or the dtype is not one a GEMM takes (diag->field names
- * "m", "n", "k", "batch" or "dtype"); SIMT_EUNSAT when the GPU has no path
- * for the dtype (fp8 on a GPU without fp8 tensor cores; field "dtype").
+ * or batch is < 1, or the dtype is out of range (diag->field names "m",
+ * "n", "k", "batch" or "dtype"); SIMT_EUNSAT when the GPU has no path for
+ * the dtype (fp8 on a GPU without fp8 tensor cores, fp4 before Blackwell;
+ * field "dtype"), no 2:4 sparse rate for it (field "sparse"), or a narrow
+ * type's k or n is not a whole number of 16-byte pieces (field "k" or "n").
  * *out is unspecified on failure. */
 int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                       struct simt_gemm_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
 
-/* Bytes of one element of A and B in the dtype (tf32 and fp32: 4). 0 for a
- * dtype out of range. */
-int simt_gemm_element_bytes(enum simt_dtype dtype);
+/* Bytes of one element of A and B in the dtype, block scales included
+ * (tf32 and fp32: 4; fp4: 0.5; mxfp4: 0.5 + 1/32). 0 for a dtype out of
+ * range. */
+double simt_gemm_element_bytes(enum simt_dtype dtype);
 
 /* Tile and wave quantization of one tile shape, the NVIDIA "Matrix
  * Multiplication Background" arithmetic on its own: output tiles, waves over

@@ -1,5 +1,5 @@
-/* gpu.c - names of the data types that have a matrix-unit rate, shared by
- * every model and by the API's parsing. Pure. */
+/* gpu.c - names and sizes of the data types that have a matrix-unit rate,
+ * shared by every model and by the API's parsing. Pure. */
 #include "gpu.h"
 
 #include <string.h>
@@ -7,8 +7,19 @@
 #include "simt_error.h"
 
 static const char *const dtype_names[SIMT_DTYPE_COUNT] = {
-    "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4",
+    "fp64", "fp32", "tf32", "fp16",  "bf16",  "fp8",   "int8",
+    "int4", "fp6",  "fp4",  "mxfp8", "mxfp6", "mxfp4", "nvfp4",
 };
+
+/* Element bits as stored, and elements per 8-bit block scale (OCP
+ * Microscaling Formats (MX) Specification v1.0, 2023, as reviewed at
+ * fprox.substack.com/p/ocp-mx-scaling-formats: MXFP8, MXFP6, MXFP4 blocks of
+ * 32 elements sharing one E8M0 scale; NVIDIA, "Introducing NVFP4 for
+ * Efficient and Accurate Low-Precision Inference", Table 1: blocks of 16
+ * with an E4M3 scale, plus one fp32 scale per tensor). */
+static const int element_bits[SIMT_DTYPE_COUNT] = {64, 32, 32, 16, 16, 8, 8, 4, 6, 4, 8, 6, 4, 4};
+static const int scale_blocks[SIMT_DTYPE_COUNT] = {
+    [SIMT_DTYPE_MXFP8] = 32, [SIMT_DTYPE_MXFP6] = 32, [SIMT_DTYPE_MXFP4] = 32, [SIMT_DTYPE_NVFP4] = 16};
 
 const char *simt_dtype_name(enum simt_dtype dtype)
 {
@@ -26,4 +37,22 @@ int simt_dtype_parse(const char *name, enum simt_dtype *out)
         }
     }
     return SIMT_EINVAL;
+}
+
+int simt_dtype_element_bits(enum simt_dtype dtype)
+{
+    return simt_dtype_name(dtype) != NULL ? element_bits[dtype] : 0;
+}
+
+int simt_dtype_scale_block(enum simt_dtype dtype)
+{
+    return simt_dtype_name(dtype) != NULL ? scale_blocks[dtype] : 0;
+}
+
+double simt_dtype_bytes(enum simt_dtype dtype)
+{
+    if (simt_dtype_name(dtype) == NULL)
+        return 0.0;
+    double bytes = (double)element_bits[dtype] / 8.0;
+    return scale_blocks[dtype] > 0 ? bytes + 1.0 / (double)scale_blocks[dtype] : bytes;
 }

@@ -14,11 +14,17 @@
 #include <stdint.h>
 
 #define SIMT_MAX_CARVEOUTS 16
+#define SIMT_MAX_GPCS 32 /* entries of gpc_sms */
 
 enum simt_vendor { SIMT_VENDOR_NVIDIA = 0, SIMT_VENDOR_AMD = 1 };
 
 /* Data types with a tensor-core (matrix-core) rate. Index into the
- * tensor_*_flops_per_s arrays; the names are the API's dtype strings. */
+ * tensor_*_flops_per_s arrays; the names are the API's dtype strings. The
+ * sub-byte and block-scaled types come last, so that the older indices keep
+ * their place: fp6 and fp4 are the E2M3/E3M2 and E2M1 floats; mxfp8, mxfp6
+ * and mxfp4 the OCP microscaling formats (fp8, fp6, fp4 elements with one
+ * 8-bit E8M0 scale per 32); nvfp4 NVIDIA's (E2M1 elements with one 8-bit
+ * E4M3 scale per 16, and one fp32 scale per tensor). */
 enum simt_dtype {
     SIMT_DTYPE_FP64 = 0,
     SIMT_DTYPE_FP32,
@@ -28,6 +34,12 @@ enum simt_dtype {
     SIMT_DTYPE_FP8,
     SIMT_DTYPE_INT8,
     SIMT_DTYPE_INT4,
+    SIMT_DTYPE_FP6,
+    SIMT_DTYPE_FP4,
+    SIMT_DTYPE_MXFP8,
+    SIMT_DTYPE_MXFP6,
+    SIMT_DTYPE_MXFP4,
+    SIMT_DTYPE_NVFP4,
     SIMT_DTYPE_COUNT
 };
 
@@ -35,6 +47,17 @@ enum simt_dtype {
 const char *simt_dtype_name(enum simt_dtype dtype);
 /* Parses an API dtype name; returns 0 and sets *out, or SIMT_EINVAL. */
 int simt_dtype_parse(const char *name, enum simt_dtype *out) __attribute__((warn_unused_result));
+/* Bits of one element as stored, block scales not counted (fp64 64, tf32 32
+ * as it is held in memory, fp6 and mxfp6 6, int4, fp4, mxfp4 and nvfp4 4);
+ * 0 out of range. */
+int simt_dtype_element_bits(enum simt_dtype dtype);
+/* Elements that share one 8-bit block scale: 32 for the mx types, 16 for
+ * nvfp4, 0 for a type without block scales (or out of range). */
+int simt_dtype_scale_block(enum simt_dtype dtype);
+/* Bytes one element costs in memory, its share of the block scales
+ * included: element_bits / 8 + 1 / scale_block (mxfp4: 0.5 + 1/32; nvfp4:
+ * 0.5 + 1/16; the per-tensor scale of nvfp4 is not counted). 0 out of range. */
+double simt_dtype_bytes(enum simt_dtype dtype);
 
 struct simt_gpu_spec {
     enum simt_vendor vendor;
@@ -86,6 +109,14 @@ struct simt_gpu_spec {
     int shared_banks;
     int shared_bank_bytes;
 
+    /* --- thread-block clusters (compute capability 9.0 on): the layout the
+     * runtime places clusters in, as measured on one card, all 0 where the
+     * database lacks it (clusters then cannot be answered) --- */
+    int gpc_sms[SIMT_MAX_GPCS];    /* SMs of each GPC as the runtime counts them; 0 after the last */
+    int cluster_max_blocks_per_sm; /* blocks of clusters one SM takes at most */
+    int cluster_max_portable_size; /* blocks a cluster may have without the non-portable attribute */
+    int cluster_max_size; /* blocks a cluster may have with cudaFuncAttributeNonPortableClusterSizeAllowed */
+
     /* --- clocks --- */
     double base_clock_hz;
     double boost_clock_hz;
@@ -106,6 +137,8 @@ struct simt_gpu_spec {
                                     0 = unknown */
     double l2_same_address_atomics_per_clock; /* chip, SM clocks: atomics to ONE address the L2 completes a
                                                  clock (they serialize there); 0 = unknown */
+    int l2_partitions; /* L2 partitions that each cache the lines their own SMs read: a line that every SM
+                          reads is held once in each, so a table shared by the grid has l2_bytes / this */
 
     /* --- throughputs, per SM per clock unless the name says per_s --- */
     double fp32_flops_per_clock_per_sm; /* an FMA counts 2 */

@@ -101,11 +101,14 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
             snprintf(field, sizeof field, "per_thread.accesses[%d].repeats", i);
             return fail(diag, SIMT_EINVAL, field, "repeats must name an earlier access (0..this index - 1)");
         }
+        /* atomics: the addresses they contend for; global loads: the table
+         * the whole grid reads (kernel_cost.c) */
         if ((a->distinct_addresses > 0.0 || a->distinct_addresses < 0.0) &&
-            (a->op != SIMT_OP_ATOMIC || !(a->distinct_addresses >= 1.0) ||
-             !isfinite(a->distinct_addresses))) {
+            (a->op == SIMT_OP_STORE || (a->op == SIMT_OP_LOAD && a->space != SIMT_SPACE_GLOBAL) ||
+             !(a->distinct_addresses >= 1.0) || !isfinite(a->distinct_addresses))) {
             snprintf(field, sizeof field, "per_thread.accesses[%d].distinct_addresses", i);
-            return fail(diag, SIMT_EINVAL, field, "distinct_addresses is for atomics and must be >= 1");
+            return fail(diag, SIMT_EINVAL, field,
+                        "distinct_addresses is for atomics and global loads and must be >= 1");
         }
         if (a->pattern.lanes != lanes) {
             snprintf(field, sizeof field, "per_thread.accesses[%d]", i);
@@ -284,7 +287,7 @@ static const char *occupancy_field(const char *model_field)
 
 /* DRAM and L2: bandwidths by direction, row activations, latencies. */
 static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
-                             int has_global_store, struct rates *r, simt_figure_mask *used, unsigned *assumed,
+                             int has_writes, struct rates *r, simt_figure_mask *used, unsigned *assumed,
                              struct simt_diag *diag)
 {
     int rc;
@@ -296,13 +299,13 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
      * figure stands in for both on a card that lacks them) */
     r->dram_write_bytes_per_s = r->dram_bytes_per_s;
     r->dram_copy_bytes_per_s = r->dram_bytes_per_s;
-    if (has_global_store) {
+    if (has_writes) {
         double write = simt_figure_get(figures, SIMT_FIG_DRAM_WRITE_BANDWIDTH);
         double copy = simt_figure_get(figures, SIMT_FIG_DRAM_COPY_BANDWIDTH);
         if (write > 0.0 && copy > 0.0) {
             r->dram_write_bytes_per_s = write;
             r->dram_copy_bytes_per_s = copy;
-            *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
+            r->direction_figures = 1; /* used once the launch is known to write */
         }
     }
     /* row activations: measured only; without the figure they are not limited */
@@ -317,6 +320,7 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
     r->l1_bytes_per_sm = gpu->l1_bytes_per_sm;
     r->l2_bytes = gpu->l2_bytes;
+    r->l2_partitions = gpu->l2_partitions > 1 ? gpu->l2_partitions : 1.0;
     r->atomic_same_address_per_s = gpu->l2_same_address_atomics_per_clock * r->clock_hz;
     r->atomics_per_s = gpu->l2_atomics_per_clock * r->clock_hz;
     r->dram_granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
@@ -409,7 +413,9 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
         has_l1 |= (a->space == SIMT_SPACE_CONSTANT || a->space == SIMT_SPACE_LOCAL) && a->op == SIMT_OP_LOAD;
     }
     if (has_global) {
-        if ((rc = read_global_rates(gpu, figures, has_global_store, r, used, assumed, diag)) != SIMT_OK)
+        /* a cold launch writes back the dirty lines its fills evict (kernel_cost.c) */
+        int writes = has_global_store || !req->l2_warm;
+        if ((rc = read_global_rates(gpu, figures, writes, r, used, assumed, diag)) != SIMT_OK)
             return rc;
     } else {
         /* unused, but keep the shares finite */
@@ -566,6 +572,9 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     };
     if ((rc = simt_kernel_cost_warp(gpu, req, &r, &shape, &w, &res.assumed, diag)) != SIMT_OK)
         return rc;
+    if (r.direction_figures && w.dram_write_bytes > 0.0)
+        res.figures_used |=
+            SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
     simt_kernel_tensor_cost_warp(req, &r, &w, &res.assumed);
     if (w.tensor_cycles > 0.0 &&
         fmin(shape.resident_warps, ceil((double)res.blocks / r.sms) * res.warps_per_block) < r.sub_partitions)

@@ -53,6 +53,7 @@ struct rates {
     int lanes;
     double dram_bytes_per_s, l2_bytes_per_s;
     double dram_write_bytes_per_s, dram_copy_bytes_per_s; /* copy: read + written bytes per second */
+    int direction_figures;  /* the two above are the GPU's figures, not the read figure standing in */
     double dram_rows_per_s; /* row activations per second, chip; 0 = not limited (figure absent) */
     double dram_interleave; /* bytes of one row chunk */
     double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
@@ -64,6 +65,7 @@ struct rates {
     double launch_s;
     double int32_per_cycle;                    /* INT32 lane operations per cycle per SM; 0: not priced */
     double l1_bytes_per_sm, l2_bytes;          /* capacities for the working-set rules */
+    double l2_partitions;                      /* L2 partitions each holding a line every SM reads (>= 1) */
     double atomic_same_address_per_s;          /* one address's atomics per second at the L2; 0: not priced */
     double atomics_per_s;                      /* the L2's atomic units, distinct addresses; 0: not priced */
     double tensor_per_cycle[SIMT_DTYPE_COUNT]; /* tensor flops per SM per cycle; 0: unused */

@@ -549,6 +549,88 @@ int simt_occupancy_compute(const struct simt_gpu_spec *gpu, const struct simt_oc
     return nvidia_compute(gpu, req, out, diag);
 }
 
+/* ---- thread-block clusters ---- */
+
+/* The cluster rule, found from this card's runtime answers (not from a
+ * document): a cluster's c blocks go to c distinct SMs of one group; an SM
+ * takes at most min(b, cluster_max_blocks_per_sm) cluster blocks. So a
+ * group of n SMs holds floor(min(b, cap) * n / c) clusters when c <= n, none
+ * otherwise, and the GPU the sum over its groups. On h200-sxm this equals
+ * cudaOccupancyMaxActiveClusters on all 38,656 committed cases
+ * (tests/oracle/data/cluster_h200.csv); other chips, even of one product,
+ * may group their SMs differently, which is why the layout is per GPU. */
+static int64_t clusters_in_layout(const int *gpc_sms, int groups, int blocks_per_sm, int cluster_blocks)
+{
+    int64_t total = 0;
+    for (int g = 0; g < groups; g++) {
+        if (gpc_sms[g] >= cluster_blocks)
+            total += (int64_t)blocks_per_sm * gpc_sms[g] / cluster_blocks;
+    }
+    return total;
+}
+
+static int check_cluster_size(const struct simt_gpu_spec *gpu, const struct simt_occupancy_request *req,
+                              int blocks, struct simt_diag *diag)
+{
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA)
+        return simt_diag_fail(diag, SIMT_EUNSAT, "cluster_size",
+                              "clusters need compute capability 9.0 (an NVIDIA feature; this GPU is AMD)");
+    if (gpu->compute_major < 9)
+        return simt_diag_fail(diag, SIMT_EUNSAT, "cluster_size",
+                              "clusters need compute capability 9.0 (this GPU is %d.%d)", gpu->compute_major,
+                              gpu->compute_minor);
+    if (gpu->gpc_sms[0] <= 0 || gpu->cluster_max_blocks_per_sm <= 0 || gpu->cluster_max_size <= 0)
+        return simt_diag_fail(diag, SIMT_ENOENT, "cluster_size",
+                              "no GPC layout for this GPU in the database");
+    if (blocks > gpu->cluster_max_size)
+        return simt_diag_fail(diag, SIMT_EUNSAT, "cluster_size",
+                              "a cluster of %d blocks is larger than this GPU allows (%d, non-portable)",
+                              blocks, gpu->cluster_max_size);
+    if (blocks > gpu->cluster_max_portable_size && !req->non_portable_cluster_size)
+        return simt_diag_fail(
+            diag, SIMT_EUNSAT, "cluster_size",
+            "a cluster of %d blocks is above the portable %d: set non_portable_cluster_size "
+            "(cudaFuncAttributeNonPortableClusterSizeAllowed)",
+            blocks, gpu->cluster_max_portable_size);
+    if (req->grid_size > 0 && req->grid_size % blocks != 0)
+        return simt_diag_fail(diag, SIMT_EUNSAT, "grid_size",
+                              "a grid of %lld blocks is not a whole number of clusters of %d blocks",
+                              (long long)req->grid_size, blocks);
+    return SIMT_OK;
+}
+
+int simt_occupancy_clusters(const struct simt_gpu_spec *gpu, const struct simt_occupancy_request *req,
+                            const struct simt_occupancy_result *occ, struct simt_cluster_result *out,
+                            struct simt_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    int64_t blocks = 1;
+    for (int i = 0; i < 3; i++) {
+        if (req->cluster_dims[i] < 1)
+            return simt_diag_fail(diag, SIMT_EINVAL, "cluster_size", "cluster dimensions must be 1 or more");
+        blocks *= req->cluster_dims[i];
+        if (blocks > INT_MAX / 1024)
+            blocks = INT_MAX / 1024; /* far above any limit: refused below */
+    }
+    int rc = check_cluster_size(gpu, req, (int)blocks, diag);
+    if (rc != SIMT_OK)
+        return rc;
+    int groups = 0;
+    int64_t layout_sms = 0;
+    while (groups < SIMT_MAX_GPCS && gpu->gpc_sms[groups] > 0)
+        layout_sms += gpu->gpc_sms[groups++];
+    if (layout_sms != gpu->sm_count)
+        return simt_diag_fail(
+            diag, SIMT_ENOENT, "cluster_size",
+            "the GPC layout holds %lld SMs but the GPU has %d (a what-if changed sm_count): "
+            "no layout for it",
+            (long long)layout_sms, gpu->sm_count);
+    out->cluster_blocks = (int)blocks;
+    out->blocks_per_sm = min_int(occ->active_blocks_per_sm, gpu->cluster_max_blocks_per_sm);
+    out->active_clusters_per_gpu = clusters_in_layout(gpu->gpc_sms, groups, out->blocks_per_sm, (int)blocks);
+    return SIMT_OK;
+}
+
 /* cudaOccupancyMaxPotentialBlockSize's search, as its documentation
  * describes it: try every block size from the largest allowed down in steps
  * of the warp size (the largest first, even when it is not a multiple of

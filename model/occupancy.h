@@ -40,6 +40,9 @@ struct simt_occupancy_request {
     int block_barriers;               /* default 1 */
     int64_t grid_size;                /* 0: none, no waves */
     int sgprs_per_wave;               /* AMD only: scalar registers per wave; 0 = not given */
+    /* thread-block clusters (simt_occupancy_clusters); simt_occupancy_compute ignores them */
+    int cluster_dims[3];           /* blocks per cluster in x, y, z; all 0: no clusters */
+    int non_portable_cluster_size; /* 1: cudaFuncAttributeNonPortableClusterSizeAllowed set */
 };
 
 /* Fills the defaults of the contract: barriers 1, carveout -1, max dynamic -1. */
@@ -79,6 +82,35 @@ struct simt_occupancy_result {
  * On SIMT_EUNSAT *out is still filled, with active_blocks_per_sm 0. */
 int simt_occupancy_compute(const struct simt_gpu_spec *gpu, const struct simt_occupancy_request *req,
                            struct simt_occupancy_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;
+
+/* ---- thread-block clusters (NVIDIA compute capability 9.0 on) ---- */
+
+struct simt_cluster_result {
+    int cluster_blocks;              /* x * y * z */
+    int blocks_per_sm;               /* min(active blocks per SM, the layout's cluster_max_blocks_per_sm) */
+    int64_t active_clusters_per_gpu; /* as cudaOccupancyMaxActiveClusters */
+};
+
+/* The clusters of req->cluster_dims a GPU holds at once, from `occ`
+ * (simt_occupancy_compute's answer for the same request, launchable) and
+ * the GPU's cluster layout (gpc_sms, cluster_max_blocks_per_sm): each
+ * group of gpc_sms[g] SMs that has room for a cluster's blocks on distinct
+ * SMs holds floor(min(b, cluster_max_blocks_per_sm) * gpc_sms[g] / c)
+ * clusters of c blocks, b blocks per SM. This is what the CUDA runtime's
+ * cudaOccupancyMaxActiveClusters answers on every measured case of the one
+ * card whose layout the database holds (h200-sxm; tests/oracle). Fills *out
+ * and returns 0; otherwise, diag naming the field:
+ *  - SIMT_EINVAL "cluster_size": a dimension below 1;
+ *  - SIMT_EUNSAT "cluster_size": not an NVIDIA GPU of compute capability
+ *    9.0 on; more blocks than cluster_max_size, or than
+ *    cluster_max_portable_size without non_portable_cluster_size;
+ *  - SIMT_EUNSAT "grid_size": a grid that is not a whole number of clusters;
+ *  - SIMT_ENOENT "cluster_size": the record has no cluster layout, or one
+ *    whose groups no longer add up to sm_count (a what-if changed it).
+ * *out is zeroed on failure. */
+int simt_occupancy_clusters(const struct simt_gpu_spec *gpu, const struct simt_occupancy_request *req,
+                            const struct simt_occupancy_result *occ, struct simt_cluster_result *out,
+                            struct simt_diag *diag) SIMT_WARN_UNUSED;
 
 /* What cudaOccupancyMaxPotentialBlockSize answers, tie-breaking included
  * (on AMD the same search, in steps of the wave size). SIMT_EUNSAT, with the

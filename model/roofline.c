@@ -45,6 +45,27 @@ static int fail(struct simt_diag *diag, int rc, const char *field, const char *m
     return simt_diag_fail(diag, rc, field, "%s", message);
 }
 
+/* The 2:4 sparse tensor peak in place of the dense one: tensor cores only,
+ * and a GPU whose dense peak exists but sparse one does not is refused
+ * naming "sparse" (the dense one absent is the precision's own refusal). */
+static int sparse_peak(const struct simt_figure_set *figures, const struct simt_roofline_request *req,
+                       double dense_peak, enum simt_figure_id *peak, struct simt_diag *diag)
+{
+    const char *name = simt_dtype_name(req->precision);
+    if (!req->tensor_cores)
+        return simt_diag_fail(diag, SIMT_EUNSAT, "sparse",
+                              "2:4 sparsity runs on tensor cores only; set tensor_cores to true");
+    if (!(dense_peak > 0.0))
+        return SIMT_OK;
+    enum simt_figure_id id = (enum simt_figure_id)(SIMT_FIG_TENSOR_SPARSE_FIRST + (int)req->precision);
+    if (!(simt_figure_get(figures, id) > 0.0))
+        return simt_diag_fail(diag, SIMT_EUNSAT, "sparse",
+                              "this GPU has no 2:4 sparse %s tensor-core peak (%s)",
+                              name != NULL ? name : "such", simt_figure_name(id));
+    *peak = id;
+    return SIMT_OK;
+}
+
 int simt_roofline_compute(const struct simt_figure_set *figures, const struct simt_roofline_request *req,
                           struct simt_roofline_result *out, struct simt_diag *diag)
 {
@@ -75,12 +96,23 @@ int simt_roofline_compute(const struct simt_figure_set *figures, const struct si
         return fail(diag, SIMT_EUNSAT, "tensor_cores", message);
     }
     r.peak_flops_per_s = simt_figure_get(figures, r.peak_figure);
+    if (req->sparse) {
+        int rc = sparse_peak(figures, req, r.peak_flops_per_s, &r.peak_figure, diag);
+        if (rc != SIMT_OK)
+            return rc;
+        r.peak_flops_per_s = simt_figure_get(figures, r.peak_figure);
+    }
     if (!(r.peak_flops_per_s > 0.0)) {
         const char *name = simt_dtype_name(req->precision);
-        char message[200];
-        snprintf(message, sizeof message, "this GPU has no %s%s peak in its record",
-                 name != NULL ? name : "such", req->tensor_cores ? " tensor-core" : "");
-        return fail(diag, SIMT_EUNSAT, "precision", message);
+        char has[160] = "";
+        size_t used = 0;
+        for (int d = 0; req->tensor_cores && d < SIMT_DTYPE_COUNT && used < sizeof has; d++)
+            if (simt_figure_get(figures, (enum simt_figure_id)(SIMT_FIG_TENSOR_FIRST + d)) > 0.0)
+                used += (size_t)snprintf(has + used, sizeof has - used, "%s%s", used > 0 ? ", " : "",
+                                         simt_dtype_name((enum simt_dtype)d));
+        return simt_diag_fail(diag, SIMT_EUNSAT, "precision", "this GPU has no %s%s peak in its record%s%s",
+                              name != NULL ? name : "such", req->tensor_cores ? " tensor-core" : "",
+                              used > 0 ? "; its tensor cores take " : "", has);
     }
     r.figures_used |= SIMT_FIG_BIT(r.peak_figure);
     r.compute_time_s = req->flops / r.peak_flops_per_s;

@@ -7,10 +7,13 @@
  * ridge point (peak / bandwidth) where that level stops binding.
  *
  * Peaks, from the figure set (measured where available):
- *   tensor cores: tensor_flops_per_s.<precision> (dense);
+ *   tensor cores: tensor_flops_per_s.<precision> (dense), or
+ *   tensor_sparse_flops_per_s.<precision> with sparse (2:4 structured
+ *   sparsity; flops are counted as the dense work's);
  *   CUDA cores: fp64 -> fp64_flops_per_s, fp32 -> fp32_flops_per_s,
  *   fp16 and bf16 -> fp16_flops_per_s (packed half2; bf16 taken at the
- *   fp16 rate). tf32, fp8, int8 and int4 exist only on tensor cores.
+ *   fp16 rate). tf32, fp8, int8, int4, fp6, fp4 and the block-scaled
+ *   types exist only on tensor cores.
  * Bandwidths: dram_bandwidth_bytes_per_s, l2_bandwidth_bytes_per_s,
  * shared_bandwidth_bytes_per_s (banks * bank bytes * SMs * clock).
  * Pure: no allocation, no globals. */
@@ -30,6 +33,7 @@ struct simt_roofline_request {
     double flops; /* operations, an FMA counts 2; >= 0 */
     enum simt_dtype precision;
     int tensor_cores;                  /* 1: the tensor-core (matrix) peak */
+    int sparse;                        /* 1: the 2:4 sparse tensor-core peak (needs tensor_cores) */
     double bytes[SIMT_LEVEL_COUNT];    /* bytes moved at each level, >= 0 */
     int level_given[SIMT_LEVEL_COUNT]; /* 1 when the request names the level */
 };
@@ -64,7 +68,8 @@ struct simt_roofline_result {
 /* Returns SIMT_OK and fills *out. SIMT_EINVAL (diag->field "flops",
  * "bytes.<level>", "precision") for negative or non-finite inputs or no work
  * at all; SIMT_EUNSAT when the GPU lacks the peak ("precision" or
- * "tensor_cores") or a given level's bandwidth ("bytes.<level>"). *out is
+ * "tensor_cores"; "sparse" for a sparse peak it lacks, or sparse without
+ * tensor cores) or a given level's bandwidth ("bytes.<level>"). *out is
  * untouched on failure. diag may be NULL. */
 int simt_roofline_compute(const struct simt_figure_set *figures, const struct simt_roofline_request *req,
                           struct simt_roofline_result *out, struct simt_diag *diag) SIMT_WARN_UNUSED;

@@ -127,6 +127,12 @@ static int gemm_dtype(int t)
         return SIMT_DTYPE_FP8;
     case SIMT_TFM_INT8:
         return SIMT_DTYPE_INT8;
+    case SIMT_TFM_FP4:
+        return SIMT_DTYPE_FP4;
+    case SIMT_TFM_NVFP4:
+        return SIMT_DTYPE_NVFP4;
+    case SIMT_TFM_MXFP4:
+        return SIMT_DTYPE_MXFP4;
     default:
         return -1;
     }
@@ -262,9 +268,13 @@ static int all_reduce(struct ctx *c, double *time, struct simt_diag *diag)
     *time = 0.0;
     if (r->tp <= 1)
         return SIMT_OK;
+    /* the GPU's scale-up fabric, as /v1/collective picks it when link is left out */
     int nvlink = c->gpu->nvlink_generation > 0 && c->gpu->nvlink_bandwidth_bytes_per_s > 0.0;
+    int xgmi = c->gpu->xgmi_links > 0 && c->gpu->xgmi_bandwidth_bytes_per_s > 0.0;
     struct simt_collective_request q = {.op = SIMT_COLLECTIVE_ALL_REDUCE,
-                                        .link = nvlink ? SIMT_LINK_NVLINK : SIMT_LINK_PCIE,
+                                        .link = xgmi     ? SIMT_LINK_XGMI
+                                                : nvlink ? SIMT_LINK_NVLINK
+                                                         : SIMT_LINK_PCIE,
                                         .bytes =
                                             (double)(r->batch * r->seq_len * r->shape.hidden) * c->act_bytes,
                                         .gpus = r->tp,
@@ -359,10 +369,8 @@ static int check(const struct simt_gpu_spec *gpu, const struct simt_tfm_request 
         if ((unsigned)types[i] >= SIMT_TFM_DTYPE_COUNT)
             return simt_diag_fail(diag, SIMT_EINVAL, fields[i], "unknown type");
         if (!has_path(gpu, types[i]))
-            return simt_diag_fail(diag, SIMT_EUNSAT, fields[i], "%s: this GPU has no %s tensor path%s",
-                                  fields[i], dtype_names[types[i]],
-                                  gemm_dtype(types[i]) < 0 ? " (the database carries no FP4 rate for any GPU)"
-                                                           : "");
+            return simt_diag_fail(diag, SIMT_EUNSAT, fields[i], "%s: this GPU has no %s tensor path",
+                                  fields[i], dtype_names[types[i]]);
     }
     return SIMT_OK;
 }

@@ -60,11 +60,19 @@ struct command {
         "grid_size", T_INT, "blocks in the grid: adds waves"                                                 \
     }
 
+/* thread-block clusters: occupancy and sweep only */
+#define CLUSTER_FIELDS                                                                                       \
+    {"cluster_size", T_ANY, "blocks per cluster: N or [x,y,z] (cc 9.0 on): adds active_clusters_per_gpu"},   \
+    {                                                                                                        \
+        "non_portable_cluster_size", T_BOOL, "clusters above 8 blocks allowed (non-portable)"                \
+    }
+
 static const struct field occupancy_fields[] = {
-    GPU_FIELD, OCCUPANCY_FIELDS, FIGURES_FIELD, {NULL, T_INT, NULL}};
+    GPU_FIELD, OCCUPANCY_FIELDS, CLUSTER_FIELDS, FIGURES_FIELD, {NULL, T_INT, NULL}};
 static const struct field sweep_fields[] = {
     GPU_FIELD,
     OCCUPANCY_FIELDS,
+    CLUSTER_FIELDS,
     {"vary", T_STR, "block_size | registers_per_thread | dynamic_shared_bytes (required)"},
     {"from", T_INT, "first value [the natural start]"},
     {"to", T_INT, "last value [the GPU's limit]"},
@@ -142,7 +150,7 @@ static const struct field collective_fields[] = {
     {"op", T_STR, "all_reduce all_gather reduce_scatter all_to_all broadcast"},
     {"bytes", T_NUM, "bytes as the NCCL tests count them"},
     {"gpus", T_INT, "GPUs (per node)"},
-    {"link", T_STR, "nvlink | pcie"},
+    {"link", T_STR, "nvlink | xgmi | pcie"},
     {"nodes", T_INT, "nodes [1]"},
     {"network_bytes_per_s", T_NUM, "network bandwidth per GPU between nodes"},
     FIGURES_FIELD,

@@ -158,7 +158,21 @@
       const text = $(id).value.trim();
       if (text !== "") body[key] = Number(text);
     }
+    const cluster = clusterSize($("occ-cluster").value);
+    if (cluster !== null) {
+      body.cluster_size = cluster;
+      if ($("occ-nonportable").checked) body.non_portable_cluster_size = true;
+    }
     return body;
+  }
+
+  // "2" -> 2; "4,2,1", "4x2x1" or "[4, 2, 1]" -> [4, 2, 1]; "" -> null (no
+  // clusters). Anything else goes to the daemon as written, which says what is wrong.
+  function clusterSize(text) {
+    const parts = text.replace(/[[\]\s]/g, "").split(/[,x×]/).filter((t) => t !== "");
+    if (parts.length === 0) return null;
+    const dims = parts.map(Number);
+    return dims.length === 1 ? dims[0] : dims;
   }
 
   const CHART_TEXT = {
@@ -232,10 +246,13 @@
       ? `<span id="occ-allocated">allocated per block: ${al.registers_per_block} registers, ${bytes(al.shared_bytes_per_block)} shared` +
         (al.shared_carveout_bytes !== undefined ? `; carveout ${bytes(al.shared_carveout_bytes)} per SM` : "") + "</span>"
       : "";
+    const clusters = a.active_clusters_per_gpu !== undefined
+      ? `<span>thread-block clusters: <b id="occ-clusters">${a.active_clusters_per_gpu}</b> active per GPU</span>`
+      : "";
     $("occ-result").innerHTML =
       `<span class="big" id="occ-value">${pct(a.occupancy)}</span>` +
       `<span>${a.active_warps_per_sm} of ${a.max_warps_per_sm} warps, ${a.active_blocks_per_sm} blocks per SM${waves}</span>` +
-      `<span>limited by <b id="occ-limiter">${a.limiters.join(", ").replace(/_/g, " ")}</b></span>` + allocated;
+      `<span>limited by <b id="occ-limiter">${a.limiters.join(", ").replace(/_/g, " ")}</b></span>` + clusters + allocated;
     const rows = Object.entries(a.limits).map(([name, blocks]) => {
       const hit = a.limiters.includes(name) ? " class=\"limiter\"" : "";
       const shown = blocks === null || blocks > 1e6 ? "no limit" : blocks;
@@ -606,6 +623,8 @@
     }
     const occ = occupancyBody();
     delete occ.gpu;
+    delete occ.cluster_size; // most GPUs have no cluster layout: compare occupancy alone
+    delete occ.non_portable_cluster_size;
     const answers = await compareLatest(Promise.all([
       askEach(ids, "/v1/occupancy", occ),
       askEach(ids, "/v1/gemm", { m: 8192, n: 8192, k: 8192, dtype: "bf16" }),

@@ -43,7 +43,10 @@ SAME_ANSWER = [
     ["occupancy", "--gpu", "mi300x", "--block-size", "256", "--registers-per-thread", "64"],
     ["occupancy", "--gpu", '{"base": "h100-sxm", "sm_count": 114}', "--block-size", "256",
      "--registers-per-thread", "64", "--grid-size", "500"],
+    ["occupancy", "--gpu", "h200-sxm", "--block-size", "128", "--registers-per-thread", "32",
+     "--cluster-size", "[4,4,1]", "--non-portable-cluster-size"],
     ["sweep", "--gpu", "h200-sxm", "--registers-per-thread", "64", "--vary", "block_size"],
+    ["sweep", "--gpu", "h200-sxm", "--registers-per-thread", "64", "--vary", "block_size", "--cluster-size", "2"],
     ["sweep", "--gpu", "t4", "--block-size", "256", "--vary", "dynamic_shared_bytes", "--step", "4096"],
     ["suggest", "--gpu", "l4", "--registers-per-thread", "48", "--dynamic-shared-bytes-per-thread", "16"],
     ["gemm", "--gpu", "h200-sxm", "--m", "8192", "--n", "8192", "--k", "8192", "--dtype", "bf16"],
@@ -61,6 +64,7 @@ SAME_ANSWER = [
     ["occupancy", "--gpu", "h200-sxm", "--block-size", "2048", "--registers-per-thread", "64"],
     ["occupancy", "--gpu", "nope", "--block-size", "256", "--registers-per-thread", "64"],
     ["occupancy", "--gpu", "h200-sxm", "--block-size", "256"],
+    ["occupancy", "--gpu", "h100-sxm", "--block-size", "256", "--registers-per-thread", "64", "--cluster-size", "2"],
 ]
 
 

@@ -34,24 +34,25 @@ class Reload(unittest.TestCase):
         self.assertEqual(rc, 0)
 
     def test_edit_is_served_after_reload(self):
-        path = h.gpu_file(self.d.hwdb, "h200-sxm")
-        before = sm_count(self.d, "h200-sxm")
+        # h100-sxm: h200-sxm's cluster layout must add up to its sm_count
+        path = h.gpu_file(self.d.hwdb, "h100-sxm")
+        before = sm_count(self.d, "h100-sxm")
         h.set_sm_count(path, before - 2)
         hits = h.metric(self.d.metrics(), "simtd_cache_lookups_total", result="hit")
-        self.assertEqual(sm_count(self.d, "h200-sxm"), before)  # nothing changes until SIGHUP
+        self.assertEqual(sm_count(self.d, "h100-sxm"), before)  # nothing changes until SIGHUP
         # ...and that answer came from the cache, which the reload must empty
         self.assertEqual(h.metric(self.d.metrics(), "simtd_cache_lookups_total", result="hit"), hits + 1)
         hup_and_wait(self.d, r"reloaded the hardware database")
-        self.assertEqual(sm_count(self.d, "h200-sxm"), before - 2)
+        self.assertEqual(sm_count(self.d, "h100-sxm"), before - 2)
         st, lst = self.d.get_json("/v1/gpus")
-        self.assertEqual([g["sm_count"] for g in lst["gpus"] if g["id"] == "h200-sxm"], [before - 2])
+        self.assertEqual([g["sm_count"] for g in lst["gpus"] if g["id"] == "h100-sxm"], [before - 2])
         m = self.d.metrics()
         self.assertEqual(h.metric(m, "simtd_hwdb_reloads_total", result="success"), 1)
         self.assertEqual(h.metric(m, "simtd_hwdb_reloads_total", result="failure"), 0)
 
     def test_broken_file_keeps_old_database(self):
-        path = h.gpu_file(self.d.hwdb, "h200-sxm")
-        before = sm_count(self.d, "h200-sxm")
+        path = h.gpu_file(self.d.hwdb, "h100-sxm")
+        before = sm_count(self.d, "h100-sxm")
         line, col = h.set_sm_count(path, "lots")
         m = hup_and_wait(self.d, r"reload failed: (.*?):(\d+):(\d+): ")
         self.assertEqual(m.group(1), path)
@@ -59,8 +60,8 @@ class Reload(unittest.TestCase):
         self.assertIn("sm_count", m.string)
         self.assertIn('"level":"error"', m.string)
         # still serving the old one, whole
-        self.assertEqual(sm_count(self.d, "h200-sxm"), before)
-        st, ans = self.d.post_json("/v1/occupancy", {"gpu": "h200-sxm", "block_size": 128,
+        self.assertEqual(sm_count(self.d, "h100-sxm"), before)
+        st, ans = self.d.post_json("/v1/occupancy", {"gpu": "h100-sxm", "block_size": 128,
                                                      "registers_per_thread": 32})
         self.assertEqual(st, 200, ans)
         mt = self.d.metrics()
@@ -68,7 +69,7 @@ class Reload(unittest.TestCase):
         # fixed: the next reload takes it
         h.set_sm_count(path, before + 1)
         hup_and_wait(self.d, r"reloaded the hardware database")
-        self.assertEqual(sm_count(self.d, "h200-sxm"), before + 1)
+        self.assertEqual(sm_count(self.d, "h100-sxm"), before + 1)
 
     def test_missing_directory_keeps_old_database(self):
         gpus = os.path.join(self.d.hwdb, "gpus")

@@ -69,6 +69,21 @@ case('valid-minimal', expect=['g1 sm_count 132', 'g1 max_threads_per_sm 2048', '
 case('valid-measured', gpu=GPU + MEASURED, expect=['g1 has_measured 1', 'g1 measured_dram_bandwidth_bytes_per_s 4.3e12', 'g1 measured_tensor_flops_per_s.bf16 7.9e14', 'g1 measured_tensor_flops_per_s.fp16 0', 'g1 measured_l2_latency_cycles 0', 'g1 dram_bandwidth_bytes_per_s 3.35e12'])
 case('valid-override', gpu=sub('sm:\n  sm_count: 132\n', 'sm:\n  sm_count: 114\n  fp64_lanes_per_sm: 32\n').replace('sources:\n', 'limits:\n  max_blocks_per_sm: 16\n  shared_carveout_bytes: [0, 65536, 233472]\nsources:\n  limits: test\n'), expect=['g1 sm_count 114', 'g1 fp64_lanes_per_sm 32', 'g1 fp32_lanes_per_sm 128', 'g1 max_blocks_per_sm 16', 'g1 max_threads_per_sm 2048', 'g1 shared_carveout_count 3', 'g1 shared_carveout_bytes[1] 65536', 'g1 shared_carveout_bytes[2] 233472'])
 
+# --- thread-block cluster layout (sm.gpc_sms and the cluster limits) ---
+CLUSTER = '  cluster_max_blocks_per_sm: 8\n  cluster_max_portable_size: 8\n  cluster_max_size: 16\n'
+def with_layout(gpc_sms, rest=CLUSTER):
+    return sub('  sm_count: 132\n', '  sm_count: 132\n  gpc_sms: ' + gpc_sms + '\n' + rest)
+case('valid-cluster-layout', gpu=with_layout('[18, 18, 16, 16, 16, 16, 16, 8, 2, 2, 2, 2]'),
+     expect=['g1 sm_count 132', 'g1 cluster_max_blocks_per_sm 8', 'g1 cluster_max_portable_size 8', 'g1 cluster_max_size 16'])
+case('gpc-sms-bad-entry', gpu=with_layout('[66, 0, 66]'),
+     error=['gpus/g1.yaml:8:17: sm.gpc_sms[1]: expected an integer in 1..1024, got "0"'])
+case('gpc-sms-not-a-list', gpu=with_layout('132'),
+     error=['gpus/g1.yaml:8:12: sm.gpc_sms: expected a list of integers (each in 1..1024), got "132"'])
+case('gpc-sms-sum-mismatch', gpu=with_layout('[66, 64]'),
+     error=["gpus/g1.yaml:8:12: sm.gpc_sms: the GPCs' SMs add up to 130, but sm_count is 132"])
+case('cluster-layout-incomplete', gpu=with_layout('[66, 66]', '  cluster_max_blocks_per_sm: 8\n'),
+     error=['gpus/g1.yaml:8:12: sm.cluster_max_portable_size: required with sm.gpc_sms'])
+
 # --- unknown keys ---
 case('unknown-key', gpu=sub('  l2_bytes: 52428800\n', '  l2_bytes: 52428800\n  dram_bandwith_bytes_per_s: 3e12\n'),
      error=['gpus/g1.yaml:15:3: memory.dram_bandwith_bytes_per_s: unknown key', 'did you mean dram_bandwidth_bytes_per_s'])
@@ -226,6 +241,14 @@ case('achievable-missing-required', arch=_re.sub(r'  l2_bandwidth: 0\.\d+ .*\n',
      error=['gpus/g1.yaml:1:1: achievable.l2_bandwidth: required for nvidia GPUs, given neither here nor in arch/sm_90.yaml'])
 case('achievable-missing-tensor-dtype', gpu=sub('    fp16: 989.5e12\n', '    fp16: 989.5e12\n    int4: 3958e12\n'),
      error=['achievable_tensor: has no fraction for int4'])
+case('achievable-missing-sparse-dtype',
+     gpu=sub('    fp16: 989.5e12\n', '    fp16: 989.5e12\n  tensor_sparse_flops_per_s:\n    nvfp4: 1e16\n'),
+     error=['achievable_tensor: has no fraction for nvfp4, which has a sparse tensor rate'])
+case('valid-narrow-types',
+     gpu=sub('    fp16: 989.5e12\n', '    fp16: 989.5e12\n    fp6: 2e15\n    nvfp4: 4e15\n'),
+     arch=_re.sub(r'(  tensor:.*\n)', r'\1    fp6: 0.7\n    nvfp4: 0.7\n', ARCH, count=1),
+     expect=['g1 tensor_dense_flops_per_s.fp6 2e15', 'g1 tensor_dense_flops_per_s.nvfp4 4e15',
+             'g1 achievable_tensor.nvfp4 0.7'])
 
 if os.path.isdir(ROOT):
     shutil.rmtree(ROOT)

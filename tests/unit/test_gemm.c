@@ -54,7 +54,7 @@ static struct simt_gemm_result predict_ok(const struct simt_gpu_spec *g, int64_t
                                           int64_t batch, enum simt_dtype dtype)
 {
     struct simt_gemm_request req = {
-        m, n, k, batch, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK};
+        m, n, k, batch, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK, 0};
     struct simt_gemm_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -472,7 +472,7 @@ START_TEST(peak_sources)
     ck_assert_int_eq((r.figures_used & SIMT_FIG_BIT(SIMT_FIG_FP32)) != 0, 1);
 
     struct simt_gemm_request req = {
-        4096, 4096, 4096, 1, SIMT_DTYPE_BF16, SIMT_POLICY_DATASHEET, SIMT_GEMM_LAUNCH_BACK_TO_BACK};
+        4096, 4096, 4096, 1, SIMT_DTYPE_BF16, SIMT_POLICY_DATASHEET, SIMT_GEMM_LAUNCH_BACK_TO_BACK, 0};
     struct simt_diag diag;
     ck_assert_int_eq(simt_gemm_predict(&g, &req, &r, &diag), SIMT_OK);
     ck_assert_int_eq(r.peak_measured, 0);
@@ -508,8 +508,9 @@ static const struct {
     {8, -1, 8, 1, SIMT_DTYPE_BF16, SIMT_EINVAL, "n"},
     {8, 8, 0, 1, SIMT_DTYPE_BF16, SIMT_EINVAL, "k"},
     {8, 8, 8, 0, SIMT_DTYPE_BF16, SIMT_EINVAL, "batch"},
-    {8, 8, 8, 1, SIMT_DTYPE_INT4, SIMT_EINVAL, "dtype"},
-    {8, 8, 8, 1, SIMT_DTYPE_FP8, SIMT_EUNSAT, "dtype"}, /* no fp8 tensor cores on this GPU */
+    {8, 8, 8, 1, SIMT_DTYPE_COUNT, SIMT_EINVAL, "dtype"},
+    {32, 32, 32, 1, SIMT_DTYPE_INT4, SIMT_EUNSAT, "dtype"}, /* no int4 tensor cores on this GPU */
+    {8, 8, 8, 1, SIMT_DTYPE_FP8, SIMT_EUNSAT, "dtype"},     /* no fp8 tensor cores on this GPU */
     {8, 8, 8, 1, SIMT_DTYPE_INT8, SIMT_EUNSAT, "dtype"},
 };
 
@@ -523,7 +524,8 @@ START_TEST(error_rows_test)
                                     error_rows[_i].batch,
                                     error_rows[_i].dtype,
                                     SIMT_POLICY_PREFER_MEASURED,
-                                    SIMT_GEMM_LAUNCH_BACK_TO_BACK};
+                                    SIMT_GEMM_LAUNCH_BACK_TO_BACK,
+                                    0};
     struct simt_gemm_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -540,9 +542,14 @@ START_TEST(bound_names)
     ck_assert_str_eq(simt_gemm_bound_name(SIMT_GEMM_BOUND_DRAM), "dram");
     ck_assert_str_eq(simt_gemm_bound_name(SIMT_GEMM_BOUND_LAUNCH), "launch");
     ck_assert_ptr_null(simt_gemm_bound_name((enum simt_gemm_bound)9));
-    ck_assert_int_eq(simt_gemm_element_bytes(SIMT_DTYPE_FP8), 1);
-    ck_assert_int_eq(simt_gemm_element_bytes(SIMT_DTYPE_TF32), 4);
-    ck_assert_int_eq(simt_gemm_element_bytes(SIMT_DTYPE_INT4), 0);
+    ck_assert_double_eq(simt_gemm_element_bytes(SIMT_DTYPE_FP8), 1.0);
+    ck_assert_double_eq(simt_gemm_element_bytes(SIMT_DTYPE_TF32), 4.0);
+    ck_assert_double_eq(simt_gemm_element_bytes(SIMT_DTYPE_INT4), 0.5);
+    ck_assert_double_eq(simt_gemm_element_bytes(SIMT_DTYPE_FP6), 0.75);
+    ck_assert_double_eq(simt_gemm_element_bytes(SIMT_DTYPE_MXFP8), 1.0 + 1.0 / 32.0);
+    ck_assert_double_eq(simt_gemm_element_bytes(SIMT_DTYPE_MXFP4), 0.5 + 1.0 / 32.0);
+    ck_assert_double_eq(simt_gemm_element_bytes(SIMT_DTYPE_NVFP4), 0.5 + 1.0 / 16.0);
+    ck_assert_double_eq(simt_gemm_element_bytes(SIMT_DTYPE_COUNT), 0.0);
 }
 END_TEST
 
@@ -599,10 +606,14 @@ START_TEST(extreme_sizes)
         g.compute_major = hopper ? 9 : 8;
         g.l2_bandwidth_bytes_per_s = 1.0e13;
         g.dram_latency_cycles = 500.0;
-        struct simt_gemm_request req = {extreme_rows[_i].m,           extreme_rows[_i].n,
-                                        extreme_rows[_i].k,           extreme_rows[_i].batch,
-                                        extreme_rows[_i].dtype,       SIMT_POLICY_PREFER_MEASURED,
-                                        SIMT_GEMM_LAUNCH_BACK_TO_BACK};
+        struct simt_gemm_request req = {extreme_rows[_i].m,
+                                        extreme_rows[_i].n,
+                                        extreme_rows[_i].k,
+                                        extreme_rows[_i].batch,
+                                        extreme_rows[_i].dtype,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_BACK_TO_BACK,
+                                        0};
         struct simt_gemm_result r;
         struct simt_diag diag;
         memset(&diag, 0, sizeof diag);
@@ -650,7 +661,7 @@ END_TEST
 static struct simt_gemm_result predict_launch(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k,
                                               enum simt_dtype dtype, enum simt_gemm_launches launches)
 {
-    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, launches};
+    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, launches, 0};
     struct simt_gemm_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -683,7 +694,7 @@ START_TEST(single_call_pays_the_launch)
 
     g.launch_overhead_s = 0.0;
     struct simt_gemm_request req = {
-        64, 64, 64, 1, SIMT_DTYPE_BF16, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE};
+        64, 64, 64, 1, SIMT_DTYPE_BF16, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
     struct simt_gemm_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -760,7 +771,8 @@ START_TEST(bare_datasheet_peak_is_refused)
         g.achievable_fp32 = 0.0;
         g.achievable_fp64 = 0.0;
         struct simt_gemm_request req = {
-            1024, 1024, 1024, 1, rows[i].dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK};
+            1024, 1024, 1024, 1, rows[i].dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK,
+            0};
         struct simt_gemm_result r;
         struct simt_diag diag;
         memset(&diag, 0, sizeof diag);
@@ -779,7 +791,8 @@ END_TEST
 static int bundled_time(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k, enum simt_dtype dtype,
                         double *time_s, struct simt_diag *diag)
 {
-    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE};
+    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE,
+                                    0};
     struct simt_gemm_result r;
     memset(diag, 0, sizeof *diag);
     int rc = simt_gemm_predict(g, &req, &r, diag);

@@ -351,6 +351,8 @@ static size_t field_size(const struct simt_hwdb_field *f)
         return sizeof(double) * SIMT_DTYPE_COUNT;
     case SIMT_FIELD_CARVEOUTS:
         return sizeof(int64_t) * SIMT_MAX_CARVEOUTS;
+    case SIMT_FIELD_INT_LIST:
+        return sizeof(int) * SIMT_HWDB_MAX_LIST;
     }
     return 0;
 }
@@ -573,7 +575,8 @@ START_TEST(test_field_set_changes_only_that_field)
     size_t n;
     const struct simt_hwdb_field *f = simt_hwdb_fields(&n);
     for (size_t i = 0; i < n; i++) {
-        if (f[i].type == SIMT_FIELD_DTYPES || f[i].type == SIMT_FIELD_CARVEOUTS)
+        if (f[i].type == SIMT_FIELD_DTYPES || f[i].type == SIMT_FIELD_CARVEOUTS ||
+            f[i].type == SIMT_FIELD_INT_LIST)
             continue;
         struct simt_gpu_spec spec, copy;
         memset(&spec, 0, sizeof spec);
@@ -582,7 +585,8 @@ START_TEST(test_field_set_changes_only_that_field)
         ck_assert_int_eq(simt_hwdb_field_set(&spec, &f[i], value, NULL), SIMT_OK);
         ck_assert(simt_hwdb_field_get(&spec, &f[i]) >= value && simt_hwdb_field_get(&spec, &f[i]) <= value);
         for (size_t j = 0; j < n; j++) {
-            if (j == i || f[j].type == SIMT_FIELD_DTYPES || f[j].type == SIMT_FIELD_CARVEOUTS)
+            if (j == i || f[j].type == SIMT_FIELD_DTYPES || f[j].type == SIMT_FIELD_CARVEOUTS ||
+                f[j].type == SIMT_FIELD_INT_LIST)
                 continue;
             ck_assert_msg(simt_hwdb_field_get(&spec, &f[j]) <= 0.0 &&
                               simt_hwdb_field_get(&spec, &f[j]) >= 0.0,

@@ -31,9 +31,20 @@ static void add_access(struct simt_kernel_request *req, enum simt_space space, e
     a->pattern.lane_stride_elements = stride;
 }
 
-static struct simt_kernel_result predict(const struct simt_kernel_request *req)
+/* The fixture with no L2 capacity: a cold launch then finds no dirty lines
+ * to write back (kernel_cost.c), which keeps the worked examples below to
+ * the mechanism each one is about; test_write_back prices the dirty lines
+ * and test_repeats, test_l2_warm use the fixture's 50 MB L2. */
+static struct simt_gpu_spec clean_gpu(void)
 {
     struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.l2_bytes = 0.0;
+    return gpu;
+}
+
+static struct simt_kernel_result predict(const struct simt_kernel_request *req)
+{
+    struct simt_gpu_spec gpu = clean_gpu();
     struct simt_figure_set figures;
     simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
     struct simt_kernel_result r;
@@ -121,7 +132,7 @@ START_TEST(test_read_write_mix)
         add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 16, 1);
     if (t->store)
         add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_STORE, 1, 1, 16, 1);
-    struct simt_gpu_spec gpu = fixture_gpu();
+    struct simt_gpu_spec gpu = clean_gpu();
     gpu.measured_dram_bandwidth_bytes_per_s = 2e12;
     gpu.measured_dram_write_bandwidth_bytes_per_s = 1.6e12;
     gpu.measured_dram_copy_bandwidth_bytes_per_s = 1.6e12;
@@ -180,7 +191,7 @@ START_TEST(test_dram_rows)
     struct simt_kernel_request req = base_request(1000, 256 / t->block_y, 32);
     req.block[1] = t->block_y;
     add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, t->element_bytes, t->stride);
-    struct simt_gpu_spec gpu = fixture_gpu();
+    struct simt_gpu_spec gpu = clean_gpu();
     gpu.measured_dram_row_activations_per_s = t->activations_per_s;
     struct simt_figure_set figures;
     simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
@@ -360,7 +371,9 @@ END_TEST
  *     L1 hit: DRAM and L2 move 32.768 MB once; L1 wavefronts 2 x 4 x 64000.
  *   L1 16 KiB: it does not; the wave's 100 x 32 KiB = 3.3 MB fits in the
  *     50 MB L2: L2 moves 65.536 MB, DRAM 32.768 MB.
- *   L2 1 MB too: a miss, DRAM 65.536 MB. */
+ *   L2 1 MB too: a miss, DRAM 65.536 MB.
+ * Each cold launch also writes back the dirty half of the L2 its fills
+ * evict: 25 MB of the 50 MB L2 (fills 32.768 MB), 0.5 MB of the 1 MB one. */
 START_TEST(test_repeats)
 {
     struct simt_kernel_request req = base_request(8000, 256, 32);
@@ -370,18 +383,18 @@ START_TEST(test_repeats)
     struct simt_gpu_spec gpu = fixture_gpu();
     gpu.l1_bytes_per_sm = 262144;
     struct simt_kernel_result r = predict_on(&gpu, &req);
-    ck_assert_double_eq_tol(r.dram_bytes, 32.768e6, 1e-6);
+    ck_assert_double_eq_tol(r.dram_bytes, 32.768e6 + 25e6, 1e-6);
     ck_assert_double_eq_tol(r.l2_bytes, 32.768e6, 1e-6);
     ck_assert_double_eq_tol(r.l1_wavefronts, 2.0 * 4 * 64000, 1e-6);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_L1);
     gpu.l1_bytes_per_sm = 16384;
     r = predict_on(&gpu, &req);
-    ck_assert_double_eq_tol(r.dram_bytes, 32.768e6, 1e-6);
+    ck_assert_double_eq_tol(r.dram_bytes, 32.768e6 + 25e6, 1e-6);
     ck_assert_double_eq_tol(r.l2_bytes, 65.536e6, 1e-6);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_L2);
     gpu.l2_bytes = 1e6;
     r = predict_on(&gpu, &req);
-    ck_assert_double_eq_tol(r.dram_bytes, 65.536e6, 1e-6);
+    ck_assert_double_eq_tol(r.dram_bytes, 65.536e6 + 0.5e6, 1e-6);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_DRAM);
     /* an access cannot repeat itself or a later one */
     req.accesses[1].repeats_of = 2;
@@ -396,20 +409,22 @@ END_TEST
 
 /* l2_warm: the streaming read of test_dram_bound (32.768 MB) fits in the
  * 50 MB L2: no DRAM; the L2 term is 32.768 MB / 8e12 = 4.096 us. Twice the
- * grid (65.536 MB) does not fit: all from DRAM again. */
+ * grid (65.536 MB) does not fit: all from DRAM again, and no dirty lines
+ * of other work to write back (the launch follows work on its own data). */
 START_TEST(test_l2_warm)
 {
     struct simt_kernel_request req = base_request(8000, 256, 32);
     add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 16, 1);
     req.l2_warm = 1;
-    struct simt_kernel_result r = predict(&req);
+    struct simt_gpu_spec gpu = fixture_gpu();
+    struct simt_kernel_result r = predict_on(&gpu, &req);
     ck_assert_double_eq_tol(r.dram_bytes, 0.0, 1e-9);
     ck_assert_double_eq_tol(r.l2_bytes, 32.768e6, 1e-6);
     ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 4.096e-6, 1e-12);
     ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_DRAM], 0.0, 1e-15);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_L2_WARM);
     req.grid[0] = 16000;
-    r = predict(&req);
+    r = predict_on(&gpu, &req);
     ck_assert_double_eq_tol(r.dram_bytes, 65.536e6, 1e-6);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_L2_WARM_MISS);
 }
@@ -441,14 +456,58 @@ START_TEST(test_distinct_addresses)
     r = predict_on(&gpu, &req);
     ck_assert_msg(r.execution_s < 20e-6, "execution %.6g", r.execution_s);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE);
-    /* only atomics spread over addresses */
-    req.accesses[0].op = SIMT_OP_LOAD;
+    /* atomics and global loads spread over addresses, stores do not */
+    req.accesses[0].op = SIMT_OP_STORE;
     struct simt_figure_set figures;
     simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_EINVAL);
     ck_assert_str_eq(diag.field, "per_thread.accesses[0].distinct_addresses");
+}
+END_TEST
+
+/* A table the grid shares (a gather): 8000 blocks x 256 threads, one
+ * 4-byte read each, lanes 128 B apart (32 sectors, 1024 B, a warp; 32
+ * granules of 64 B, 2048 B, when they miss), over distinct_addresses D.
+ *   D 1000 (4 KB) fits the 256 KiB L1: its 32 lines come from DRAM once,
+ *     4096 B.
+ *   D 1e6 (4 MB) fits the 50 MB L2: 31250 lines, 4 MB from DRAM; the port
+ *     carries the hits' sectors, 64000 x 1024 B.
+ *   D 5e7 (200 MB) does not: 50 MB of it stays, a quarter of the reads hit,
+ *     the rest miss: 0.75 x 64000 x 2048 + 50 MB = 148.304 MB.
+ *   The same on an L2 of 2 partitions, each holding the lines every SM
+ *     reads: 25 MB stays, 0.875 x 131.072 MB + 25 MB = 139.688 MB.
+ * Each launch also writes back what its fills evict of the L2's dirty half
+ * (25 MB at most): 4096 B, 4 MB, 25 MB, 25 MB. */
+struct table_row {
+    const char *name;
+    double distinct, l1_bytes;
+    int partitions;
+    double dram_bytes;
+};
+
+static const struct table_row table_rows[] = {
+    {"4 KB in L1", 1000, 262144, 1, 2 * 4096.0},
+    {"4 MB in L2", 1e6, 0, 1, 2 * 4e6},
+    {"200 MB, a quarter resident", 5e7, 0, 1, 148.304e6 + 25e6},
+    {"200 MB, two partitions", 5e7, 0, 2, 139.688e6 + 25e6},
+};
+
+START_TEST(test_shared_table)
+{
+    const struct table_row *t = &table_rows[_i];
+    struct simt_kernel_request req = base_request(8000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 4, 32);
+    req.accesses[0].distinct_addresses = t->distinct;
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.l1_bytes_per_sm = t->l1_bytes;
+    gpu.l2_partitions = t->partitions;
+    struct simt_kernel_result r = predict_on(&gpu, &req);
+    ck_assert_msg(fabs(r.dram_bytes - t->dram_bytes) <= 1e-6 * t->dram_bytes, "%s: dram bytes %.9g", t->name,
+                  r.dram_bytes);
+    if (_i == 1)
+        ck_assert_double_eq_tol(r.l2_bytes, 64000.0 * 1024, 1e-6);
 }
 END_TEST
 
@@ -470,6 +529,52 @@ START_TEST(test_partial_store)
 }
 END_TEST
 
+/* Dirty lines at a cold launch: the fixture's 50 MB L2 holds 25 MB that
+ * other work wrote. 8000 blocks x 256 threads move 16 contiguous bytes each
+ * way as asked (32.768 MB a direction), on a card that reads at 2e12,
+ * writes at 1.6e12 and copies at 1.6e12 B/s (p = 0.0625 s/TB, as in
+ * test_read_write_mix):
+ *   read only: the fills evict the 25 MB, written back: 32.768 MB read +
+ *     25 MB written = (32.768 + 25 x 1.25 + 2 x 25 x 0.0625 x 2) MB of read
+ *     time = 70.268 MB / 2e12 = 35.134 us (16.384 us clean)
+ *   write only: its stores evict the 25 MB and leave 25 MB of their own
+ *     behind: 32.768 MB written, as on a clean L2: 20.48 us
+ *   copy: fills 65.536 MB, its own dirty lines 25 MB: nothing added, 40.96 us
+ *   read only, l2_warm, twice the grid (65.536 MB, more than the L2): it
+ *     follows work on its own data, so no dirty lines: 32.768 us. */
+struct dirty_row {
+    const char *name;
+    int load, store, warm;
+    double dram_bytes, dram_s;
+};
+
+static const struct dirty_row dirty_rows[] = {
+    {"read only", 1, 0, 0, 32.768e6 + 25e6, 35.134e-6},
+    {"write only", 0, 1, 0, 32.768e6, 20.48e-6},
+    {"copy", 1, 1, 0, 65.536e6, 40.96e-6},
+    {"read only after its own data", 1, 0, 1, 65.536e6, 32.768e-6},
+};
+
+START_TEST(test_write_back)
+{
+    const struct dirty_row *t = &dirty_rows[_i];
+    struct simt_kernel_request req = base_request(t->warm ? 16000 : 8000, 256, 32);
+    if (t->load)
+        add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 16, 1);
+    if (t->store)
+        add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_STORE, 1, 1, 16, 1);
+    req.l2_warm = t->warm;
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.measured_dram_bandwidth_bytes_per_s = 2e12;
+    gpu.measured_dram_write_bandwidth_bytes_per_s = 1.6e12;
+    gpu.measured_dram_copy_bandwidth_bytes_per_s = 1.6e12;
+    struct simt_kernel_result r = predict_on(&gpu, &req);
+    ck_assert_msg(fabs(r.dram_bytes - t->dram_bytes) <= 1e-6, "%s: dram bytes %.9g", t->name, r.dram_bytes);
+    ck_assert_msg(fabs(r.breakdown_s[SIMT_BOUND_DRAM] - t->dram_s) <= 1e-9 * t->dram_s, "%s: dram %.9g",
+                  t->name, r.breakdown_s[SIMT_BOUND_DRAM]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kernel");
@@ -487,6 +592,8 @@ int main(void)
     tcase_add_test(tc, test_distinct_addresses);
     tcase_add_test(tc, test_partial_store);
     tcase_add_loop_test(tc, test_read_write_mix, 0, (int)(sizeof mix_rows / sizeof mix_rows[0]));
+    tcase_add_loop_test(tc, test_write_back, 0, (int)(sizeof dirty_rows / sizeof dirty_rows[0]));
+    tcase_add_loop_test(tc, test_shared_table, 0, (int)(sizeof table_rows / sizeof table_rows[0]));
     tcase_add_loop_test(tc, test_dram_rows, 0, (int)(sizeof rows_rows / sizeof rows_rows[0]));
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bads / sizeof bads[0]));
     suite_add_tcase(s, tc);

@@ -2,7 +2,8 @@
  * every GPU of the bundled database and a few requests per model (GEMM
  * compute-bound and DRAM-bound GEMV, roofline, kernel, latency hiding),
  * doubling a figure the model reads (DRAM bandwidth, L2 bandwidth, the
- * dtype's tensor peak, the FP32 rate) never makes the answer slower; and
+ * dtype's tensor peak, the FP32 rate) never makes the answer slower (the
+ * GEMM also in the GPU's narrowest type and 2:4 sparse); and
  * doubling DRAM bandwidth roughly halves a DRAM-bound GEMV and roofline,
  * doubling the tensor peak roughly halves a compute-bound 8192^3 GEMM.
  *
@@ -38,7 +39,6 @@ static enum simt_dtype tensor_dtype(const struct simt_gpu_spec *g)
 /* Doubles one figure in the datasheet field and its measured counterpart. */
 static void scale(struct simt_gpu_spec *g, enum knob knob, double factor)
 {
-    enum simt_dtype d = tensor_dtype(g);
     switch (knob) {
     case KNOB_DRAM_ALL:
         g->measured_dram_write_bandwidth_bytes_per_s *= factor;
@@ -53,8 +53,14 @@ static void scale(struct simt_gpu_spec *g, enum knob knob, double factor)
         g->measured_l2_bandwidth_bytes_per_s *= factor;
         break;
     case KNOB_TENSOR:
-        g->tensor_dense_flops_per_s[d] *= factor;
-        g->measured_tensor_flops_per_s[d] *= factor;
+        /* every type's rates, dense and 2:4 sparse, so that the narrow
+         * and sparse questions move too (the others read only fp16's or
+         * bf16's) */
+        for (int t = 0; t < SIMT_DTYPE_COUNT; t++) {
+            g->tensor_dense_flops_per_s[t] *= factor;
+            g->tensor_sparse_flops_per_s[t] *= factor;
+            g->measured_tensor_flops_per_s[t] *= factor;
+        }
         break;
     case KNOB_FP32:
         g->fp32_flops_per_clock_per_sm *= factor;
@@ -75,20 +81,48 @@ enum question {
     Q_KERNEL_FMA,
     Q_LATENCY_DRAM,
     Q_LATENCY_L2,
+    Q_GEMM_NARROW,
+    Q_GEMM_SPARSE,
     Q_COUNT
 };
-static const char *const question_names[Q_COUNT] = {
-    "gemm 8192^3", "gemv 1x16384x16384", "gemm fp32 4096^3", "roofline dram-bound", "roofline compute-bound",
-    "kernel copy", "kernel fma",         "latency dram",     "latency l2"};
+static const char *const question_names[Q_COUNT] = {"gemm 8192^3",
+                                                    "gemv 1x16384x16384",
+                                                    "gemm fp32 4096^3",
+                                                    "roofline dram-bound",
+                                                    "roofline compute-bound",
+                                                    "kernel copy",
+                                                    "kernel fma",
+                                                    "latency dram",
+                                                    "latency l2",
+                                                    "gemm 8192^3 in the GPU's narrowest type",
+                                                    "gemm 8192^3 2:4 sparse"};
 
-static int gemm_time(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k, enum simt_dtype dtype,
-                     double *time_s)
+static int gemm_time_sparse(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k,
+                            enum simt_dtype dtype, int sparse, double *time_s)
 {
-    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE};
+    struct simt_gemm_request req = {
+        m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, sparse};
     struct simt_gemm_result r;
     int rc = simt_gemm_predict(g, &req, &r, NULL);
     *time_s = r.time_s;
     return rc;
+}
+
+static int gemm_time(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k, enum simt_dtype dtype,
+                     double *time_s)
+{
+    return gemm_time_sparse(g, m, n, k, dtype, 0, time_s);
+}
+
+/* The last type of the enum the GPU has a dense tensor rate for: nvfp4 on
+ * the Blackwell GPUs, int4 on Turing to Ada, int8 on Hopper. */
+static enum simt_dtype narrowest_dtype(const struct simt_gpu_spec *g)
+{
+    enum simt_dtype narrowest = tensor_dtype(g);
+    for (int t = 0; t < SIMT_DTYPE_COUNT; t++)
+        if (g->tensor_dense_flops_per_s[t] > 0.0)
+            narrowest = (enum simt_dtype)t;
+    return narrowest;
 }
 
 static int roofline_time(const struct simt_gpu_spec *g, double flops, double dram_bytes, double *time_s)
@@ -173,6 +207,10 @@ static int answer(const struct simt_gpu_spec *g, enum question q, double *time_s
         return latency_time(g, SIMT_LATENCY_DRAM, time_s);
     case Q_LATENCY_L2:
         return latency_time(g, SIMT_LATENCY_L2, time_s);
+    case Q_GEMM_NARROW:
+        return gemm_time(g, 8192, 8192, 8192, narrowest_dtype(g), time_s);
+    case Q_GEMM_SPARSE:
+        return gemm_time_sparse(g, 8192, 8192, 8192, tensor_dtype(g), 1, time_s);
     case Q_COUNT:
         break;
     }

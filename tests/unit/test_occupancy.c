@@ -492,6 +492,146 @@ START_TEST(suggest_table)
 }
 END_TEST
 
+/* ---- thread-block clusters, worked by hand ---- */
+
+enum layout { SMALL, H200_LAYOUT, NO_LAYOUT, OLD_GPU, AMD_GPU, SMS_CHANGED };
+
+/* SMALL: 8 SMs in groups of 4, 3 and 1; at most 2 cluster blocks an SM;
+ * clusters of up to 4 blocks portable, 8 with the attribute. H200: the
+ * layout tests/oracle found for the H200 (hwdb/gpus/h200-sxm.yaml). */
+static struct simt_gpu_spec cluster_gpu(enum layout which)
+{
+    static const int small[] = {4, 3, 1};
+    static const int h200_groups[] = {18, 18, 16, 16, 16, 16, 16, 8, 2, 2, 2, 2};
+    struct simt_gpu_spec s = nvidia_base(9, 0, 8, 2048, 32);
+    const int *groups = small;
+    int count = 3;
+    s.cluster_max_blocks_per_sm = 2;
+    s.cluster_max_portable_size = 4;
+    s.cluster_max_size = 8;
+    if (which == H200_LAYOUT) {
+        s.sm_count = 132;
+        groups = h200_groups;
+        count = 12;
+        s.cluster_max_blocks_per_sm = 8;
+        s.cluster_max_portable_size = 8;
+        s.cluster_max_size = 16;
+    }
+    for (int i = 0; i < count && which != NO_LAYOUT; i++)
+        s.gpc_sms[i] = groups[i];
+    if (which == OLD_GPU)
+        s.compute_major = 8;
+    if (which == AMD_GPU)
+        s.vendor = SIMT_VENDOR_AMD;
+    if (which == SMS_CHANGED)
+        s.sm_count = 9; /* a what-if: the layout no longer covers the GPU */
+    return s;
+}
+
+struct cluster_case {
+    const char *name;
+    enum layout layout;
+    int blocks_per_sm; /* the occupancy answer fed in */
+    int dims[3];
+    int non_portable;
+    int64_t grid;
+    int rc;
+    const char *field; /* at fault, when rc != 0 */
+    int64_t clusters;
+};
+
+/* clang-format off */
+static const struct cluster_case cluster_cases[] = {
+    /* b 1, c 1: every SM one cluster: 4 + 3 + 1 */
+    {"small, 1 block, size 1", SMALL, 1, {1, 1, 1}, 0, 0, SIMT_OK, NULL, 8},
+    /* b 5 capped at 2: 2 x 4 + 2 x 3 + 2 x 1 */
+    {"small, cap of 2 blocks an SM", SMALL, 5, {1, 1, 1}, 0, 0, SIMT_OK, NULL, 16},
+    /* c 2: floor(4/2) + floor(3/2) + (1 SM < 2: none) */
+    {"small, size 2", SMALL, 1, {2, 1, 1}, 0, 0, SIMT_OK, NULL, 3},
+    /* b 2, c 3: floor(8/3) + floor(6/3) + none */
+    {"small, 2 blocks, size 3", SMALL, 2, {3, 1, 1}, 0, 0, SIMT_OK, NULL, 4},
+    /* 2 x 2 x 1 = 4 blocks: only the group of 4 has room: floor(4/4) */
+    {"small, 2x2 cluster", SMALL, 1, {2, 2, 1}, 0, 0, SIMT_OK, NULL, 1},
+    /* b 2, c 4: floor(8/4) in the group of 4 */
+    {"small, 2 blocks, size 4", SMALL, 2, {1, 4, 1}, 0, 0, SIMT_OK, NULL, 2},
+    {"small, size 5 not portable", SMALL, 2, {5, 1, 1}, 0, 0, SIMT_EUNSAT, "cluster_size", 0},
+    /* size 5 with the attribute: no group has 5 SMs: none at all (the runtime answers 0) */
+    {"small, size 5 non-portable", SMALL, 2, {5, 1, 1}, 1, 0, SIMT_OK, NULL, 0},
+    {"small, size 9 too large", SMALL, 2, {3, 3, 1}, 1, 0, SIMT_EUNSAT, "cluster_size", 0},
+    {"small, grid of 10 in 4s", SMALL, 2, {4, 1, 1}, 0, 10, SIMT_EUNSAT, "grid_size", 0},
+    {"small, grid of 12 in 4s", SMALL, 2, {4, 1, 1}, 0, 12, SIMT_OK, NULL, 2},
+    {"cc 8.0", OLD_GPU, 2, {2, 1, 1}, 0, 0, SIMT_EUNSAT, "cluster_size", 0},
+    {"amd", AMD_GPU, 2, {2, 1, 1}, 0, 0, SIMT_EUNSAT, "cluster_size", 0},
+    {"no layout", NO_LAYOUT, 2, {2, 1, 1}, 0, 0, SIMT_ENOENT, "cluster_size", 0},
+    {"sm_count changed by a what-if", SMS_CHANGED, 2, {2, 1, 1}, 0, 0, SIMT_ENOENT, "cluster_size", 0},
+    {"zero dimension", SMALL, 2, {2, 0, 1}, 0, 0, SIMT_EINVAL, "cluster_size", 0},
+    /* H200 (the first rows of tests/oracle/data/cluster_h200.csv: 12 registers,
+     * 32 threads, 32 blocks an SM, capped at 8): c 1: 8 x 132 */
+    {"h200 size 1", H200_LAYOUT, 32, {1, 1, 1}, 0, 0, SIMT_OK, NULL, 1056},
+    /* c 2: 2 x 72 + 5 x 64 + 32 + 4 x 8 */
+    {"h200 size 2", H200_LAYOUT, 32, {2, 1, 1}, 0, 0, SIMT_OK, NULL, 528},
+    /* c 13: 2 x floor(144/13) + 5 x floor(128/13); the 8 and 2s have no room */
+    {"h200 size 13", H200_LAYOUT, 32, {13, 1, 1}, 1, 0, SIMT_OK, NULL, 67},
+    /* c 16 as 4 x 4: 2 x 9 + 5 x 8 */
+    {"h200 4x4", H200_LAYOUT, 32, {4, 4, 1}, 1, 0, SIMT_OK, NULL, 58},
+    /* b 1, c 9: the two groups of 18 hold 2 each, the five of 16 one each, the rest none */
+    {"h200 one block, size 9", H200_LAYOUT, 1, {9, 1, 1}, 1, 0, SIMT_OK, NULL, 9},
+};
+/* clang-format on */
+
+START_TEST(cluster_table)
+{
+    const struct cluster_case *c = &cluster_cases[_i];
+    struct simt_gpu_spec gpu = cluster_gpu(c->layout);
+    struct simt_occupancy_request req;
+    simt_occupancy_request_init(&req);
+    memcpy(req.cluster_dims, c->dims, sizeof req.cluster_dims);
+    req.non_portable_cluster_size = c->non_portable;
+    req.grid_size = c->grid;
+    struct simt_occupancy_result occ;
+    memset(&occ, 0, sizeof occ);
+    occ.active_blocks_per_sm = c->blocks_per_sm;
+    struct simt_cluster_result res;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc = simt_occupancy_clusters(&gpu, &req, &occ, &res, &diag);
+    ck_assert_msg(rc == c->rc, "%s: rc %d, expected %d (%s)", c->name, rc, c->rc, diag.message);
+    if (rc != SIMT_OK) {
+        ck_assert_msg(strcmp(diag.field, c->field) == 0, "%s: field %s, expected %s", c->name, diag.field,
+                      c->field);
+        ck_assert_msg(diag.message[0] != '\0', "%s: no message", c->name);
+        ck_assert_int_eq(res.active_clusters_per_gpu, 0);
+        return;
+    }
+    ck_assert_msg(res.active_clusters_per_gpu == c->clusters, "%s: %lld clusters, expected %lld", c->name,
+                  (long long)res.active_clusters_per_gpu, (long long)c->clusters);
+    ck_assert_int_eq(res.cluster_blocks, c->dims[0] * c->dims[1] * c->dims[2]);
+}
+END_TEST
+
+/* The database's records: h200-sxm has a layout of 132 SMs, every other GPU none. */
+START_TEST(cluster_layouts_in_database)
+{
+    struct simt_hwdb *db = NULL;
+    struct simt_diag diag;
+    ck_assert_int_eq(simt_hwdb_load_dir(SIMT_SOURCE_DIR "/hwdb", &db, &diag), SIMT_OK);
+    int with_layout = 0;
+    for (size_t i = 0; i < simt_hwdb_count(db); i++) {
+        const struct simt_hwdb_gpu *g = simt_hwdb_at(db, i);
+        int sum = 0;
+        for (int k = 0; k < SIMT_MAX_GPCS; k++)
+            sum += g->spec.gpc_sms[k];
+        if (sum > 0) {
+            with_layout++;
+            ck_assert_str_eq(g->id, "h200-sxm");
+            ck_assert_int_eq(sum, g->spec.sm_count);
+        }
+    }
+    ck_assert_int_eq(with_layout, 1);
+    simt_hwdb_unref(db);
+}
+END_TEST
+
 static Suite *occupancy_suite(void)
 {
     Suite *s = suite_create("occupancy");
@@ -502,6 +642,8 @@ static Suite *occupancy_suite(void)
     tcase_add_test(tc, incomplete_gpu);
     tcase_add_test(tc, database_records);
     tcase_add_loop_test(tc, suggest_table, 0, (int)(sizeof suggest_cases / sizeof suggest_cases[0]));
+    tcase_add_loop_test(tc, cluster_table, 0, (int)(sizeof cluster_cases / sizeof cluster_cases[0]));
+    tcase_add_test(tc, cluster_layouts_in_database);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -251,9 +251,13 @@ class Client:
 
     def occupancy(self, gpu, block_size, registers_per_thread, *, static_shared_bytes=None,
                   dynamic_shared_bytes=None, max_dynamic_shared_bytes=None, carveout_percent=None,
-                  block_barriers=None, grid_size=None, figures=None):
+                  block_barriers=None, grid_size=None, cluster_size=None, non_portable_cluster_size=None,
+                  figures=None):
         """POST /v1/occupancy: resident blocks and warps per SM, occupancy and
         its limiters, as cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+        cluster_size (an int or [x, y, z], compute capability 9.0 on) adds
+        "active_clusters_per_gpu", as cudaOccupancyMaxActiveClusters; above 8
+        blocks it needs non_portable_cluster_size=True.
 
         gpu is an id ("h200-sxm") or a what-if dict {"base": "h100-sxm",
         "sm_count": 114}. A configuration that cannot launch raises
@@ -263,8 +267,9 @@ class Client:
 
     def occupancy_sweep(self, gpu, vary, *, block_size=None, registers_per_thread=None,
                         static_shared_bytes=None, dynamic_shared_bytes=None, max_dynamic_shared_bytes=None,
-                        carveout_percent=None, block_barriers=None, grid_size=None, from_=None, to=None,
-                        step=None, format=None, figures=None):
+                        carveout_percent=None, block_barriers=None, grid_size=None, cluster_size=None,
+                        non_portable_cluster_size=None, from_=None, to=None, step=None, format=None,
+                        figures=None):
         """POST /v1/occupancy/sweep: occupancy against one varied field
         ("block_size", "registers_per_thread" or "dynamic_shared_bytes"),
         the graphs of the vendor's occupancy calculator. `from_` is sent as

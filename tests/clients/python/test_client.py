@@ -107,6 +107,21 @@ class Occupancy(ClientTest):
         b = self.c.occupancy("h200-sxm", 256, 64, grid_size=1000)
         self.assertAlmostEqual(b["waves"], 1000 / (4 * 132), places=6)
 
+    def test_clusters(self):
+        # 4 blocks of 256 x 64 registers an SM; clusters of 2 on the H200's layout
+        # (18, 18, 16 x 5, 8, 2 x 4 SMs): 2 x 36 + 5 x 32 + 16 + 4 x 4
+        a = self.c.occupancy("h200-sxm", 256, 64, cluster_size=2)
+        self.assertEqual(a["active_clusters_per_gpu"], 264)
+        b = self.c.occupancy("h200-sxm", 256, 64, cluster_size=[4, 4, 1], non_portable_cluster_size=True)
+        self.assertEqual(b["active_clusters_per_gpu"], 2 * 4 + 5 * 4)  # 4 x 18 // 16 and 4 x 16 // 16
+        self.assertNotIn("active_clusters_per_gpu", self.c.occupancy("h200-sxm", 256, 64))
+        with self.assertRaises(simt.SimtError) as ctx:
+            self.c.occupancy("h100-sxm", 256, 64, cluster_size=2)
+        self.assertEqual((ctx.exception.status, ctx.exception.field), (422, "cluster_size"))
+        sweep = self.c.occupancy_sweep("h200-sxm", "block_size", registers_per_thread=64, cluster_size=2,
+                                       from_=256, to=512, step=256)
+        self.assertEqual(sweep.column("active_clusters_per_gpu"), [264, 132])
+
     def test_what_if_gpu(self):
         a = self.c.occupancy({"base": "h200-sxm", "sm_count": 66}, 256, 64, grid_size=1000)
         self.assertEqual(a["gpu"], "h200-sxm")
