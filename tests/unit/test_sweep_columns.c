@@ -174,6 +174,9 @@ START_TEST(columns_equal_points_element_by_element)
         if (uniform(0, 1))
             used += snprintf(common + used, sizeof common - (size_t)used, ",\"static_shared_bytes\":%d",
                              (int)uniform(0, 70000));
+        if (uniform(0, 3) == 0) /* a 422 where the GPU has no cluster layout */
+            used += snprintf(common + used, sizeof common - (size_t)used, ",\"cluster_size\":%d",
+                             1 << uniform(0, 3));
         if (uniform(0, 2) == 0) {
             int64_t step = vary == 2 ? uniform(256, 8192) : uniform(1, 64);
             int64_t from = vary == 2 ? uniform(0, 100000) : uniform(0, 300);
