@@ -64,8 +64,10 @@ static const struct simt_api_field access_fields[] = {
                     "How many of count may be in flight at once."),
     SIMT_ROW_RANGE("repeats", SIMT_API_INTEGER, 0, 0, SIMT_KERNEL_MAX_ACCESSES - 1, 0,
                    "Index of an earlier access whose addresses this one reads again."),
-    SIMT_ROW_NUMBER("distinct_addresses", 0, 1.0, 1e15, 0.0, A, distinct_addresses,
-                    "Atomics: over how many addresses the whole grid's atomics of this access spread."),
+    SIMT_ROW_NUMBER(
+        "distinct_addresses", 0, 1.0, 1e15, 0.0, A, distinct_addresses,
+        "Atomics: over how many addresses the whole grid's atomics of this access spread; a global "
+        "load: how many distinct elements of a table the whole grid reads."),
     SIMT_WARP_ROW_ELEMENT_BYTES(0),
     SIMT_WARP_ROW_STRIDE,
     SIMT_WARP_ROW_OFFSET,
@@ -300,7 +302,9 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
 {
     if (r->assumed & SIMT_KERNEL_ASSUMED_COLD_DRAM)
         simt_call_assume(
-            call, "global data comes from DRAM once per launch (nothing left in L2 by earlier launches)");
+            call,
+            "global data comes from DRAM once per launch (nothing left in L2 by earlier launches), and the "
+            "dirty lines its fills evict are written back");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_REUSE)
         simt_call_assume(call,
                          "a strided global access in a one-row block: the rest of each sector it touches "

@@ -26,10 +26,11 @@ static int apply_dtypes(struct simt_call *call, const struct simt_hwdb_field *f,
         char sub[200];
         snprintf(sub, sizeof sub, "%.120s.%.60s", field, dtype_name);
         enum simt_dtype dtype;
-        if (simt_dtype_parse(dtype_name, &dtype) != 0)
-            return simt_call_fail(
-                call, 400, "unknown_field", sub,
-                "unknown data type '%.40s'; use fp64, fp32, tf32, fp16, bf16, fp8, int8, int4", dtype_name);
+        if (simt_dtype_parse(dtype_name, &dtype) != 0) {
+            char names[200];
+            return simt_call_fail(call, 400, "unknown_field", sub, "unknown data type '%.40s'; use %s",
+                                  dtype_name, simt_dtype_list(names, sizeof names));
+        }
         struct simt_diag diag;
         memset(&diag, 0, sizeof diag);
         if (!json_is_number(x) || !isfinite(json_number_value(x)) ||

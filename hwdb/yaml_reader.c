@@ -428,9 +428,11 @@ static SIMT_WARN_UNUSED int read_dtypes(struct parse *p, size_t fi, const yaml_n
         char sub[200];
         hwdb_bprintf(sub, sizeof sub, "%s.%.40s", path, name);
         enum simt_dtype dtype;
-        if (strlen(name) != key->data.scalar.length || simt_dtype_parse(name, &dtype) != SIMT_OK)
-            return fail_at(p, mark_pos(key->start_mark), sub,
-                           "unknown data type (expected fp64, fp32, tf32, fp16, bf16, fp8, int8 or int4)");
+        if (strlen(name) != key->data.scalar.length || simt_dtype_parse(name, &dtype) != SIMT_OK) {
+            char names[200];
+            return fail_at(p, mark_pos(key->start_mark), sub, "unknown data type (expected one of %s)",
+                           simt_dtype_list(names, sizeof names));
+        }
         unsigned bit = 1u << (unsigned)dtype;
         rc = refuse_repeat(p, value, pair, key, sub);
         if (rc != SIMT_OK)

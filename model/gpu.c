@@ -2,6 +2,7 @@
  * shared by every model and by the API's parsing. Pure. */
 #include "gpu.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "simt_error.h"
@@ -20,6 +21,21 @@ static const char *const dtype_names[SIMT_DTYPE_COUNT] = {
 static const int element_bits[SIMT_DTYPE_COUNT] = {64, 32, 32, 16, 16, 8, 8, 4, 6, 4, 8, 6, 4, 4};
 static const int scale_blocks[SIMT_DTYPE_COUNT] = {
     [SIMT_DTYPE_MXFP8] = 32, [SIMT_DTYPE_MXFP6] = 32, [SIMT_DTYPE_MXFP4] = 32, [SIMT_DTYPE_NVFP4] = 16};
+
+char *simt_dtype_list(char *buf, size_t size)
+{
+    size_t used = 0;
+    if (size == 0)
+        return buf;
+    buf[0] = '\0';
+    for (int i = 0; i < SIMT_DTYPE_COUNT; i++) {
+        int n = snprintf(buf + used, size - used, "%s%s", i > 0 ? ", " : "", dtype_names[i]);
+        if (n < 0 || (size_t)n >= size - used)
+            break;
+        used += (size_t)n;
+    }
+    return buf;
+}
 
 const char *simt_dtype_name(enum simt_dtype dtype)
 {

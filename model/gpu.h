@@ -11,6 +11,7 @@
 #ifndef SIMT_GPU_H
 #define SIMT_GPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SIMT_MAX_CARVEOUTS 16
@@ -45,6 +46,9 @@ enum simt_dtype {
 
 /* Returns the API name of a dtype ("bf16"), or NULL when out of range. */
 const char *simt_dtype_name(enum simt_dtype dtype);
+/* Writes every API dtype name, comma-separated ("fp64, fp32, ..."), into buf
+ * (truncated to size); for messages that list the choices. Returns buf. */
+char *simt_dtype_list(char *buf, size_t size);
 /* Parses an API dtype name; returns 0 and sets *out, or SIMT_EINVAL. */
 int simt_dtype_parse(const char *name, enum simt_dtype *out) __attribute__((warn_unused_result));
 /* Bits of one element as stored, block scales not counted (fp64 64, tf32 32

@@ -94,8 +94,9 @@ static const struct field suggest_fields[] = {
 static const struct field roofline_fields[] = {
     GPU_FIELD,
     {"flops", T_NUM, "floating-point operations (an FMA counts 2)"},
-    {"precision", T_STR, "fp64 fp32 tf32 fp16 bf16 fp8 int8 int4"},
+    {"precision", T_STR, "fp64 fp32 tf32 fp16 bf16 fp8 int8 int4 fp6 fp4 mxfp8 mxfp6 mxfp4 nvfp4"},
     {"tensor_cores", T_BOOL, "use the tensor-core peak"},
+    {"sparse", T_BOOL, "2:4 structured sparsity (the sparse tensor peak)"},
     {"bytes", T_ANY, "DRAM bytes, or {\"dram\":..,\"l2\":..,\"shared\":..}"},
     FIGURES_FIELD,
     {NULL, T_INT, NULL}};
@@ -137,20 +138,24 @@ static const struct field kernel_fields[] = {
     {"per_thread", T_JSON, "{\"flops\":{..},\"sfu_ops\":..,\"accesses\":[..],\"branch\":{..}}"},
     FIGURES_FIELD,
     {NULL, T_INT, NULL}};
-static const struct field gemm_fields[] = {GPU_FIELD,
-                                           {"m", T_INT, "rows of A and C"},
-                                           {"n", T_INT, "columns of B and C"},
-                                           {"k", T_INT, "the reduction dimension"},
-                                           {"dtype", T_STR, "fp64 fp32 tf32 fp16 bf16 fp8 int8"},
-                                           {"batch", T_INT, "independent GEMMs [1]"},
-                                           FIGURES_FIELD,
-                                           {NULL, T_INT, NULL}};
+static const struct field gemm_fields[] = {
+    GPU_FIELD,
+    {"m", T_INT, "rows of A and C"},
+    {"n", T_INT, "columns of B and C"},
+    {"k", T_INT, "the reduction dimension"},
+    {"dtype", T_STR, "fp64 fp32 tf32 fp16 bf16 fp8 int8 int4 fp6 fp4 mxfp8 mxfp6 mxfp4 nvfp4"},
+    {"batch", T_INT, "independent GEMMs [1]"},
+    {"sparse", T_BOOL, "2:4 structured sparsity in A"},
+    {"launches", T_STR, "single | back_to_back [single]"},
+    FIGURES_FIELD,
+    {NULL, T_INT, NULL}};
 static const struct field collective_fields[] = {
     GPU_FIELD,
-    {"op", T_STR, "all_reduce all_gather reduce_scatter all_to_all broadcast"},
+    {"op", T_STR, "all_reduce all_gather reduce_scatter all_to_all broadcast send_recv"},
     {"bytes", T_NUM, "bytes as the NCCL tests count them"},
     {"gpus", T_INT, "GPUs (per node)"},
     {"link", T_STR, "nvlink | xgmi | pcie"},
+    {"algorithm", T_STR, "auto ring tree nvls direct [auto]"},
     {"nodes", T_INT, "nodes [1]"},
     {"network_bytes_per_s", T_NUM, "network bandwidth per GPU between nodes"},
     FIGURES_FIELD,

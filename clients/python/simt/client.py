@@ -287,7 +287,7 @@ class Client:
 
     # -- roofline and memory ------------------------------------------------
 
-    def roofline(self, gpu, flops, bytes, *, precision=None, tensor_cores=None, figures=None):
+    def roofline(self, gpu, flops, bytes, *, precision=None, tensor_cores=None, sparse=None, figures=None):
         """POST /v1/roofline: bound, attainable FLOP/s and time of a kernel
         doing `flops` operations and moving `bytes` (a number of DRAM bytes,
         or {"dram": .., "l2": .., "shared": ..})."""
@@ -332,12 +332,14 @@ class Client:
         the OpenAPI document for launch, resources and per_thread)."""
         return self.post("/v1/kernel", _body(locals()))
 
-    def gemm(self, gpu, m, n, k, dtype, *, batch=None, figures=None):
+    def gemm(self, gpu, m, n, k, dtype, *, batch=None, sparse=None, launches=None, figures=None):
         """POST /v1/gemm: time, achieved FLOP/s, tile and wave efficiency of
-        a (batched) GEMM on the tensor cores."""
+        a (batched) GEMM on the tensor cores; sparse=True for 2:4 sparsity,
+        launches="back_to_back" for one of many calls in a row."""
         return self.post("/v1/gemm", _body(locals()))
 
-    def collective(self, gpu, op, bytes, gpus, *, link=None, nodes=None, network_bytes_per_s=None, figures=None):
+    def collective(self, gpu, op, bytes, gpus, *, link=None, algorithm=None, nodes=None, network_bytes_per_s=None,
+                   figures=None):
         """POST /v1/collective: time, algorithm, algbw and busbw of an
         NCCL-style collective (bytes counted as the NCCL tests count them)."""
         return self.post("/v1/collective", _body(locals()))

@@ -283,8 +283,10 @@ static void layernorm_case(Held &h, int rows) {
     d.flops_fp32 = 6.0 * E + 8;
     d.sfu_ops = 1;
     d.int_ops = 4.0 * E + 40;
+    /* g and b: tables of 256 * E elements every block reads */
     d.accesses = {acc("global", "load", E, 4, 1, in_flight), acc("global", "load", E, 4, 1, in_flight, 0),
-                  acc("global", "load", E, 4, 1, in_flight), acc("global", "load", E, 4, 1, in_flight),
+                  acc("global", "load", E, 4, 1, in_flight, -1, 256LL * E),
+                  acc("global", "load", E, 4, 1, in_flight, -1, 256LL * E),
                   acc("global", "store", E, 4, 1), acc("shared", "store", 4, 4, 1), acc("shared", "load", 6, 4, 1)};
     Stats s = time_cold(h, [&] { e_layernorm<E><<<rows, 256>>>(h.A, h.B, h.Cb, h.O); });
     add_case(h, "layernorm_" + sz(rows) + "x" + sz(256 * E), "layernorm", "everyday", d, s, "cold");
@@ -381,7 +383,9 @@ static void run_indirect(Held &h) {
         CK_LAUNCH();
         KernelDesc d = desc((const void *)e_gather, n / 256, 256);
         d.int_ops = 8;
-        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 256), acc("global", "store", 1, 4, 1)};
+        /* the table holds 2^lg entries (e_make_idx: % range) */
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 256, 1, -1, 1LL << lg),
+                      acc("global", "store", 1, 4, 1)};
         Stats s = time_cold(h, [&] { e_gather<<<n / 256, 256>>>(h.idx, h.A, h.O); });
         add_case(h, "gather_random_table_" + sz((4ll << lg) >> 20) + "MiB", "gather", "everyday", d, s, "cold",
                  "\"table_bytes\": " + sz(4ll << lg));
@@ -411,7 +415,9 @@ static void run_indirect(Held &h) {
         double per = g.cols / 32.0;
         d.flops_fp32 = 2 * per + 5;
         d.int_ops = 3 * per + 15;
-        d.accesses = {acc("global", "load", per, 4, 1, 4), acc("global", "load", per, 4, 1, 4), acc("global", "store", 1, 4, 0)};
+        /* x[c] is indexed by the column alone: every warp reads the same C elements */
+        d.accesses = {acc("global", "load", per, 4, 1, 4), acc("global", "load", per, 4, 1, 4, -1, g.cols),
+                      acc("global", "store", 1, 4, 0)};
         Stats s = time_cold(h, [&] { e_gemv<<<g.rows / 8, 256>>>(h.A, h.B, h.O, g.cols); });
         add_case(h, "gemv_fp32_" + sz(g.rows) + "x" + sz(g.cols), "gemv", "everyday", d, s, "cold");
     }
