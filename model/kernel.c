@@ -247,17 +247,24 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
         return rc;
     double u0 = m.throughput / streams * dram_per_warp;
     if (w->dram_queue_rounds > 0.0 && u0 > 0.0) {
+        /* the solve at lo is kept as lo moves (the one at 0 to start):
+         * the answer is that solve, not a repeat of it */
+        struct simt_mva_result at_lo = m;
+        double delay_lo = delay;
         for (int it = 0; it < 48; it++) {
             double u = 0.5 * (lo + hi);
             if ((rc = solve_at(w, r, serialization, d, streams, customers, u, &m, &delay)) != SIMT_OK)
                 return rc;
-            if (m.throughput / streams * dram_per_warp > u)
+            if (m.throughput / streams * dram_per_warp > u) {
                 lo = u;
-            else
+                at_lo = m;
+                delay_lo = delay;
+            } else {
                 hi = u;
+            }
         }
-        if ((rc = solve_at(w, r, serialization, d, streams, customers, lo, &m, &delay)) != SIMT_OK)
-            return rc;
+        m = at_lo;
+        delay = delay_lo;
         out->dram_utilisation = lo;
     } else {
         out->dram_utilisation = u0;
@@ -534,6 +541,27 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
             res->bound = (enum simt_kernel_bound)b;
 }
 
+/* The resident blocks per SM of a request, from predict_core's first steps
+ * alone (validation, rates, occupancy): SIMT_OK and *blocks, or the code
+ * predict_core fails with at those steps. A cheap screen for the occupancy
+ * advice's probes, which need the full prediction only where blocks rise. */
+static int resident_blocks(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                           const struct simt_kernel_request *req, int *blocks)
+{
+    int rc = validate(gpu, req, NULL);
+    if (rc != SIMT_OK)
+        return rc;
+    struct simt_kernel_result res;
+    memset(&res, 0, sizeof res);
+    struct rates r;
+    if ((rc = read_rates(gpu, figures, req, &r, &res.figures_used, &res.assumed, NULL)) != SIMT_OK)
+        return rc;
+    if ((rc = shape_and_occupancy(gpu, req, &r, &res, NULL)) != SIMT_OK)
+        return rc;
+    *blocks = res.occupancy.active_blocks_per_sm;
+    return SIMT_OK;
+}
+
 static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
                         const struct simt_kernel_request *req, struct simt_kernel_result *out,
                         struct simt_diag *diag)
@@ -726,18 +754,22 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
                                                    v.accesses[i].independent, 0, 0, 0});
         }
     }
-    /* raise occupancy when registers or shared memory limit it */
+    /* raise occupancy when registers or shared memory limit it: probe each
+     * smaller size's occupancy first, predict only where it rises */
     const struct simt_occupancy_result *occ = &res->occupancy;
     if (occ->occupancy < 1.0 && (occ->limiters & (SIMT_LIMIT_REGISTERS | SIMT_LIMIT_SHARED))) {
         v = *req;
         int found = 0;
         unsigned limiter = 0;
         double limit_value = 0.0;
+        struct simt_kernel_result probe;
+        int blocks = 0;
         if (occ->limiters & SIMT_LIMIT_REGISTERS) {
             for (int regs = req->registers_per_thread - 1; regs >= 16 && !found; regs--) {
                 v.registers_per_thread = regs;
-                struct simt_kernel_result probe;
-                if (predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
+                if (resident_blocks(gpu, figures, &v, &blocks) == SIMT_OK &&
+                    blocks > occ->active_blocks_per_sm &&
+                    predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
                     probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
                     found = 1;
                     limiter = SIMT_LIMIT_REGISTERS;
@@ -752,8 +784,9 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
                 v.static_shared_bytes = req->dynamic_shared_bytes >= cut
                                             ? req->static_shared_bytes
                                             : req->static_shared_bytes - (cut - req->dynamic_shared_bytes);
-                struct simt_kernel_result probe;
-                if (predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
+                if (resident_blocks(gpu, figures, &v, &blocks) == SIMT_OK &&
+                    blocks > occ->active_blocks_per_sm &&
+                    predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
                     probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
                     found = 1;
                     limiter = SIMT_LIMIT_SHARED;
@@ -761,13 +794,11 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
                 }
             }
         }
-        if (found) {
-            struct simt_kernel_result probe;
-            if (predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK)
-                add_advice(res, base, probe.time_s,
-                           (struct simt_kernel_advice){SIMT_ADVICE_OCCUPANCY, -1, occ->occupancy,
-                                                       probe.occupancy.occupancy, limiter, limit_value, 0});
-        }
+        /* the probe that found it is the variant's prediction */
+        if (found)
+            add_advice(res, base, probe.time_s,
+                       (struct simt_kernel_advice){SIMT_ADVICE_OCCUPANCY, -1, occ->occupancy,
+                                                   probe.occupancy.occupancy, limiter, limit_value, 0});
     }
     /* restructure a divergent branch */
     if (res->divergence_serialization > 1.0) {

@@ -78,12 +78,10 @@ static void copy_out(const struct mva_state *s, int count, double scale_throughp
     }
 }
 
-int simt_mva_solve(const struct simt_mva_center *centers, int count, double delay, double customers,
-                   struct simt_mva_result *out)
+/* The recursion over centers that all have demand. */
+static void solve_busy(const struct simt_mva_center *centers, int count, double delay, double cap,
+                       double customers, struct simt_mva_result *out)
 {
-    double cap;
-    if (!mva_valid(centers, count, delay, &cap) || !(customers > 0.0) || customers > SIMT_MVA_MAX_CUSTOMERS)
-        return SIMT_EINVAL;
     struct mva_state s;
     memset(&s, 0, sizeof s);
     double whole = floor(customers);
@@ -92,7 +90,7 @@ int simt_mva_solve(const struct simt_mva_center *centers, int count, double dela
         /* fewer than one customer: the single customer's loop, scaled */
         mva_step(centers, count, delay, cap, 1.0, &s);
         copy_out(&s, count, customers, out);
-        return SIMT_OK;
+        return;
     }
     int saturated = 0;
     for (double n = 1.0; n <= whole; n += 1.0) {
@@ -117,6 +115,41 @@ int simt_mva_solve(const struct simt_mva_center *centers, int count, double dela
         }
     }
     copy_out(&s, count, 1.0, out);
+}
+
+/* A center with no demand never holds a customer: its residence, queue and
+ * utilisation stay exactly 0 at every step, and adding 0 to the cycle time
+ * changes no bit. So the recursion runs over the busy centers alone (the
+ * kernel model's network has 14 centers, most of them idle for a given
+ * kernel) and the others read 0, exactly what the full recursion gives. */
+int simt_mva_solve(const struct simt_mva_center *centers, int count, double delay, double customers,
+                   struct simt_mva_result *out)
+{
+    double cap;
+    if (!mva_valid(centers, count, delay, &cap) || !(customers > 0.0) || customers > SIMT_MVA_MAX_CUSTOMERS)
+        return SIMT_EINVAL;
+    struct simt_mva_center busy[SIMT_MVA_MAX_CENTERS];
+    int where[SIMT_MVA_MAX_CENTERS];
+    int busy_count = 0;
+    for (int k = 0; k < count; k++) {
+        if (centers[k].demand > 0.0) {
+            busy[busy_count] = centers[k];
+            where[busy_count++] = k;
+        }
+    }
+    if (busy_count == count) {
+        solve_busy(centers, count, delay, cap, customers, out);
+        return SIMT_OK;
+    }
+    struct simt_mva_result packed;
+    solve_busy(busy, busy_count, delay, cap, customers, &packed);
+    memset(out, 0, sizeof *out);
+    out->throughput = packed.throughput;
+    out->cycle_time = packed.cycle_time;
+    for (int j = 0; j < busy_count; j++) {
+        out->residence[where[j]] = packed.residence[j];
+        out->utilisation[where[j]] = packed.utilisation[j];
+    }
     return SIMT_OK;
 }
 
@@ -172,21 +205,27 @@ static double dram_loop_rate(const struct dram_loop *loop, double warps, double 
     struct simt_mva_center centers[2] = {{loop->service_dram, 0.0}, {loop->service_l2, 1.0}};
     struct simt_mva_result m;
     double lo = 0.0, hi = 1.0;
+    double rate_at_lo = -1.0; /* the solve at lo, kept as lo moves; < 0 until lo moves */
     for (int it = 0; it < 48; it++) {
         double u = 0.5 * (lo + hi);
         double delay = loop->base + loop->row * u / (1.0 - u);
         if (simt_mva_solve(centers, 2, delay, warps, &m) != SIMT_OK)
             return 0.0;
-        if (m.throughput * loop->u_per_rate > u)
+        if (m.throughput * loop->u_per_rate > u) {
             lo = u;
-        else
+            rate_at_lo = m.throughput;
+        } else {
             hi = u;
+        }
     }
-    if (simt_mva_solve(centers, 2, loop->base + loop->row * lo / (1.0 - lo), warps, &m) != SIMT_OK)
-        return 0.0;
+    if (rate_at_lo < 0.0) {
+        if (simt_mva_solve(centers, 2, loop->base + loop->row * lo / (1.0 - lo), warps, &m) != SIMT_OK)
+            return 0.0;
+        rate_at_lo = m.throughput;
+    }
     if (u_out != NULL)
         *u_out = lo;
-    return m.throughput;
+    return rate_at_lo;
 }
 
 /* --- latency hiding --- */
