@@ -199,14 +199,20 @@ struct dram_loop {
     double u_per_rate;   /* DRAM utilisation per (rounds per cycle per SM) */
 };
 
-/* Rounds per cycle per SM with `warps` warps; *u_out the utilisation reached. */
-static double dram_loop_rate(const struct dram_loop *loop, double warps, double *u_out)
+/* Rounds per cycle per SM with `warps` warps: a bisection on the DRAM
+ * utilisation u, whose answer is the rate solved at its final lo (0 when
+ * there is no solution). Every u kept as lo had rate x u_per_rate > u, so
+ * the rate at any lo already passed bounds the answer's from below by lo:
+ * a caller that only asks whether the rate clears a bar passes stop_lo, and
+ * the bisection stops (answering the rate at that lo) once lo reaches it
+ * (stop_lo >= 1: never; see dram_loop_reaches). */
+static double dram_loop_rate(const struct dram_loop *loop, double warps, double stop_lo)
 {
     struct simt_mva_center centers[2] = {{loop->service_dram, 0.0}, {loop->service_l2, 1.0}};
     struct simt_mva_result m;
     double lo = 0.0, hi = 1.0;
     double rate_at_lo = -1.0; /* the solve at lo, kept as lo moves; < 0 until lo moves */
-    for (int it = 0; it < 48; it++) {
+    for (int it = 0; it < 48 && lo < stop_lo; it++) {
         double u = 0.5 * (lo + hi);
         double delay = loop->base + loop->row * u / (1.0 - u);
         if (simt_mva_solve(centers, 2, delay, warps, &m) != SIMT_OK)
@@ -223,9 +229,22 @@ static double dram_loop_rate(const struct dram_loop *loop, double warps, double 
             return 0.0;
         rate_at_lo = m.throughput;
     }
-    if (u_out != NULL)
-        *u_out = lo;
     return rate_at_lo;
+}
+
+/* Whether `warps` warps reach `target` of the peak, i.e. dram_loop_rate x
+ * per_round_fraction >= target, the same yes or no as the full bisection
+ * gives, but it stops as soon as its lo proves the yes: the final rate R
+ * has R x u_per_rate > lo_final >= lo, so R x per_round_fraction > lo x
+ * per_round_fraction / u_per_rate, and once that clears target by a margin
+ * (1e-9) far above the few roundings between (2^-53 each), the full
+ * answer's comparison is yes; so is the comparison of the rate at that lo,
+ * by the same bound. A no still runs the whole bisection. */
+static int dram_loop_reaches(const struct dram_loop *loop, double warps, double per_round_fraction,
+                             double target)
+{
+    double stop_lo = target * loop->u_per_rate / per_round_fraction * (1.0 + 1e-9);
+    return dram_loop_rate(loop, warps, stop_lo) * per_round_fraction >= target;
 }
 
 /* --- latency hiding --- */
@@ -358,19 +377,19 @@ static double dram_level(const struct simt_gpu_spec *gpu, const struct simt_figu
         r->figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_BANDWIDTH);
     }
     loop.u_per_rate = req->ilp * r->request_bytes * ml->level_active * ml->clock / ml->bandwidth;
-    double rounds = dram_loop_rate(&loop, req->warps_per_sm, NULL);
+    double rounds = dram_loop_rate(&loop, req->warps_per_sm, 2.0);
     if (!(rounds > 0.0))
         return 0.0;
     r->latency_cycles = req->warps_per_sm / rounds;
     /* fraction of peak rises with warps: the smallest whole number that reaches the target */
     double per_round_fraction = req->ilp * r->request_bytes / ml->rate_sm;
     int lo_w = 0, hi_w = MAX_WARPS_SEARCHED;
-    if (dram_loop_rate(&loop, hi_w, NULL) * per_round_fraction < r->target_fraction) {
+    if (!dram_loop_reaches(&loop, hi_w, per_round_fraction, r->target_fraction)) {
         r->warps_needed = (double)INFINITY;
     } else {
         while (hi_w - lo_w > 1) {
             int mid = (lo_w + hi_w) / 2;
-            if (dram_loop_rate(&loop, mid, NULL) * per_round_fraction >= r->target_fraction)
+            if (dram_loop_reaches(&loop, mid, per_round_fraction, r->target_fraction))
                 hi_w = mid;
             else
                 lo_w = mid;
