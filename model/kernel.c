@@ -637,9 +637,13 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
         int64_t tail_blocks = (rest + r.sms - 1) / r.sms;
         int active = rest < r.sms ? (int)rest : r.sms;
         struct phase tail;
-        if ((rc = run_phase(&w, &r, s, active, (double)(tail_blocks * res.warps_per_block), &tail)) !=
-            SIMT_OK)
+        if (full_waves > 0 && active == r.sms && tail_blocks == resident) {
+            /* the tail fills every SM as a full wave does: the same phase */
+            tail = ph;
+        } else if ((rc = run_phase(&w, &r, s, active, (double)(tail_blocks * res.warps_per_block), &tail)) !=
+                   SIMT_OK) {
             return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
+        }
         cycles += tail.cycles;
         alone += tail.alone;
         if (full_waves == 0)
