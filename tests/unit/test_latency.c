@@ -4,6 +4,7 @@
  * SM, 30 cycles; FMA: 128 lanes per SM in 4 partitions of 32, 4 cycles. */
 #include <check.h>
 #include <math.h>
+#include <string.h>
 
 #include "latency.h"
 #include "model_fixture.h"
@@ -123,6 +124,152 @@ START_TEST(test_mva)
 }
 END_TEST
 
+/* The solver as it was before idle centers were skipped (every center in
+ * the recursion, zero demand or not), kept as the reference the faster one
+ * must match bit for bit. */
+struct reference_state {
+    double queue[SIMT_MVA_MAX_CENTERS], util[SIMT_MVA_MAX_CENTERS], residence[SIMT_MVA_MAX_CENTERS];
+    double throughput, cycle_time;
+};
+
+static void reference_step(const struct simt_mva_center *c, int count, double delay, double cap, double n,
+                           struct reference_state *s)
+{
+    double total = delay;
+    for (int k = 0; k < count; k++) {
+        double r = c[k].demand * (1.0 + s->queue[k] - s->util[k] * (1.0 - c[k].scv) / 2.0);
+        if (r < c[k].demand)
+            r = c[k].demand;
+        s->residence[k] = r;
+        total += r;
+    }
+    double x = n / total;
+    if (cap > 0.0 && x > cap) {
+        x = cap;
+        total = n / x;
+    }
+    s->throughput = x;
+    s->cycle_time = total;
+    for (int k = 0; k < count; k++) {
+        s->queue[k] = x * s->residence[k];
+        s->util[k] = x * c[k].demand;
+    }
+}
+
+static void reference_solve(const struct simt_mva_center *c, int count, double delay, double customers,
+                            struct simt_mva_result *out)
+{
+    double largest = 0.0;
+    for (int k = 0; k < count; k++)
+        largest = fmax(largest, c[k].demand);
+    double cap = largest > 0.0 ? 1.0 / largest : 0.0;
+    struct reference_state s;
+    memset(&s, 0, sizeof s);
+    memset(out, 0, sizeof *out);
+    double whole = floor(customers), fraction = customers - whole, scale = 1.0;
+    int saturated = 0;
+    if (whole < 1.0) {
+        reference_step(c, count, delay, cap, 1.0, &s);
+        scale = customers;
+    }
+    for (double n = 1.0; n <= whole; n += 1.0) {
+        reference_step(c, count, delay, cap, n, &s);
+        if (cap > 0.0 && s.throughput >= cap * (1.0 - 1e-12)) {
+            saturated = 1;
+            s.throughput = cap;
+            s.cycle_time = customers / cap;
+            break;
+        }
+    }
+    if (whole >= 1.0 && fraction > 0.0 && !saturated) {
+        struct reference_state next = s;
+        reference_step(c, count, delay, cap, whole + 1.0, &next);
+        s.throughput += fraction * (next.throughput - s.throughput);
+        s.cycle_time += fraction * (next.cycle_time - s.cycle_time);
+        for (int k = 0; k < count; k++) {
+            s.residence[k] += fraction * (next.residence[k] - s.residence[k]);
+            s.util[k] += fraction * (next.util[k] - s.util[k]);
+        }
+    }
+    out->throughput = s.throughput * scale;
+    out->cycle_time = s.cycle_time;
+    for (int k = 0; k < count; k++) {
+        out->residence[k] = s.residence[k];
+        out->utilisation[k] = s.util[k] * scale;
+    }
+}
+
+/* Idle centers (demand 0) interleaved with busy ones, as the kernel model's
+ * 14-center network has them: every field of the answer bit-identical to
+ * the full recursion's, for fractional, sub-unit, saturating and large
+ * populations (a pseudo-random sweep, fixed seed). */
+START_TEST(test_mva_idle_centers)
+{
+    unsigned seed = 12345u;
+    for (int trial = 0; trial < 400; trial++) {
+        struct simt_mva_center c[SIMT_MVA_MAX_CENTERS];
+        int count = 1 + trial % SIMT_MVA_MAX_CENTERS, busy = 0;
+        for (int k = 0; k < count; k++) {
+            seed = seed * 1103515245u + 12345u;
+            int idle = (seed >> 16) % 3 == 0;
+            c[k].demand = idle ? 0.0 : (double)((seed >> 8) % 1000 + 1) / 37.0;
+            c[k].scv = (seed >> 4) % 2 ? 1.0 : 0.0;
+            busy += !idle;
+        }
+        if (busy == 0)
+            c[0].demand = 3.0;
+        static const double populations[] = {0.25, 1.0, 2.5, 7.0, 33.3, 64.0, 500.0, 4096.0};
+        double delay = (double)(trial % 7) * 150.0;
+        for (size_t p = 0; p < sizeof populations / sizeof populations[0]; p++) {
+            struct simt_mva_result fast, reference;
+            ck_assert_int_eq(simt_mva_solve(c, count, delay, populations[p], &fast), SIMT_OK);
+            reference_solve(c, count, delay, populations[p], &reference);
+            ck_assert_msg(memcmp(&fast, &reference, sizeof fast) == 0, "trial %d, %g customers", trial,
+                          populations[p]);
+        }
+    }
+}
+END_TEST
+
+/* warps_needed is the smallest whole number of warps whose own answer
+ * reaches the target: the search's probes stop their bisection early, the
+ * answer at warps_per_sm runs it in full, and the two must agree. */
+START_TEST(test_warps_needed_consistent)
+{
+    struct simt_gpu_spec gpu = fixture_gpu();
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    static const double targets[] = {0.3, 0.5, 0.8, 0.9, 0.95};
+    static const double ilps[] = {1.0, 2.0, 8.0};
+    static const double bytes[] = {4.0, 16.0};
+    for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+        for (size_t i = 0; i < sizeof ilps / sizeof ilps[0]; i++) {
+            for (size_t b = 0; b < sizeof bytes / sizeof bytes[0]; b++) {
+                struct simt_latency_request req;
+                simt_latency_request_init(&req);
+                req.ilp = ilps[i];
+                req.bytes_per_lane = bytes[b];
+                req.target_fraction = targets[t];
+                struct simt_latency_result r, at;
+                ck_assert_int_eq(simt_latency_compute(&gpu, &figures, &req, &r, NULL), SIMT_OK);
+                ck_assert(isfinite(r.warps_needed) && r.warps_needed >= 1.0);
+                req.warps_per_sm = r.warps_needed;
+                ck_assert_int_eq(simt_latency_compute(&gpu, &figures, &req, &at, NULL), SIMT_OK);
+                ck_assert_msg(at.fraction_of_peak >= targets[t] * (1.0 - 1e-12), "target %g ilp %g: %g at %g",
+                              targets[t], ilps[i], at.fraction_of_peak, r.warps_needed);
+                if (r.warps_needed > 1.0) {
+                    req.warps_per_sm = r.warps_needed - 1.0;
+                    ck_assert_int_eq(simt_latency_compute(&gpu, &figures, &req, &at, NULL), SIMT_OK);
+                    ck_assert_msg(at.fraction_of_peak < targets[t] * (1.0 + 1e-12),
+                                  "target %g ilp %g: %g at %g", targets[t], ilps[i], at.fraction_of_peak,
+                                  r.warps_needed - 1.0);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_bad)
 {
     struct simt_gpu_spec gpu = fixture_gpu();
@@ -154,6 +301,8 @@ int main(void)
     tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof rows / sizeof rows[0]));
     tcase_add_test(tc, test_measured);
     tcase_add_test(tc, test_mva);
+    tcase_add_test(tc, test_mva_idle_centers);
+    tcase_add_test(tc, test_warps_needed_consistent);
     tcase_add_test(tc, test_bad);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
