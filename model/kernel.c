@@ -195,22 +195,17 @@ struct phase {
     double memory_residence;
 };
 
-/* One MVA solve of the SM's network at DRAM utilisation u: the loads that
- * miss wait W(u) more per round in DRAM bank queues. Returns the warp
- * throughput (warps per cycle) and fills m. */
-static int solve_at(const struct warp_cost *w, const struct rates *r, double serialization, const double *d,
-                    double streams, double customers, double u, struct simt_mva_result *m, double *delay_out)
+/* One MVA solve of the SM's network (centers: the per-stream demands) at
+ * DRAM utilisation u: the loads that miss wait W(u) more per round in DRAM
+ * bank queues. Fills m and the delay used. */
+static int solve_at(const struct warp_cost *w, const struct rates *r, double serialization,
+                    const struct simt_mva_center *centers, double customers, double u,
+                    struct simt_mva_result *m, double *delay_out)
 {
     /* each bank an M/M/1 server busy one row cycle per access: W = tRC u / (1 - u) */
     double wait = r->dram_row_cycle * u / (1.0 - u);
     double delay =
         serialization * (w->memory_delay_cycles + w->dram_queue_rounds * wait + w->alu_delay_cycles);
-    struct simt_mva_center centers[C_COUNT];
-    for (int k = 0; k < C_COUNT; k++) {
-        centers[k].demand = d[k] / streams;
-        /* the DRAM share only caps throughput here: its queueing is the banks' W(u) */
-        centers[k].scv = k == C_L2 ? 1.0 : 0.0;
-    }
     *delay_out = delay;
     return simt_mva_solve(centers, C_COUNT, delay, customers, m);
 }
@@ -239,10 +234,17 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
         customers = SIMT_MVA_MAX_CUSTOMERS;
     /* bytes of DRAM per warp-cycle of the network, as a fraction of the chip's DRAM per SM-cycle */
     double dram_per_warp = dram_read_equivalent_bytes(w, r) * active_sms * r->clock_hz / r->dram_bytes_per_s;
+    /* the network is the same at every u; only the delay moves */
+    struct simt_mva_center centers[C_COUNT];
+    for (int k = 0; k < C_COUNT; k++) {
+        centers[k].demand = d[k] / streams;
+        /* the DRAM share only caps throughput here: its queueing is the banks' W(u) */
+        centers[k].scv = k == C_L2 ? 1.0 : 0.0;
+    }
     struct simt_mva_result m;
     double delay = 0.0;
     double lo = 0.0, hi = 1.0;
-    int rc = solve_at(w, r, serialization, d, streams, customers, 0.0, &m, &delay);
+    int rc = solve_at(w, r, serialization, centers, customers, 0.0, &m, &delay);
     if (rc != SIMT_OK)
         return rc;
     double u0 = m.throughput / streams * dram_per_warp;
@@ -253,7 +255,7 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
         double delay_lo = delay;
         for (int it = 0; it < 48; it++) {
             double u = 0.5 * (lo + hi);
-            if ((rc = solve_at(w, r, serialization, d, streams, customers, u, &m, &delay)) != SIMT_OK)
+            if ((rc = solve_at(w, r, serialization, centers, customers, u, &m, &delay)) != SIMT_OK)
                 return rc;
             if (m.throughput / streams * dram_per_warp > u) {
                 lo = u;
