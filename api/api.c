@@ -14,20 +14,34 @@
 #include <strings.h>
 
 #include "call.h"
+#include "jsonw.h"
 #include "read.h"
 #include "routes.h"
 
 #define JSON_CONTENT_TYPE "application/json"
 #define MAX_JSON_DEPTH 32 /* deeper request bodies are a 400 */
 
-static int dump_json(json_t *value, int status, const char *route, struct simt_api_response *resp)
+/* The answer's text into resp: the writer's (jsonw.h: the same bytes as
+ * jansson's compact dump with 12 digits), or jansson's own for the tree
+ * path that tests compare against. */
+static int dump_json(json_t *value, int status, const char *route, struct simt_api_response *resp, int tree)
 {
-    char *text = json_dumps(value, JSON_COMPACT | JSON_REAL_PRECISION(12));
+    char *text;
+    size_t len = 0;
+    if (tree) {
+        text = json_dumps(value, JSON_COMPACT | JSON_REAL_PRECISION(12));
+        len = text != NULL ? strlen(text) : 0;
+    } else {
+        struct simt_jsonw w;
+        simt_jsonw_init(&w, 0);
+        simt_jsonw_value(&w, value);
+        text = simt_jsonw_take(&w, &len);
+    }
     if (text == NULL)
         return SIMT_ENOMEM;
     resp->status = status;
     resp->body = text;
-    resp->body_len = strlen(text);
+    resp->body_len = len;
     resp->content_type = JSON_CONTENT_TYPE;
     resp->route = route;
     return SIMT_OK;
@@ -58,7 +72,7 @@ int simt_api_error_response(int status, const char *code, const char *message, c
     json_t *body = error_body(code, message, field);
     if (body == NULL)
         return SIMT_ENOMEM;
-    int rc = dump_json(body, status, "unmatched", resp);
+    int rc = dump_json(body, status, "unmatched", resp, 0);
     json_decref(body);
     return rc;
 }
@@ -175,12 +189,32 @@ static json_t *run_endpoint(struct simt_call *call, const struct simt_api_endpoi
             simt_call_fail(call, 500, "internal", NULL, "out of memory");
         return NULL;
     }
-    if (model && json_object_get(answer, "assumptions") == NULL)
-        json_object_set(answer, "assumptions", call->assumptions);
     /* every model answer names the figures it used ({} when it used none);
      * /v1/compare's answer carries them per GPU, in each result */
+    int with_figures = model && strcmp(endpoint->route, "/v1/compare") != 0;
+    if (call->written) { /* the handler wrote its members; the rest follows them */
+        struct simt_jsonw *w = call->writer;
+        if (model) {
+            simt_jsonw_key(w, "assumptions");
+            simt_jsonw_value(w, call->assumptions);
+        }
+        if (with_figures && call->has_gpu) {
+            json_t *used = simt_call_figures_used(call);
+            simt_jsonw_key(w, "figures_used");
+            simt_jsonw_value(w, used);
+            json_decref(used);
+        } else if (with_figures) {
+            simt_jsonw_key(w, "figures_used");
+            simt_jsonw_object_begin(w);
+            simt_jsonw_object_end(w);
+        }
+        simt_jsonw_object_end(w);
+        return answer;
+    }
+    if (model && json_object_get(answer, "assumptions") == NULL)
+        json_object_set(answer, "assumptions", call->assumptions);
     json_t *used = NULL;
-    if (model && strcmp(endpoint->route, "/v1/compare") != 0)
+    if (with_figures)
         used = call->has_gpu ? simt_call_figures_used(call) : json_object();
     if (used != NULL)
         json_object_set_new(answer, "figures_used", used);
@@ -214,8 +248,9 @@ static void route(const char *method, const char *path, const struct simt_api_en
     }
 }
 
-int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *req,
-                    struct simt_api_response *resp)
+/* The pipeline; `tree`: no writer offered, jansson's dump (the old path). */
+static int handle(const struct simt_hwdb *db, const struct simt_api_request *req,
+                  struct simt_api_response *resp, int tree)
 {
     memset(resp, 0, sizeof *resp);
     const struct simt_api_endpoint *endpoint = NULL, *known = NULL;
@@ -285,19 +320,42 @@ int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *r
     simt_call_init(&call, db);
     call.path_param = param;
     call.body = body;
+    struct simt_jsonw writer;
+    simt_jsonw_init(&writer, 0);
+    call.writer = tree ? NULL : &writer;
     json_t *answer = run_endpoint(&call, endpoint);
     int rc;
-    if (answer != NULL) {
-        rc = dump_json(answer, 200, endpoint->route, resp);
+    if (answer != NULL && call.written) {
+        char *text = simt_jsonw_take(&writer, &resp->body_len);
+        rc = text != NULL ? SIMT_OK : SIMT_ENOMEM;
+        resp->status = 200;
+        resp->body = text;
+        resp->content_type = JSON_CONTENT_TYPE;
+        resp->route = endpoint->route;
+    } else if (answer != NULL) {
+        rc = dump_json(answer, 200, endpoint->route, resp, tree);
         json_decref(answer);
     } else {
         json_t *err = call_error_body(&call);
-        rc = err != NULL ? dump_json(err, call.error.status, endpoint->route, resp) : SIMT_ENOMEM;
+        rc = err != NULL ? dump_json(err, call.error.status, endpoint->route, resp, tree) : SIMT_ENOMEM;
         json_decref(err);
     }
+    simt_jsonw_release(&writer);
     simt_call_release(&call);
     json_decref(body);
     return rc;
+}
+
+int simt_api_handle(const struct simt_hwdb *db, const struct simt_api_request *req,
+                    struct simt_api_response *resp)
+{
+    return handle(db, req, resp, 0);
+}
+
+int simt_api_handle_tree(const struct simt_hwdb *db, const struct simt_api_request *req,
+                         struct simt_api_response *resp)
+{
+    return handle(db, req, resp, 1);
 }
 
 json_t *simt_api_call_route(struct simt_call *call, const char *route, json_t *body, int *status)

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "read.h"
@@ -20,6 +21,12 @@ void simt_call_init(struct simt_call *call, const struct simt_hwdb *db)
 
 void simt_call_release(struct simt_call *call)
 {
+    if (call->own_writer != NULL) {
+        simt_jsonw_release(call->own_writer);
+        free(call->own_writer);
+        call->own_writer = NULL;
+        call->writer = NULL;
+    }
     json_decref(call->assumptions);
     call->assumptions = NULL;
     if (call->has_gpu)
@@ -176,6 +183,45 @@ json_t *simt_call_answer(struct simt_call *call)
     json_object_set_new(answer, "gpu", json_string(call->gpu.record->id));
     if (call->gpu.overridden != NULL)
         json_object_set(answer, "overridden", call->gpu.overridden);
+    return answer;
+}
+
+struct simt_jsonw *simt_call_write_begin(struct simt_call *call)
+{
+    if (call->writer == NULL) {
+        call->own_writer = malloc(sizeof *call->own_writer);
+        if (call->own_writer == NULL) {
+            simt_call_fail(call, 500, "internal", NULL, "out of memory");
+            return NULL;
+        }
+        simt_jsonw_init(call->own_writer, 0);
+        call->writer = call->own_writer;
+    }
+    struct simt_jsonw *w = call->writer;
+    simt_jsonw_object_begin(w);
+    if (call->has_gpu) {
+        simt_jsonw_key_string(w, "gpu", call->gpu.record->id);
+        if (call->gpu.overridden != NULL) {
+            simt_jsonw_key(w, "overridden");
+            simt_jsonw_value(w, call->gpu.overridden);
+        }
+    }
+    return w;
+}
+
+json_t *simt_call_write_end(struct simt_call *call)
+{
+    if (call->own_writer == NULL) {
+        call->written = 1;
+        return json_null();
+    }
+    simt_jsonw_object_end(call->own_writer);
+    size_t len = 0;
+    char *text = simt_jsonw_take(call->own_writer, &len);
+    json_t *answer = text != NULL ? json_loadb(text, len, 0, NULL) : NULL;
+    free(text);
+    if (answer == NULL)
+        simt_call_fail(call, 500, "internal", NULL, "out of memory");
     return answer;
 }
 

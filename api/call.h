@@ -28,6 +28,7 @@
 #include "figures.h"
 #include "gpu.h"
 #include "hwdb.h"
+#include "jsonw.h"
 
 /* The GPU a request names: the database record, its numbers with the
  * request's overrides (and the call's figure policy) applied, the figure
@@ -63,6 +64,15 @@ struct simt_call {
     struct simt_resolved_gpu gpu; /* owned; valid when has_gpu */
     int failed;
     struct simt_call_error error;
+    /* Where a handler may write its answer as text instead of returning a
+     * tree (jsonw.h): offered by simt_api_handle, NULL for /v1/compare's
+     * sub-requests and the tree path (simt_api_handle_tree). A handler that
+     * uses it writes with simt_call_write_answer and the answer's members,
+     * leaving the object open, and returns simt_call_written(call); the
+     * pipeline adds "assumptions" and "figures_used" and closes it. Borrowed. */
+    struct simt_jsonw *writer;
+    int written;
+    struct simt_jsonw *own_writer; /* malloc'd by simt_call_write_begin when none was offered */
 };
 
 /* Starts a call on db (borrowed) with the default figure policy. */
@@ -105,6 +115,25 @@ json_t *simt_call_answer(struct simt_call *call);
 /* The end of most handlers: with a model's failing rc, records the error
  * (simt_call_fail_diag) and returns NULL; with SIMT_OK, simt_call_answer. */
 json_t *simt_call_answer_from(struct simt_call *call, int rc, const struct simt_diag *diag);
+
+/* The start of an answer written as text: "{" then "gpu" and "overridden"
+ * when the call resolved a GPU (simt_call_answer's members). Writes into
+ * call->writer when the pipeline offers one, else into a writer of the
+ * call's own (released with the call). Returns the writer for the
+ * handler's members; NULL on allocation failure (error recorded). */
+struct simt_jsonw *simt_call_write_begin(struct simt_call *call);
+/* The end of a handler that wrote its answer: with the pipeline's writer,
+ * marks the call written and returns a value that stands for the text
+ * (jansson's null, not owned); with the call's own writer (no writer
+ * offered: /v1/compare, the tree path), closes the object and returns it
+ * parsed as a new tree, the same values. NULL after recording an error. */
+json_t *simt_call_write_end(struct simt_call *call);
+
+/* simt_api_handle with every answer built as a jansson tree and dumped by
+ * jansson (no writer offered, json_dumps): the path answers took before the
+ * writer, kept for tests that compare the two byte for byte. */
+int simt_api_handle_tree(const struct simt_hwdb *db, const struct simt_api_request *req,
+                         struct simt_api_response *resp) SIMT_WARN_UNUSED;
 
 /* Sets obj[key] to a JSON real (null when not finite; answers are printed
  * with 12 significant digits) or integer. */

@@ -5,13 +5,15 @@
  * fields. Not installed.
  *
  * Ownership: the rows are static data; simt_api_occupancy_fill adds new
- * values to `answer`, which stays the caller's. */
+ * values to `answer`, which stays the caller's; the writer stays the
+ * caller's. */
 #ifndef SIMT_API_OCCUPANCY_JSON_H
 #define SIMT_API_OCCUPANCY_JSON_H
 
 #include <jansson.h>
 
 #include "gpu.h"
+#include "jsonw.h"
 #include "occupancy.h"
 #include "rows.h"
 
@@ -39,9 +41,14 @@
 #define SIMT_OCCUPANCY_ROW_BARRIERS(FLAGS, T, P)                                                             \
     SIMT_ROW_INT("block_barriers", FLAGS, 0, 1024, 1, T, P block_barriers, "Named barriers the kernel uses.")
 
-/* The occupancy answer for one configuration (shared by the sweep, the
- * latency and the kernel endpoints): fills `answer` with the occupancy
- * fields. */
+/* The occupancy answer's fields for one configuration, as members of the
+ * object w has open (the occupancy and sweep answers, written as text);
+ * simt_api_occupancy_fill adds the same fields, written by this function
+ * and read back, to a tree (the latency and kernel answers). An optional
+ * field of /v1/occupancy alone (cluster_size's answer) is written by its
+ * handler after these, not here. */
+void simt_api_occupancy_write(struct simt_jsonw *w, const struct simt_gpu_spec *gpu,
+                              const struct simt_occupancy_result *result);
 void simt_api_occupancy_fill(json_t *answer, const struct simt_gpu_spec *gpu,
                              const struct simt_occupancy_result *result);
 

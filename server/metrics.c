@@ -1,12 +1,16 @@
 /* metrics.c - fixed tables of relaxed atomics, rendered on demand in the
  * Prometheus text format. Counters only grow; the histogram's buckets are
- * stored per bucket and made cumulative when rendered. */
+ * stored per bucket and made cumulative when rendered. A request's counters
+ * (a route's status, bucket, count and time; requests in flight) are kept
+ * in shards, one cache line apart, a thread adding to its own: the event
+ * threads never write the same line. Rendering adds the shards up. */
 #define _GNU_SOURCE
 #include "metrics.h"
 
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,13 +46,20 @@ static const char *const bucket_labels[] = {"5e-05",  "0.0001", "0.00025", "0.00
                                             "0.1",    "0.25",   "1"};
 #define BUCKETS (sizeof bucket_bounds_ns / sizeof bucket_bounds_ns[0])
 
-struct route_slot {
-    char name[ROUTE_NAME_MAX];
-    _Atomic(const char *) alias; /* a pointer seen for this name: fast lookup */
+/* Threads are given shards in turn; more threads than shards share. */
+#define SHARDS 8
+
+struct route_counters {
     atomic_ullong by_status[STATUS_SLOTS];
     atomic_ullong buckets[BUCKETS + 1]; /* last one: above every bound */
     atomic_ullong count;
     atomic_ullong sum_ns;
+} __attribute__((aligned(64)));
+
+struct route_slot {
+    char name[ROUTE_NAME_MAX];
+    _Atomic(const char *) alias; /* a pointer seen for this name: fast lookup */
+    struct route_counters shard[SHARDS];
 };
 
 static struct route_slot routes[MAX_ROUTES + 1]; /* the extra one is "other" */
@@ -61,7 +72,20 @@ static atomic_ullong cache_hits;
 static atomic_ullong cache_misses;
 static atomic_llong connections;
 static atomic_size_t gpus;
-static atomic_long inflight;
+static struct {
+    atomic_long value;
+} __attribute__((aligned(64))) inflight[SHARDS];
+
+static atomic_uint next_shard;
+static _Thread_local unsigned thread_shard = SHARDS; /* SHARDS: none yet */
+
+/* The calling thread's shard. */
+static unsigned my_shard(void)
+{
+    if (thread_shard == SHARDS)
+        thread_shard = atomic_fetch_add_explicit(&next_shard, 1, memory_order_relaxed) % SHARDS;
+    return thread_shard;
+}
 
 /* "other": the one slot past the table, for routes that do not fit */
 static struct route_slot *other_slot(void)
@@ -119,14 +143,14 @@ static size_t status_slot(int status)
 
 void simt_metrics_observe(const char *route, int status, int64_t duration_ns)
 {
-    struct route_slot *slot = find_or_add(route ? route : "unmatched");
-    atomic_fetch_add_explicit(&slot->by_status[status_slot(status)], 1, memory_order_relaxed);
+    struct route_counters *c = &find_or_add(route ? route : "unmatched")->shard[my_shard()];
+    atomic_fetch_add_explicit(&c->by_status[status_slot(status)], 1, memory_order_relaxed);
     size_t b = 0;
     while (b < BUCKETS && duration_ns > bucket_bounds_ns[b])
         b++;
-    atomic_fetch_add_explicit(&slot->buckets[b], 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&slot->count, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&slot->sum_ns, duration_ns > 0 ? (unsigned long long)duration_ns : 0ULL,
+    atomic_fetch_add_explicit(&c->buckets[b], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->count, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->sum_ns, duration_ns > 0 ? (unsigned long long)duration_ns : 0ULL,
                               memory_order_relaxed);
 }
 
@@ -157,12 +181,30 @@ void simt_metrics_set_gpus(size_t count)
 
 void simt_metrics_inflight_add(int delta)
 {
-    atomic_fetch_add_explicit(&inflight, delta, memory_order_relaxed);
+    atomic_fetch_add_explicit(&inflight[my_shard()].value, delta, memory_order_relaxed);
 }
 
 long simt_metrics_inflight(void)
 {
-    return atomic_load_explicit(&inflight, memory_order_relaxed);
+    /* a request may begin on one thread and end on another: only the sum
+     * means anything */
+    long sum = 0;
+    for (unsigned i = 0; i < SHARDS; i++)
+        sum += atomic_load_explicit(&inflight[i].value, memory_order_relaxed);
+    return sum;
+}
+
+/* A route's counter summed over the shards; `counter` is its offset in
+ * struct route_counters. */
+static unsigned long long route_sum(const struct route_slot *slot, size_t counter)
+{
+    unsigned long long sum = 0;
+    for (unsigned i = 0; i < SHARDS; i++) {
+        const atomic_ullong *at =
+            (const atomic_ullong *)(const void *)((const char *)&slot->shard[i] + counter);
+        sum += atomic_load_explicit(at, memory_order_relaxed);
+    }
+    return sum;
 }
 
 /* ---- rendering ---- */
@@ -228,7 +270,8 @@ static void render_route(struct text *t, const struct route_slot *slot, int part
     label_value(name, sizeof name, slot->name);
     if (part == 0) {
         for (size_t s = 0; s < STATUS_SLOTS; s++) {
-            unsigned long long v = atomic_load_explicit(&slot->by_status[s], memory_order_relaxed);
+            unsigned long long v =
+                route_sum(slot, offsetof(struct route_counters, by_status) + s * sizeof(atomic_ullong));
             if (v == 0)
                 continue;
             if (s < STATUS_SLOTS - 1)
@@ -239,19 +282,19 @@ static void render_route(struct text *t, const struct route_slot *slot, int part
         }
         return;
     }
-    unsigned long long count = atomic_load_explicit(&slot->count, memory_order_relaxed);
+    unsigned long long count = route_sum(slot, offsetof(struct route_counters, count));
     if (count == 0)
         return;
     unsigned long long cumulative = 0;
     for (size_t b = 0; b < BUCKETS; b++) {
-        cumulative += atomic_load_explicit(&slot->buckets[b], memory_order_relaxed);
+        cumulative += route_sum(slot, offsetof(struct route_counters, buckets) + b * sizeof(atomic_ullong));
         text_printf(t, "simtd_request_duration_seconds_bucket{route=\"%s\",le=\"%s\"} %llu\n", name,
                     bucket_labels[b], cumulative);
     }
-    cumulative += atomic_load_explicit(&slot->buckets[BUCKETS], memory_order_relaxed);
+    cumulative += route_sum(slot, offsetof(struct route_counters, buckets) + BUCKETS * sizeof(atomic_ullong));
     text_printf(t, "simtd_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n", name,
                 cumulative);
-    unsigned long long sum_ns = atomic_load_explicit(&slot->sum_ns, memory_order_relaxed);
+    unsigned long long sum_ns = route_sum(slot, offsetof(struct route_counters, sum_ns));
     text_printf(t, "simtd_request_duration_seconds_sum{route=\"%s\"} %.9f\n", name, (double)sum_ns / 1e9);
     /* the count is the +Inf bucket, so the two always agree */
     text_printf(t, "simtd_request_duration_seconds_count{route=\"%s\"} %llu\n", name, cumulative);
@@ -364,7 +407,7 @@ int simt_metrics_render(char **out, size_t *out_len)
                 "simtd_requests_in_flight %ld\n",
                 atomic_load(&reloads_ok), atomic_load(&reloads_failed), atomic_load(&cache_hits),
                 atomic_load(&cache_misses), atomic_load(&gpus), (long long)atomic_load(&connections),
-                atomic_load(&inflight));
+                simt_metrics_inflight());
     render_process(&t);
     if (t.failed) {
         free(t.buf);

@@ -77,6 +77,7 @@ static const struct field sweep_fields[] = {
     {"from", T_INT, "first value [the natural start]"},
     {"to", T_INT, "last value [the GPU's limit]"},
     {"step", T_INT, "step [warp size, 1 or 1024]"},
+    {"format", T_STR, "points | columns (one list per field) [points]"},
     FIGURES_FIELD,
     {NULL, T_INT, NULL}};
 static const struct field suggest_fields[] = {

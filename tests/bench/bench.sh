@@ -1,33 +1,45 @@
 #!/usr/bin/env bash
-# bench.sh - simtd's throughput against nginx serving the same answer as a
-# static file, both loaded by wrk on loopback in one run, one after the other.
+# bench.sh - simtd against nginx serving an answer as a static file, on
+# loopback, in one run, with varied requests: every POST /v1/occupancy draws
+# a random body (GPU, block size, registers, shared memory, carveout, grid)
+# from 4096 made by make_requests.py, so that answers do not repeat.
 #
 #   tests/bench/bench.sh [SIMTD_BINARY]        (default: build/server/simtd)
 #
-# Builds nothing. Starts simtd (--port 0, access log off) and Debian's nginx
-# (unprivileged temporary config, daemon off, one worker, access log off,
-# keep-alive unlimited), writes simtd's own answer for each request into
-# nginx's document root (POST is turned into the static file with
-# `error_page 405 =200 $uri`), checks both give the same bytes, then runs wrk
-# with a Lua script that POSTs the JSON body. Prints requests/s, p50 and p99
-# for both and the ratio simtd/nginx; with ROUNDS > 1 the two servers are
-# loaded in turn each round and the medians (ratio: median of the per-round
-# ratios) close each request's block.
+# Builds nothing; run by hand, never by CI (results go to RESULTS.md).
+# Needs wrk, nginx (Debian's nginx-light will do), curl, python3.
+#
+# 1. Throughput and latency: wrk with random_body.lua loads, in turn each
+#    round, simtd with --cache-entries 0 (every answer computed), nginx (one
+#    worker, access log off, the answer of the first body as a static file:
+#    POST turned into the file with `error_page 405 =200 $uri`) and simtd
+#    with its answer cache (default --cache-entries; a hit only when the
+#    body repeats, 4096 bodies). Prints requests/s, p50 and p99 and the
+#    ratios to nginx's run of the same round, then the medians of the rounds.
+# 2. Server time, one request at a time on one keep-alive connection
+#    (server_time.py, medians of COUNT requests): a 1024-point occupancy sweep
+#    (points and columns), POST /v1/kernel and POST /v1/occupancy, varied
+#    bodies, uncached.
+# 3. Resident memory of the uncached simtd (VmRSS) after 1 million and after
+#    RSS_REQUESTS varied requests, loaded by wrk in 20-second bursts.
 #
 # Environment (defaults in brackets):
-#   DURATION [10s]  CONNECTIONS [64]  WRK_THREADS [2]  ROUNDS [1]
-#   SIMTD_ARGS      extra simtd flags, e.g. "--threads 2"
-#   CASES           "occupancy" [default] or "all" (every endpoint of issue 2)
-#   KEEP_TMP=1      keep the temporary directory (configs, logs)
+#   DURATION [10s]  CONNECTIONS [64]  WRK_THREADS [1]  ROUNDS [3]
+#   COUNT [300]            requests per server-time measurement
+#   RSS_REQUESTS [10000000]  0 skips part 3
+#   SIMTD_ARGS             extra simtd flags for both simtd, e.g. "--threads 2"
+#   KEEP_TMP=1             keep the temporary directory (configs, logs)
 set -euo pipefail
 
 SIMTD=${1:-build/server/simtd}
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
-WRK_THREADS=${WRK_THREADS:-2}
-ROUNDS=${ROUNDS:-1}
+WRK_THREADS=${WRK_THREADS:-1}
+ROUNDS=${ROUNDS:-3}
+COUNT=${COUNT:-300}
+RSS_REQUESTS=${RSS_REQUESTS:-10000000}
 SIMTD_ARGS=${SIMTD_ARGS:-}
-CASES=${CASES:-occupancy}
+HERE=$(cd "$(dirname "$0")" && pwd)
 
 for tool in wrk nginx curl python3; do
     command -v "$tool" >/dev/null || { echo "bench.sh: $tool is not installed" >&2; exit 1; }
@@ -37,66 +49,48 @@ NGINX=$(command -v nginx)
 
 tmp=$(mktemp -d /tmp/simtd-bench.XXXXXX)
 chmod 755 "$tmp"
-simtd_pid=""
-nginx_pid=""
+pids=()
 cleanup() {
-    [ -n "$simtd_pid" ] && kill "$simtd_pid" 2>/dev/null && wait "$simtd_pid" 2>/dev/null || true
-    [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null || true
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+    done
     if [ "${KEEP_TMP:-0}" = 1 ]; then echo "kept $tmp" >&2; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
 
-# ---- the requests: name, method, path, body ----
-declare -a NAMES METHODS PATHS BODIES
-add_case() { NAMES+=("$1"); METHODS+=("$2"); PATHS+=("$3"); BODIES+=("$4"); }
-add_case occupancy POST /v1/occupancy '{"gpu":"h200-sxm","block_size":256,"registers_per_thread":64}'
-if [ "$CASES" = all ]; then
-    add_case healthz GET /healthz ''
-    add_case gpu GET /v1/gpus/h200-sxm ''
-    add_case sweep POST /v1/occupancy/sweep \
-        '{"gpu":"h200-sxm","registers_per_thread":64,"vary":"block_size","from":32,"to":1024,"step":32}'
-    add_case suggest POST /v1/launch/suggest '{"gpu":"h200-sxm","registers_per_thread":64}'
-fi
+python3 "$HERE/make_requests.py" occupancy 4096 >"$tmp/occupancy.txt"
+python3 "$HERE/make_requests.py" sweep 64 >"$tmp/sweep.txt"
+sed 's/}$/,"format":"columns"}/' "$tmp/sweep.txt" >"$tmp/sweep-columns.txt"
+python3 "$HERE/make_requests.py" kernel 256 >"$tmp/kernel.txt"
 
-# ---- simtd ----
-# shellcheck disable=SC2086
-"$SIMTD" --port 0 --access-log off --log-level warn $SIMTD_ARGS >"$tmp/simtd.out" 2>"$tmp/simtd.err" &
-simtd_pid=$!
-simtd_port=""
-for _ in $(seq 100); do
-    simtd_port=$(sed -n 's|^simtd: listening on http://.*:\([0-9]*\)$|\1|p' "$tmp/simtd.out")
-    [ -n "$simtd_port" ] && break
-    kill -0 "$simtd_pid" 2>/dev/null || { cat "$tmp/simtd.err" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$simtd_port" ] || { echo "bench.sh: simtd did not start" >&2; cat "$tmp/simtd.err" >&2; exit 1; }
+# ---- two simtd: without and with the answer cache ----
+start_simtd() { # name, extra flags; sets port_<name> and pid_<name>
+    local name=$1 port=""
+    shift
+    # shellcheck disable=SC2086
+    "$SIMTD" --port 0 --access-log off --log-level warn "$@" $SIMTD_ARGS >"$tmp/$name.out" 2>"$tmp/$name.err" &
+    local pid=$!
+    pids+=("$pid")
+    for _ in $(seq 100); do
+        port=$(sed -n 's|^simtd: listening on http://.*:\([0-9]*\)$|\1|p' "$tmp/$name.out")
+        [ -n "$port" ] && break
+        kill -0 "$pid" 2>/dev/null || { cat "$tmp/$name.err" >&2; exit 1; }
+        sleep 0.1
+    done
+    [ -n "$port" ] || { echo "bench.sh: simtd did not start" >&2; exit 1; }
+    printf -v "port_$name" %s "$port"
+    printf -v "pid_$name" %s "$pid"
+}
+start_simtd uncached --cache-entries 0
+start_simtd cached
 
-# ---- nginx's document root: simtd's own answers ----
-mkdir -p "$tmp/www" "$tmp/nginx-temp" "$tmp/lua"
-for i in "${!NAMES[@]}"; do
-    file="$tmp/www/${NAMES[$i]}.json"
-    if [ "${METHODS[$i]}" = POST ]; then
-        status=$(curl -s -o "$file" -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
-                 --data-binary "${BODIES[$i]}" "http://127.0.0.1:$simtd_port${PATHS[$i]}")
-    else
-        status=$(curl -s -o "$file" -w '%{http_code}' "http://127.0.0.1:$simtd_port${PATHS[$i]}")
-    fi
-    [ "$status" = 200 ] || { echo "bench.sh: simtd answered $status to ${PATHS[$i]}: $(cat "$file")" >&2; exit 1; }
-    # wrk's Lua script for this request
-    {
-        echo "wrk.method = \"${METHODS[$i]}\""
-        if [ -n "${BODIES[$i]}" ]; then
-            echo "wrk.body = [==[${BODIES[$i]}]==]"
-            echo 'wrk.headers["Content-Type"] = "application/json"'
-        fi
-    } >"$tmp/lua/${NAMES[$i]}.lua"
-done
+# ---- nginx: simtd's answer to the first body as a static file ----
+mkdir -p "$tmp/www" "$tmp/nginx-temp"
+first_body=$(head -1 "$tmp/occupancy.txt")
+status=$(curl -s -o "$tmp/www/occupancy.json" -w '%{http_code}' -H 'Content-Type: application/json' \
+         --data-binary "$first_body" "http://127.0.0.1:$port_uncached/v1/occupancy")
+[ "$status" = 200 ] || { echo "bench.sh: simtd answered $status: $(cat "$tmp/www/occupancy.json")" >&2; exit 1; }
 chmod -R a+rX "$tmp/www"
-
-locations=""
-for i in "${!NAMES[@]}"; do
-    locations+="        location = ${PATHS[$i]} { alias $tmp/www/${NAMES[$i]}.json; }"$'\n'
-done
 nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 user_line=""
 [ "$(id -u)" = 0 ] && user_line="user nobody nogroup;"
@@ -122,31 +116,25 @@ http {
         default_type application/json;
         # static files refuse POST with 405; serve the file instead
         error_page 405 =200 \$uri;
-$locations    }
+        location = /v1/occupancy { alias $tmp/www/occupancy.json; }
+    }
 }
 EOF
 "$NGINX" -e "$tmp/nginx-error.log" -c "$tmp/nginx.conf" -p "$tmp" >"$tmp/nginx.out" 2>&1 &
-nginx_pid=$!
+pids+=($!)
 for _ in $(seq 100); do
-    curl -s -o /dev/null "http://127.0.0.1:$nginx_port/healthz-probe" && break
-    kill -0 "$nginx_pid" 2>/dev/null || { cat "$tmp/nginx.out" "$tmp/nginx-error.log" >&2; exit 1; }
+    curl -s -o /dev/null "http://127.0.0.1:$nginx_port/probe" && break
     sleep 0.1
 done
+a=$(curl -s -H 'Content-Type: application/json' --data-binary "$first_body" "http://127.0.0.1:$nginx_port/v1/occupancy")
+[ "$a" = "$(cat "$tmp/www/occupancy.json")" ] || { echo "bench.sh: nginx does not serve the answer" >&2; exit 1; }
 
-# both servers give the same bytes for every request
-for i in "${!NAMES[@]}"; do
-    args=(-s)
-    [ "${METHODS[$i]}" = POST ] && args+=(-X POST -H 'Content-Type: application/json' --data-binary "${BODIES[$i]}")
-    a=$(curl "${args[@]}" "http://127.0.0.1:$simtd_port${PATHS[$i]}")
-    b=$(curl "${args[@]}" "http://127.0.0.1:$nginx_port${PATHS[$i]}")
-    [ "$a" = "$b" ] || { echo "bench.sh: nginx and simtd differ on ${PATHS[$i]}" >&2; exit 1; }
-done
-
-# ---- load ----
+# ---- 1. throughput and latency ----
 # prints "rps p50_ms p99_ms errors"
 run_wrk() {
-    local url=$1 lua=$2 out
-    out=$(wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$lua" "$url")
+    local port=$1 out
+    out=$(BODIES="$tmp/occupancy.txt" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency \
+          -s "$HERE/random_body.lua" "http://127.0.0.1:$port/v1/occupancy")
     echo "$out" >>"$tmp/wrk.log"
     echo "$out" | awk '
         function ms(v) {
@@ -162,33 +150,91 @@ run_wrk() {
         /Socket errors:/ { errors += 1 }
         END { printf "%.0f %.3f %.3f %d\n", rps, p50, p99, errors }'
 }
-
-echo "simtd: $SIMTD $SIMTD_ARGS (port $simtd_port); nginx: $("$NGINX" -v 2>&1 | sed 's/.*: //') one worker (port $nginx_port)"
-echo "wrk -t$WRK_THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS round(s), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%MZ)"
-rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$simtd_pid/status"; }
-rss_before=$(rss_kb)
-printf '%-10s %-6s %5s %12s %9s %9s %8s\n' request server round 'requests/s' 'p50 ms' 'p99 ms' ratio
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-for i in "${!NAMES[@]}"; do
-    S_RPS="" S_P50="" S_P99="" N_RPS="" N_P50="" N_P99="" RATIOS=""
-    for round in $(seq "$ROUNDS"); do
-        read -r s_rps s_p50 s_p99 s_err < <(run_wrk "http://127.0.0.1:$simtd_port${PATHS[$i]}" "$tmp/lua/${NAMES[$i]}.lua")
-        read -r n_rps n_p50 n_p99 n_err < <(run_wrk "http://127.0.0.1:$nginx_port${PATHS[$i]}" "$tmp/lua/${NAMES[$i]}.lua")
-        ratio=$(awk -v a="$s_rps" -v b="$n_rps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-        printf '%-10s %-6s %5s %12s %9s %9s %8s\n' "${NAMES[$i]}" simtd "$round" "$s_rps" "$s_p50" "$s_p99" "$ratio"
-        printf '%-10s %-6s %5s %12s %9s %9s %8s\n' "${NAMES[$i]}" nginx "$round" "$n_rps" "$n_p50" "$n_p99" ""
-        if [ "$s_err" != 0 ] || [ "$n_err" != 0 ]; then
-            echo "  warning: errors during the run (simtd $s_err, nginx $n_err); see wrk output (KEEP_TMP=1)" >&2
-        fi
-        S_RPS+=" $s_rps" S_P50+=" $s_p50" S_P99+=" $s_p99" N_RPS+=" $n_rps" N_P50+=" $n_p50" N_P99+=" $n_p99"
-        RATIOS+=" $ratio"
+served() {
+    curl -s "http://127.0.0.1:$1/metrics" | awk '/^simtd_requests_total/ { n += $NF } END { printf "%d", n }'
+}
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+# "seconds count" of a route's request-duration histogram (headers in to
+# answer queued, as the server measures it)
+duration_sum_count() {
+    curl -s "http://127.0.0.1:$1/metrics" | awk -v r="route=\"$2\"" '
+        index($0, "simtd_request_duration_seconds_sum{" r "}") == 1 { s = $NF }
+        index($0, "simtd_request_duration_seconds_count{" r "}") == 1 { c = $NF }
+        END { printf "%s %s\n", (s == "" ? 0 : s), (c == "" ? 0 : c) }'
+}
+
+echo "simtd: $SIMTD $SIMTD_ARGS; nginx $("$NGINX" -v 2>&1 | sed 's/.*: //'), one worker"
+echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1); $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "wrk -t$WRK_THREADS -c$CONNECTIONS -d$DURATION --latency, random_body.lua over 4096 varied bodies, $ROUNDS rounds"
+echo
+printf '%-16s %5s %11s %8s %8s %9s %9s\n' server round 'requests/s' 'p50 ms' 'p99 ms' 'rps/nginx' 'p99/nginx'
+declare -A RPS P50 P99 RR PR
+for round in $(seq "$ROUNDS"); do
+    read -r u_rps u_p50 u_p99 u_err < <(run_wrk "$port_uncached")
+    read -r n_rps n_p50 n_p99 n_err < <(run_wrk "$nginx_port")
+    read -r c_rps c_p50 c_p99 c_err < <(run_wrk "$port_cached")
+    for s in uncached nginx cached; do
+        case $s in
+        uncached) r=$u_rps p5=$u_p50 p9=$u_p99 e=$u_err label="simtd uncached" ;;
+        nginx) r=$n_rps p5=$n_p50 p9=$n_p99 e=$n_err label="nginx static" ;;
+        cached) r=$c_rps p5=$c_p50 p9=$c_p99 e=$c_err label="simtd cached" ;;
+        esac
+        rr=$(ratio "$r" "$n_rps")
+        pr=$(ratio "$p9" "$n_p99")
+        printf '%-16s %5s %11s %8s %8s %9s %9s\n' "$label" "$round" "$r" "$p5" "$p9" "$rr" "$pr"
+        RPS[$s]+=" $r" P50[$s]+=" $p5" P99[$s]+=" $p9" RR[$s]+=" $rr" PR[$s]+=" $pr"
+        [ "$e" = 0 ] || echo "  warning: $e errors or non-2xx answers from $label (KEEP_TMP=1: wrk.log)" >&2
     done
-    if [ "$ROUNDS" -gt 1 ]; then
-        printf '%-10s %-6s %5s %12s %9s %9s %8s\n' "${NAMES[$i]}" simtd median "$(median <<<"$S_RPS")" \
-            "$(median <<<"$S_P50")" "$(median <<<"$S_P99")" "$(median <<<"$RATIOS")"
-        printf '%-10s %-6s %5s %12s %9s %9s %8s\n' "${NAMES[$i]}" nginx median "$(median <<<"$N_RPS")" \
-            "$(median <<<"$N_P50")" "$(median <<<"$N_P99")" ""
-    fi
 done
-served=$(curl -s "http://127.0.0.1:$simtd_port/metrics" | awk '/^simtd_requests_total/ { n += $NF } END { printf "%d", n }')
-echo "simtd resident memory: $rss_before kB before the load, $(rss_kb) kB after $served requests"
+for s in uncached nginx cached; do
+    case $s in uncached) label="simtd uncached" ;; nginx) label="nginx static" ;; cached) label="simtd cached" ;; esac
+    printf '%-16s %5s %11s %8s %8s %9s %9s\n' "$label" median "$(median <<<"${RPS[$s]}")" \
+        "$(median <<<"${P50[$s]}")" "$(median <<<"${P99[$s]}")" "$(median <<<"${RR[$s]}")" \
+        "$(median <<<"${PR[$s]}")"
+done
+echo "load average after part 1: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# ---- 2. server time ----
+echo
+echo "server time, one request at a time on a keep-alive connection, $COUNT varied requests each, uncached"
+echo "(first/last: wall time to the answer's first/last byte at the client; server mean: /metrics' own"
+echo "request duration, headers in to answer queued, for these requests):"
+printf '%-22s %12s %10s %12s %10s %14s %9s\n' request 'first ms p50' 'first p90' 'last ms p50' 'last p90' \
+    'server mean ms' 'bytes'
+for row in "sweep 1024 points|/v1/occupancy/sweep|sweep.txt" "sweep 1024 columns|/v1/occupancy/sweep|sweep-columns.txt" \
+           "kernel|/v1/kernel|kernel.txt" "occupancy|/v1/occupancy|occupancy.txt"; do
+    IFS='|' read -r label path file <<<"$row"
+    read -r sum0 count0 < <(duration_sum_count "$port_uncached" "$path")
+    read -r f50 f90 l50 l90 bytes statuses < <(python3 "$HERE/server_time.py" "127.0.0.1:$port_uncached" "$path" \
+                                                 "$tmp/$file" "$COUNT")
+    read -r sum1 count1 < <(duration_sum_count "$port_uncached" "$path")
+    mean=$(awk -v a="$sum0" -v b="$sum1" -v m="$count0" -v n="$count1" \
+           'BEGIN { printf "%.3f", (n > m ? (b - a) * 1000 / (n - m) : 0) }')
+    printf '%-22s %12s %10s %12s %10s %14s %9s  (%s)\n' "$label" "$f50" "$f90" "$l50" "$l90" "$mean" "$bytes" \
+        "$statuses"
+done
+
+# ---- 3. resident memory ----
+if [ "$RSS_REQUESTS" -gt 0 ]; then
+    echo
+    echo "resident memory of the uncached simtd under varied requests (wrk in 20 s bursts):"
+    echo "  $(served "$port_uncached") requests: $(rss_kb "$pid_uncached") kB"
+    marked_1m=0
+    while :; do
+        n=$(served "$port_uncached")
+        if [ "$marked_1m" = 0 ] && [ "$n" -ge 1000000 ]; then
+            rss_1m=$(rss_kb "$pid_uncached") n_1m=$n marked_1m=1
+        fi
+        [ "$n" -ge "$RSS_REQUESTS" ] && break
+        BODIES="$tmp/occupancy.txt" wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d20s -s "$HERE/random_body.lua" \
+            "http://127.0.0.1:$port_uncached/v1/occupancy" >/dev/null
+        echo "  $(served "$port_uncached") requests: $(rss_kb "$pid_uncached") kB"
+    done
+    rss_end=$(rss_kb "$pid_uncached")
+    echo "VmRSS $rss_1m kB after $n_1m requests, $rss_end kB after $n: $(awk -v a="$rss_1m" -v b="$rss_end" \
+         'BEGIN { printf "%+.1f%%", (b - a) * 100 / a }')"
+fi
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

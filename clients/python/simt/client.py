@@ -68,7 +68,8 @@ def _flatten(prefix, value, out):
 
 class SweepResult(dict):
     """The answer of POST /v1/occupancy/sweep: a dict ({"gpu", "vary",
-    "points", "assumptions"}) with helpers for tables and plots."""
+    "points" or, with format="columns", "columns", "assumptions"}) with
+    helpers for tables and plots that work on either format."""
 
     @property
     def vary(self):
@@ -77,8 +78,26 @@ class SweepResult(dict):
 
     @property
     def points(self):
-        """The points, each the occupancy answer's fields plus "value" and "launchable"."""
-        return self["points"]
+        """The points, each the occupancy answer's fields plus "value" and
+        "launchable" (for a columns answer, rebuilt from the columns)."""
+        if "points" in self:
+            return self["points"]
+        columns = self["columns"]
+        count = len(columns["value"])
+
+        def at(col, i):
+            return {k: at(v, i) for k, v in col.items()} if isinstance(col, dict) else col[i]
+        points = []
+        for i in range(count):
+            point = {}
+            for key, col in columns.items():
+                if key == "limiter":
+                    continue
+                value = at(col, i)
+                if value is not None or key not in ("waves", "reason"):
+                    point[key] = value
+            points.append(point)
+        return points
 
     def column(self, name):
         """One field across the points, e.g. column("occupancy"); dotted
@@ -249,12 +268,14 @@ class Client:
     def occupancy_sweep(self, gpu, vary, *, block_size=None, registers_per_thread=None,
                         static_shared_bytes=None, dynamic_shared_bytes=None, max_dynamic_shared_bytes=None,
                         carveout_percent=None, block_barriers=None, grid_size=None, cluster_size=None,
-                        non_portable_cluster_size=None, from_=None, to=None, step=None, figures=None):
+                        non_portable_cluster_size=None, from_=None, to=None, step=None, format=None,
+                        figures=None):
         """POST /v1/occupancy/sweep: occupancy against one varied field
         ("block_size", "registers_per_thread" or "dynamic_shared_bytes"),
         the graphs of the vendor's occupancy calculator. `from_` is sent as
-        "from" (a Python keyword). Returns a SweepResult (a dict with
-        records() and to_dataframe())."""
+        "from" (a Python keyword). format="columns" asks for one list per
+        field instead of one object per point (smaller, for plots). Returns a
+        SweepResult (a dict with records() and to_dataframe(), either format)."""
         return SweepResult(self.post("/v1/occupancy/sweep", _body(locals(), {"from_": "from"})))
 
     def launch_suggest(self, gpu, registers_per_thread, *, static_shared_bytes=None, dynamic_shared_bytes=None,
