@@ -68,6 +68,13 @@
 
 _Static_assert(SIMT_FIG_COUNT <= 64, "simt_figure_mask holds one bit per figure");
 
+/* per-dtype entries of the tables below, from the one list of dtypes */
+#define TENSOR_NAME(suffix, name) [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_##suffix] = "tensor_flops_per_s." name,
+#define SPARSE_NAME(suffix, name)                                                                            \
+    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_##suffix] = "tensor_sparse_flops_per_s." name,
+#define DENSE_FIELD(suffix, name)                                                                            \
+    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_##suffix] = "tensor_dense_flops_per_s." name,
+
 static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_CLOCK] = "clock_hz",
     [SIMT_FIG_DRAM_BANDWIDTH] = "dram_bandwidth_bytes_per_s",
@@ -94,35 +101,7 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_NVLINK_BANDWIDTH] = "nvlink_bandwidth_bytes_per_s",
     [SIMT_FIG_PCIE_BANDWIDTH] = "pcie_bandwidth_bytes_per_s",
     [SIMT_FIG_XGMI_BANDWIDTH] = "xgmi_bandwidth_bytes_per_s",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_flops_per_s.fp64",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_flops_per_s.fp32",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_flops_per_s.tf32",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP16] = "tensor_flops_per_s.fp16",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_BF16] = "tensor_flops_per_s.bf16",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP8] = "tensor_flops_per_s.fp8",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT8] = "tensor_flops_per_s.int8",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT4] = "tensor_flops_per_s.int4",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP6] = "tensor_flops_per_s.fp6",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP4] = "tensor_flops_per_s.fp4",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP8] = "tensor_flops_per_s.mxfp8",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP6] = "tensor_flops_per_s.mxfp6",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP4] = "tensor_flops_per_s.mxfp4",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_NVFP4] = "tensor_flops_per_s.nvfp4",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP64] = "tensor_sparse_flops_per_s.fp64",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP32] = "tensor_sparse_flops_per_s.fp32",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_TF32] = "tensor_sparse_flops_per_s.tf32",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP16] = "tensor_sparse_flops_per_s.fp16",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_BF16] = "tensor_sparse_flops_per_s.bf16",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP8] = "tensor_sparse_flops_per_s.fp8",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT8] = "tensor_sparse_flops_per_s.int8",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT4] = "tensor_sparse_flops_per_s.int4",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP6] = "tensor_sparse_flops_per_s.fp6",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP4] = "tensor_sparse_flops_per_s.fp4",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP8] = "tensor_sparse_flops_per_s.mxfp8",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP6] = "tensor_sparse_flops_per_s.mxfp6",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP4] = "tensor_sparse_flops_per_s.mxfp4",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_NVFP4] = "tensor_sparse_flops_per_s.nvfp4",
-};
+    SIMT_DTYPE_LIST(TENSOR_NAME) SIMT_DTYPE_LIST(SPARSE_NAME)};
 
 /* The database field a user would fill in to supply a missing figure. */
 static const char *const figure_fields[SIMT_FIG_COUNT] = {
@@ -151,35 +130,7 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_NVLINK_BANDWIDTH] = "nvlink_bandwidth_bytes_per_s",
     [SIMT_FIG_PCIE_BANDWIDTH] = "pcie_bandwidth_bytes_per_s",
     [SIMT_FIG_XGMI_BANDWIDTH] = "xgmi_bandwidth_bytes_per_s",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP64] = "tensor_dense_flops_per_s.fp64",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP32] = "tensor_dense_flops_per_s.fp32",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_TF32] = "tensor_dense_flops_per_s.tf32",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP16] = "tensor_dense_flops_per_s.fp16",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_BF16] = "tensor_dense_flops_per_s.bf16",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP8] = "tensor_dense_flops_per_s.fp8",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT8] = "tensor_dense_flops_per_s.int8",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_INT4] = "tensor_dense_flops_per_s.int4",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP6] = "tensor_dense_flops_per_s.fp6",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_FP4] = "tensor_dense_flops_per_s.fp4",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP8] = "tensor_dense_flops_per_s.mxfp8",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP6] = "tensor_dense_flops_per_s.mxfp6",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_MXFP4] = "tensor_dense_flops_per_s.mxfp4",
-    [SIMT_FIG_TENSOR_FIRST + SIMT_DTYPE_NVFP4] = "tensor_dense_flops_per_s.nvfp4",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP64] = "tensor_sparse_flops_per_s.fp64",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP32] = "tensor_sparse_flops_per_s.fp32",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_TF32] = "tensor_sparse_flops_per_s.tf32",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP16] = "tensor_sparse_flops_per_s.fp16",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_BF16] = "tensor_sparse_flops_per_s.bf16",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP8] = "tensor_sparse_flops_per_s.fp8",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT8] = "tensor_sparse_flops_per_s.int8",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_INT4] = "tensor_sparse_flops_per_s.int4",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP6] = "tensor_sparse_flops_per_s.fp6",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_FP4] = "tensor_sparse_flops_per_s.fp4",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP8] = "tensor_sparse_flops_per_s.mxfp8",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP6] = "tensor_sparse_flops_per_s.mxfp6",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_MXFP4] = "tensor_sparse_flops_per_s.mxfp4",
-    [SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_NVFP4] = "tensor_sparse_flops_per_s.nvfp4",
-};
+    SIMT_DTYPE_LIST(DENSE_FIELD) SIMT_DTYPE_LIST(SPARSE_NAME)};
 
 static int valid_id(enum simt_figure_id id)
 {

@@ -7,10 +7,9 @@
 
 #include "simt_error.h"
 
-static const char *const dtype_names[SIMT_DTYPE_COUNT] = {
-    "fp64", "fp32", "tf32", "fp16",  "bf16",  "fp8",   "int8",
-    "int4", "fp6",  "fp4",  "mxfp8", "mxfp6", "mxfp4", "nvfp4",
-};
+#define DTYPE_NAME(suffix, name) [SIMT_DTYPE_##suffix] = name,
+static const char *const dtype_names[SIMT_DTYPE_COUNT] = {SIMT_DTYPE_LIST(DTYPE_NAME)};
+#undef DTYPE_NAME
 
 /* Element bits as stored, and elements per 8-bit block scale (OCP
  * Microscaling Formats (MX) Specification v1.0, 2023, as reviewed at

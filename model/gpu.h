@@ -26,23 +26,27 @@ enum simt_vendor { SIMT_VENDOR_NVIDIA = 0, SIMT_VENDOR_AMD = 1 };
  * and mxfp4 the OCP microscaling formats (fp8, fp6, fp4 elements with one
  * 8-bit E8M0 scale per 32); nvfp4 NVIDIA's (E2M1 elements with one 8-bit
  * E4M3 scale per 16, and one fp32 scale per tensor). */
-enum simt_dtype {
-    SIMT_DTYPE_FP64 = 0,
-    SIMT_DTYPE_FP32,
-    SIMT_DTYPE_TF32,
-    SIMT_DTYPE_FP16,
-    SIMT_DTYPE_BF16,
-    SIMT_DTYPE_FP8,
-    SIMT_DTYPE_INT8,
-    SIMT_DTYPE_INT4,
-    SIMT_DTYPE_FP6,
-    SIMT_DTYPE_FP4,
-    SIMT_DTYPE_MXFP8,
-    SIMT_DTYPE_MXFP6,
-    SIMT_DTYPE_MXFP4,
-    SIMT_DTYPE_NVFP4,
-    SIMT_DTYPE_COUNT
-};
+#define SIMT_DTYPE_LIST(X)                                                                                   \
+    X(FP64, "fp64")                                                                                          \
+    X(FP32, "fp32")                                                                                          \
+    X(TF32, "tf32")                                                                                          \
+    X(FP16, "fp16")                                                                                          \
+    X(BF16, "bf16")                                                                                          \
+    X(FP8, "fp8")                                                                                            \
+    X(INT8, "int8")                                                                                          \
+    X(INT4, "int4")                                                                                          \
+    X(FP6, "fp6")                                                                                            \
+    X(FP4, "fp4")                                                                                            \
+    X(MXFP8, "mxfp8")                                                                                        \
+    X(MXFP6, "mxfp6")                                                                                        \
+    X(MXFP4, "mxfp4")                                                                                        \
+    X(NVFP4, "nvfp4")
+
+/* SIMT_DTYPE_LIST(X) calls X(SUFFIX, "name") once per type, in enum order:
+ * tables keyed by dtype are written from it, so a new type is one line. */
+#define SIMT_DTYPE_ENUM(suffix, name) SIMT_DTYPE_##suffix,
+enum simt_dtype { SIMT_DTYPE_LIST(SIMT_DTYPE_ENUM) SIMT_DTYPE_COUNT };
+#undef SIMT_DTYPE_ENUM
 
 /* Returns the API name of a dtype ("bf16"), or NULL when out of range. */
 const char *simt_dtype_name(enum simt_dtype dtype);

@@ -1,6 +1,7 @@
 // app.js - simtd's dashboard: an occupancy calculator with its three graphs,
 // a roofline chart, a shared-memory bank-conflict view, a transformer view
-// (tokens per second against batch, memory per GPU) and a GPU comparison.
+// (tokens per second against batch, memory per GPU), a whole-kernel
+// prediction (POST /v1/kernel from an editable request) and a GPU comparison.
 // Every number comes from the API of the daemon that served this page; the
 // page only lays them out. Chart.js (window.Chart) comes from /static/chart.js;
 // share.js (window.simtShare) brings the token, the state in the URL, the
@@ -16,7 +17,7 @@
     gpus: [],
     records: {},          // id -> GET /v1/gpus/{id}
     missingRoutes: [],    // API paths that answered 404 not_found
-    updates: { occupancy: 0, sweeps: 0, roofline: 0, banks: 0, compare: 0, transformer: 0 },
+    updates: { occupancy: 0, sweeps: 0, roofline: 0, banks: 0, compare: 0, transformer: 0, kernel: 0 },
     charts: {},
     kernels: [],          // roofline points the user added
     last: {},
@@ -838,6 +839,79 @@
     $("tf-form").addEventListener("submit", (e) => e.preventDefault());
   }
 
+  // ---- kernel -------------------------------------------------------------------
+
+  // POST /v1/kernel with the textarea's request, which a preset (index.html's #kern-presets)
+  // fills and the GPU select rewrites; shown: time, bound, each breakdown term, occupancy.
+  const kernelLatest = latest();
+
+  // Two-space JSON with each innermost object or array on one line (an access per line).
+  function kernelText(body) {
+    return JSON.stringify(body, null, 2).replace(/[{[][^{}[\]]*[}\]]/g, (m) => m.replace(/\s*\n\s*/g, " "));
+  }
+
+  function kernelBody() { // { body } from the textarea, or { error } saying why it is not JSON
+    try {
+      return { body: JSON.parse($("kern-body").value) };
+    } catch (e) {
+      return { error: `the request is not JSON: ${e.message}` };
+    }
+  }
+
+  function fillKernelPreset() {
+    const preset = JSON.parse($("kern-presets").textContent)[$("kern-preset").value];
+    if (preset) $("kern-body").value = kernelText(Object.assign({}, preset, { gpu: $("kern-gpu").value }));
+  }
+
+  // Lays the request out again with `changes` merged in; text that is not JSON stays as typed.
+  function relayKernel(changes) {
+    const { body } = kernelBody();
+    if (body && typeof body === "object" && !Array.isArray(body)) $("kern-body").value = kernelText(Object.assign(body, changes));
+  }
+
+  async function updateKernel() {
+    const { body, error } = kernelBody();
+    if (error) {
+      showError("kern-error", error);
+      state.updates.kernel++;
+      return;
+    }
+    const result = await kernelLatest(api("POST", "/v1/kernel", body));
+    if (result === null) return;
+    state.last.kernel = result;
+    showError("kern-error", result.ok ? "" : errorText(result));
+    if (result.ok) renderKernel(result.data);
+    else for (const id of ["kern-result", "kern-breakdown", "kern-assumptions"]) $(id).innerHTML = "";
+    state.updates.kernel++;
+  }
+
+  function renderKernel(a) {
+    const occ = a.occupancy || {};
+    const occText = occ.occupancy === undefined ? "" : `<span>occupancy <b id="kern-occupancy">${pct(occ.occupancy)}</b> ` +
+      `(${occ.active_blocks_per_sm} blocks per SM, limited by ${(occ.limiters || []).join(", ").replace(/_/g, " ")})</span>`;
+    const waves = a.waves !== undefined ? `, ${a.waves.toFixed(2)} waves` : "";
+    $("kern-result").innerHTML =
+      `<span class="big" id="kern-time">${seconds(a.time_s)}</span>` +
+      `<span>bound by <b id="kern-bound">${escapeHtml(a.bound)}</b> on ${escapeHtml(a.gpu)}${waves}</span>` + occText;
+    const rows = Object.entries(a.breakdown || {}).map(([name, value]) => {
+      const hit = name === `${a.bound}_s` ? " class=\"limiter\"" : "";
+      return `<tr${hit} data-term="${escapeHtml(name)}"><th>${escapeHtml(name)}</th><td>${value === 0 ? "0" : seconds(value)}</td></tr>`;
+    });
+    $("kern-breakdown").innerHTML = `<caption>breakdown (each term alone; they overlap)</caption>${rows.join("")}`;
+    $("kern-assumptions").innerHTML = (a.assumptions || []).map((s) => `<li>${escapeHtml(s)}</li>`).join("");
+  }
+
+  function startKernel() {
+    if (!simtShare.readState().has("kern-body")) fillKernelPreset();
+    else relayKernel({}); // the URL's request, kept on one line there
+    $("kern-preset").addEventListener("change", fillKernelPreset);
+    $("kern-gpu").addEventListener("change", () => relayKernel({ gpu: $("kern-gpu").value }));
+    $("kern-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      updateKernel();
+    });
+  }
+
   // ---- start ------------------------------------------------------------------
 
   async function start() {
@@ -857,13 +931,14 @@
     $("server-status").className = "status ok";
     state.gpus = list.data.gpus;
 
-    for (const id of ["occ-gpu", "roof-gpu", "bank-gpu"]) fillGpuSelect($(id), "h200-sxm");
+    for (const id of ["occ-gpu", "roof-gpu", "bank-gpu", "kern-gpu"]) fillGpuSelect($(id), "h200-sxm");
     const defaults = ["a100-sxm4-80gb", "h100-sxm", "h200-sxm", "b200", "mi300x"];
     $("cmp-gpus").innerHTML = state.gpus.map((g) =>
       `<label><input type="checkbox" value="${g.id}"${defaults.includes(g.id) ? " checked" : ""}> ${g.id}</label>`).join("");
 
     const haveTransformer = await startTransformer();
     simtShare.applyState(simtShare.readState());
+    startKernel();
     for (const s of SWEEPS) state.charts[s.chart] = makeSweepChart($(`chart-${s.chart}`), s.title);
     state.charts.roofline = makeRooflineChart($("chart-roofline"));
     if (haveTransformer) wireTransformer();
@@ -907,7 +982,8 @@
     const kept = simtShare.loadKernels();
     state.kernels = kept !== null ? kept
       : [{ name: "example (1 TFLOP, 4 GB, fp16)", flops: 1e12, dram: 4e9, l2: 0, precision: "fp16", tensor_cores: true }];
-    await Promise.all([updateOccupancy(), updateRoofline(), updateBanks(), haveTransformer ? updateTransformerNow() : null]);
+    await Promise.all([updateOccupancy(), updateRoofline(), updateBanks(), haveTransformer ? updateTransformerNow() : null,
+                      updateKernel()]);
     await updateCompareNow();
     state.ready = true;
     document.body.dataset.ready = "1";

@@ -79,12 +79,13 @@
 
   // ---- state in the URL -----------------------------------------------------
 
-  // Every input and select with an id, inside a form, and the GPU checkboxes
+  // Every input, select and textarea with an id, inside a form (the kernel
+  // section's request too), and the GPU checkboxes
   // of the comparison and of the transformer section (each as one comma list,
   // under "cmp" and "tfg").
   const CHECK_GROUPS = [["cmp", "#cmp-gpus"], ["tfg", "#tf-gpus"]];
   function stateFields() {
-    return Array.from(document.querySelectorAll("form input[id], form select[id]"));
+    return Array.from(document.querySelectorAll("form input[id], form select[id], form textarea[id]"));
   }
 
   function readState() {
@@ -114,7 +115,11 @@
 
   function saveState() {
     const params = new URLSearchParams();
-    for (const el of stateFields()) params.set(el.id, el.type === "checkbox" ? (el.checked ? "1" : "0") : el.value);
+    // a textarea's line breaks and tabs become spaces: simtd refuses a URL with control characters
+    for (const el of stateFields()) {
+      const value = el.tagName === "TEXTAREA" ? el.value.replace(/\s*[\r\n\t]\s*/g, " ") : el.value;
+      params.set(el.id, el.type === "checkbox" ? (el.checked ? "1" : "0") : value);
+    }
     for (const [key, group] of CHECK_GROUPS) {
       params.set(key, Array.from(document.querySelectorAll(`${group} input:checked`)).map((el) => el.value).join(","));
     }

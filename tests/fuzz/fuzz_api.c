@@ -54,7 +54,7 @@ static const struct {
     const char *codes[5];
 } contract[] = {
     {400, {"bad_json", "invalid_argument", "unknown_field", "missing_field", NULL}},
-    {404, {"not_found", "unknown_gpu", NULL}},
+    {404, {"not_found", "unknown_gpu", "unknown_model", NULL}},
     {405, {"method_not_allowed", NULL}},
     {413, {"too_large", NULL}},
     {415, {"unsupported_media_type", NULL}},
