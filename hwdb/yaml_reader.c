@@ -265,7 +265,7 @@ static SIMT_WARN_UNUSED int read_number_node(struct parse *p, const struct simt_
                                              const char *path, struct pos use, const yaml_node_t **node,
                                              double *out)
 {
-    yaml_node_t *got;
+    yaml_node_t *got = NULL;
     int rc = node_get(p, id, &got, path, use);
     if (rc != SIMT_OK)
         return rc;
@@ -339,7 +339,7 @@ static SIMT_WARN_UNUSED int each_pair(struct parse *p, const yaml_node_t *map, c
                                       pair_fn fn)
 {
     for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
-        yaml_node_t *key;
+        yaml_node_t *key = NULL;
         int rc = pair_key(p, pair, path, "a plain string", &key);
         if (rc != SIMT_OK)
             return rc;
@@ -419,7 +419,7 @@ static SIMT_WARN_UNUSED int read_dtypes(struct parse *p, size_t fi, const yaml_n
         return fail_at(p, mark_pos(value->start_mark), path, "expected at least one data type");
     for (yaml_node_pair_t *pair = value->data.mapping.pairs.start; pair < value->data.mapping.pairs.top;
          pair++) {
-        yaml_node_t *key;
+        yaml_node_t *key = NULL;
         const yaml_node_t *num;
         rc = pair_key(p, pair, path, "a data type name", &key);
         if (rc != SIMT_OK)
@@ -548,7 +548,7 @@ static SIMT_WARN_UNUSED int group_pair(struct parse *p, void *ctx, const yaml_no
             return fail_at(p, mark_pos(key->start_mark), path,
                            "belongs in a GPU file (gpus/<id>.yaml), not in "
                            "an architecture file");
-        yaml_node_t *value;
+        yaml_node_t *value = NULL;
         int rc = node_get(p, value_id, &value, path, mark_pos(key->start_mark));
         if (rc != SIMT_OK)
             return rc;
@@ -563,7 +563,7 @@ static SIMT_WARN_UNUSED int group_pair(struct parse *p, void *ctx, const yaml_no
         const struct simt_hwdb_field *field = &p->fields[fi];
         if (strcmp(field->group, hwdb_group_names[group]) != 0 || strcmp(field->key, text) != 0)
             continue;
-        yaml_node_t *value;
+        yaml_node_t *value = NULL;
         int rc = node_get(p, value_id, &value, path, mark_pos(key->start_mark));
         if (rc != SIMT_OK)
             return rc;
@@ -601,7 +601,7 @@ static SIMT_WARN_UNUSED int source_pair(struct parse *p, void *ctx, const yaml_n
             p, mark_pos(key->start_mark), path,
             "unknown group (expected identity, limits, amd, sm, clocks, memory, throughput, latency, "
             "interconnect, measured or achievable)");
-    yaml_node_t *value;
+    yaml_node_t *value = NULL;
     int rc = node_get(p, value_id, &value, path, mark_pos(key->start_mark));
     if (rc != SIMT_OK)
         return rc;
@@ -618,7 +618,7 @@ static SIMT_WARN_UNUSED int top_pair(struct parse *p, void *ctx, const yaml_node
 {
     (void)ctx;
     struct layer *l = p->layer;
-    yaml_node_t *value;
+    yaml_node_t *value = NULL;
     int rc = node_get(p, value_id, &value, text, mark_pos(key->start_mark));
     if (rc != SIMT_OK)
         return rc;
@@ -926,7 +926,7 @@ static SIMT_WARN_UNUSED int parse_file(struct layer *l, struct simt_diag *diag)
         if (!p.seen) {
             rc = hwdb_report(diag, SIMT_ENOMEM, l->path, l->rel, l->top, "", "out of memory");
         } else {
-            yaml_node_t *top;
+            yaml_node_t *top = NULL;
             rc = node_get(&p, 1, &top, "", (struct pos){0, 0});
             if (rc == SIMT_OK) {
                 l->top = mark_pos(top->start_mark);

@@ -128,7 +128,7 @@ int simt_mva_solve(const struct simt_mva_center *centers, int count, double dela
     double cap;
     if (!mva_valid(centers, count, delay, &cap) || !(customers > 0.0) || customers > SIMT_MVA_MAX_CUSTOMERS)
         return SIMT_EINVAL;
-    struct simt_mva_center busy[SIMT_MVA_MAX_CENTERS];
+    struct simt_mva_center busy[SIMT_MVA_MAX_CENTERS] = {0}; /* all set before use; quiets -O3 */
     int where[SIMT_MVA_MAX_CENTERS];
     int busy_count = 0;
     for (int k = 0; k < count; k++) {
