@@ -238,17 +238,21 @@ static double attention(struct ctx *c)
         return op->time_s;
     }
     /* prefill: query blocks of ATTN_TILE rows; block j sees the keys up to
-     * its last query (kv_len - seq_len earlier tokens included) */
+     * its last query (kv_len - seq_len earlier tokens included). Summed in
+     * closed form, so the work does not grow with seq_len: the first
+     * blocks - 1 are full (block j ends at past + (j + 1) ATTN_TILE, so it
+     * spans ceil(past / ATTN_TILE) + j + 1 key tiles), the last holds the
+     * rest and spans the most. Every term is an integer, exact in a double
+     * below 2^53, so this equals the block-by-block sum. */
     int64_t blocks = (r->seq_len + ATTN_TILE - 1) / ATTN_TILE, past = r->kv_len - r->seq_len;
-    double tiles_per_head = 0.0, longest = 0.0, flops_per_head = 0.0;
-    for (int64_t j = 0; j < blocks; j++) {
-        int64_t last = past + (j + 1 < blocks ? (j + 1) * ATTN_TILE : r->seq_len);
-        int64_t rows = (j + 1 < blocks ? ATTN_TILE : r->seq_len - j * ATTN_TILE);
-        double t = (double)((last + ATTN_TILE - 1) / ATTN_TILE);
-        tiles_per_head += t;
-        longest = fmax(longest, t);
-        flops_per_head += 4.0 * (double)rows * (double)(last - rows / 2) * hd;
-    }
+    double full = (double)(blocks - 1), past_tiles = (double)((past + ATTN_TILE - 1) / ATTN_TILE);
+    int64_t last_rows = r->seq_len - (blocks - 1) * ATTN_TILE, last_end = past + r->seq_len;
+    double longest = (double)((last_end + ATTN_TILE - 1) / ATTN_TILE);
+    double tiles_per_head = full * (full + 1.0) / 2.0 + full * past_tiles + longest;
+    double flops_per_head =
+        4.0 * ATTN_TILE * hd *
+            (full * (double)(past - ATTN_TILE / 2) + ATTN_TILE * full * (full + 1.0) / 2.0) +
+        4.0 * (double)last_rows * (double)(last_end - last_rows / 2) * hd;
     double units = (double)(r->batch * heads);
     double rate = c->attn_flops_per_s * ATTN_PREFILL_FRACTION / c->gpu->sm_count;
     double tile_s = 4.0 * ATTN_TILE * ATTN_TILE * hd / rate;
