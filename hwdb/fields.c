@@ -367,6 +367,19 @@ int simt_hwdb_field_set_dtype(struct simt_gpu_spec *spec, const struct simt_hwdb
     return SIMT_OK;
 }
 
+/* A list field given too few or too many items: SIMT_EINVAL, saying so. */
+static int fail_count(struct simt_diag *diag, const struct simt_hwdb_field *field, const char *items, int max,
+                      int count)
+{
+    if (diag) {
+        memset(diag, 0, sizeof *diag);
+        snprintf(diag->field, sizeof diag->field, "%s", field->name);
+        snprintf(diag->message, sizeof diag->message, "%s: expected 1..%d %s, got %d", field->name, max,
+                 items, count);
+    }
+    return SIMT_EINVAL;
+}
+
 int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_hwdb_field *field,
                                   const int64_t *bytes, int count, struct simt_diag *diag)
 {
@@ -374,15 +387,8 @@ int simt_hwdb_field_set_carveouts(struct simt_gpu_spec *spec, const struct simt_
         not_this_kind(diag, field, "not a carveout list");
         return SIMT_EINVAL;
     }
-    if (count < 1 || count > SIMT_MAX_CARVEOUTS) {
-        if (diag) {
-            memset(diag, 0, sizeof *diag);
-            snprintf(diag->field, sizeof diag->field, "%s", field->name);
-            snprintf(diag->message, sizeof diag->message, "%s: expected 1..%d sizes, got %d", field->name,
-                     SIMT_MAX_CARVEOUTS, count);
-        }
-        return SIMT_EINVAL;
-    }
+    if (count < 1 || count > SIMT_MAX_CARVEOUTS)
+        return fail_count(diag, field, "sizes", SIMT_MAX_CARVEOUTS, count);
     for (int i = 0; i < count; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s[%d]", field->name, i);
@@ -410,15 +416,8 @@ int simt_hwdb_field_set_list(struct simt_gpu_spec *spec, const struct simt_hwdb_
         not_this_kind(diag, field, "not a list of integers");
         return SIMT_EINVAL;
     }
-    if (count < 1 || count > SIMT_HWDB_MAX_LIST) {
-        if (diag) {
-            memset(diag, 0, sizeof *diag);
-            snprintf(diag->field, sizeof diag->field, "%s", field->name);
-            snprintf(diag->message, sizeof diag->message, "%s: expected 1..%d entries, got %d", field->name,
-                     SIMT_HWDB_MAX_LIST, count);
-        }
-        return SIMT_EINVAL;
-    }
+    if (count < 1 || count > SIMT_HWDB_MAX_LIST)
+        return fail_count(diag, field, "entries", SIMT_HWDB_MAX_LIST, count);
     for (int i = 0; i < count; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s[%d]", field->name, i);
