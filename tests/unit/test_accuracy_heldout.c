@@ -17,7 +17,8 @@
  * slip. The kernel model reads every field the requests carry (int_ops,
  * repeats, distinct_addresses, l2_warm); a request field it ever refuses
  * as unknown is dropped from the request, and the test prints one line per
- * field name with the number of requests it was dropped from. */
+ * field name with the number of requests it was dropped from.
+ * SIMT_HELDOUT_DUMP=file writes every row there for study. */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -268,6 +269,21 @@ static void print_kinds(void)
     }
 }
 
+/* SIMT_HELDOUT_DUMP=file: every row, worst first, as tab-separated text
+ * (class, half, signed error, label, kind), for study; off by default */
+static void dump_rows(const char *path)
+{
+    if (path == NULL || *path == '\0')
+        return;
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "SIMT_HELDOUT_DUMP: cannot write %s", path);
+    for (size_t i = 0; i < row_count; i++)
+        fprintf(f, "%s\t%s\t%+.4f\t%s\t%s\n", class_names[rows[i].cls], rows[i].heldout ? "heldout" : "fit",
+                rows[i].error, rows[i].label, rows[i].kind);
+    ck_assert_int_eq(fclose(f), 0);
+    printf("wrote %zu rows to %s\n", row_count, path);
+}
+
 START_TEST(heldout_set_within_ceilings)
 {
     struct simt_hwdb *db = NULL;
@@ -303,6 +319,7 @@ START_TEST(heldout_set_within_ceilings)
     }
     print_kinds();
     qsort(rows, row_count, sizeof rows[0], by_worst);
+    dump_rows(getenv("SIMT_HELDOUT_DUMP"));
     for (int c = 0; c < CLASS_COUNT; c++) {
         printf("worst held-out %s:", class_names[c]);
         for (size_t i = 0, shown = 0; i < row_count && shown < 5; i++) {
