@@ -237,7 +237,9 @@ static int read_request(struct simt_call *call, int lanes, struct simt_kernel_re
 static const char *const space_names[] = {"global", "shared", "constant", "local"};
 static const char *const op_names[] = {"load", "store", "atomic"};
 
-static json_t *advice_item(const struct simt_kernel_request *req, const struct simt_kernel_advice *a)
+/* One piece of advice, an object of the answer's "advice" list. */
+static void write_advice(struct simt_jsonw *w, const struct simt_kernel_request *req,
+                         const struct simt_kernel_advice *a)
 {
     char message[320];
     char what[96] = "";
@@ -289,13 +291,13 @@ static json_t *advice_item(const struct simt_kernel_request *req, const struct s
         break;
     }
     static const char *const kinds[] = {"pad", "coalesce", "widen", "ilp", "occupancy", "branch"};
-    json_t *item = json_object();
-    json_object_set_new(item, "message", json_string(message));
-    simt_call_set_real(item, "estimated_speedup", a->estimated_speedup);
-    json_object_set_new(item, "kind", json_string(kinds[a->kind]));
+    simt_jsonw_object_begin(w);
+    simt_jsonw_key_string(w, "message", message);
+    simt_jsonw_key_real(w, "estimated_speedup", a->estimated_speedup);
+    simt_jsonw_key_string(w, "kind", kinds[a->kind]);
     if (a->access_index >= 0)
-        simt_call_set_int(item, "access", a->access_index);
-    return item;
+        simt_jsonw_key_int(w, "access", a->access_index);
+    simt_jsonw_object_end(w);
 }
 
 static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_result *r)
@@ -409,52 +411,62 @@ static json_t *answer_kernel(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_kernel_predict(&gpu->spec, &gpu->figures, &req, &r, &diag);
-    json_t *answer = simt_call_answer_from(call, rc, &diag);
-    if (answer == NULL)
+    if (rc != SIMT_OK) {
+        simt_call_fail_diag(call, rc, "", &diag);
         return NULL;
-    simt_call_set_real(answer, "time_s", r.time_s);
-    json_object_set_new(answer, "bound", json_string(simt_kernel_bound_name(r.bound)));
-    json_t *occ = json_object();
-    json_object_set(occ, "gpu", json_object_get(answer, "gpu"));
-    simt_api_occupancy_fill(occ, &gpu->spec, &r.occupancy);
-    simt_call_set_real(occ, "waves", r.waves);
-    json_object_set_new(answer, "occupancy", occ);
-    json_t *breakdown = json_object();
+    }
+    /* written as text, members in the order the answer has always had */
+    struct simt_jsonw *w = simt_call_write_begin(call);
+    if (w == NULL)
+        return NULL;
+    simt_jsonw_key_real(w, "time_s", r.time_s);
+    simt_jsonw_key_string(w, "bound", simt_kernel_bound_name(r.bound));
+    simt_jsonw_key(w, "occupancy");
+    simt_jsonw_object_begin(w);
+    if (call->has_gpu)
+        simt_jsonw_key_string(w, "gpu", call->gpu.record->id);
+    simt_api_occupancy_write(w, &gpu->spec, &r.occupancy);
+    simt_jsonw_key_real(w, "waves", r.waves);
+    simt_jsonw_object_end(w);
+    simt_jsonw_key(w, "breakdown");
+    simt_jsonw_object_begin(w);
     static const char *const keys[SIMT_BOUND_COUNT] = {"dram_s", "l2_s",      "shared_s", "compute_s",
                                                        "sfu_s",  "latency_s", "launch_s"};
     for (int b = 0; b < SIMT_BOUND_COUNT; b++)
-        simt_call_set_real(breakdown, keys[b], r.breakdown_s[b]);
-    simt_call_set_real(breakdown, "issue_s", r.issue_s);
-    simt_call_set_real(breakdown, "fp32_s", r.fp32_s);
-    simt_call_set_real(breakdown, "fp64_s", r.fp64_s);
-    simt_call_set_real(breakdown, "fp16_s", r.fp16_s);
-    simt_call_set_real(breakdown, "constant_s", r.constant_s);
-    simt_call_set_real(breakdown, "int32_s", r.int32_s);
-    simt_call_set_real(breakdown, "tensor_s", r.tensor_s);
-    json_object_set_new(answer, "breakdown", breakdown);
-    json_t *traffic = json_object();
-    simt_call_set_real(traffic, "dram_bytes", r.dram_bytes);
-    simt_call_set_real(traffic, "l2_bytes", r.l2_bytes);
-    simt_call_set_real(traffic, "useful_bytes", r.useful_bytes);
-    simt_call_set_real(traffic, "shared_wavefronts", r.shared_wavefronts);
-    simt_call_set_real(traffic, "l1_wavefronts", r.l1_wavefronts);
-    simt_call_set_real(traffic, "warp_instructions", r.warp_instructions);
-    json_object_set_new(answer, "traffic", traffic);
-    json_t *advice = json_array();
+        simt_jsonw_key_real(w, keys[b], r.breakdown_s[b]);
+    simt_jsonw_key_real(w, "issue_s", r.issue_s);
+    simt_jsonw_key_real(w, "fp32_s", r.fp32_s);
+    simt_jsonw_key_real(w, "fp64_s", r.fp64_s);
+    simt_jsonw_key_real(w, "fp16_s", r.fp16_s);
+    simt_jsonw_key_real(w, "constant_s", r.constant_s);
+    simt_jsonw_key_real(w, "int32_s", r.int32_s);
+    simt_jsonw_key_real(w, "tensor_s", r.tensor_s);
+    simt_jsonw_object_end(w);
+    simt_jsonw_key(w, "traffic");
+    simt_jsonw_object_begin(w);
+    simt_jsonw_key_real(w, "dram_bytes", r.dram_bytes);
+    simt_jsonw_key_real(w, "l2_bytes", r.l2_bytes);
+    simt_jsonw_key_real(w, "useful_bytes", r.useful_bytes);
+    simt_jsonw_key_real(w, "shared_wavefronts", r.shared_wavefronts);
+    simt_jsonw_key_real(w, "l1_wavefronts", r.l1_wavefronts);
+    simt_jsonw_key_real(w, "warp_instructions", r.warp_instructions);
+    simt_jsonw_object_end(w);
+    simt_jsonw_key(w, "advice");
+    simt_jsonw_array_begin(w);
     for (int i = 0; i < r.advice_count; i++)
-        json_array_append_new(advice, advice_item(&req, &r.advice[i]));
-    json_object_set_new(answer, "advice", advice);
-    simt_call_set_real(answer, "execution_s", r.execution_s);
-    simt_call_set_int(answer, "blocks", r.blocks);
-    simt_call_set_real(answer, "waves", r.waves);
-    simt_call_set_real(answer, "divergence_serialization", r.divergence_serialization);
-    simt_call_set_real(answer, "latency_rounds_per_warp", r.latency_rounds_per_warp);
+        write_advice(w, &req, &r.advice[i]);
+    simt_jsonw_array_end(w);
+    simt_jsonw_key_real(w, "execution_s", r.execution_s);
+    simt_jsonw_key_int(w, "blocks", r.blocks);
+    simt_jsonw_key_real(w, "waves", r.waves);
+    simt_jsonw_key_real(w, "divergence_serialization", r.divergence_serialization);
+    simt_jsonw_key_real(w, "latency_rounds_per_warp", r.latency_rounds_per_warp);
     if (r.latency_rounds_per_warp > 0.0)
-        simt_call_set_real(answer, "loaded_latency_cycles", r.loaded_latency_cycles);
-    simt_call_set_real(answer, "achieved_dram_bandwidth_bytes_per_s", r.achieved_dram_bandwidth_bytes_per_s);
+        simt_jsonw_key_real(w, "loaded_latency_cycles", r.loaded_latency_cycles);
+    simt_jsonw_key_real(w, "achieved_dram_bandwidth_bytes_per_s", r.achieved_dram_bandwidth_bytes_per_s);
     kernel_assumptions(call, &r);
     simt_call_assume_figures(call, &gpu->figures, r.figures_used);
-    return answer;
+    return simt_call_write_end(call);
 }
 
 const struct simt_api_endpoint simt_api_kernel_endpoint = SIMT_MODEL_ENDPOINT(
