@@ -544,10 +544,14 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
 }
 
 /* The resident blocks per SM of a request, from predict_core's first steps
- * alone (validation, rates, occupancy): SIMT_OK and *blocks, or the code
+ * alone (validation, occupancy): SIMT_OK and *blocks, or the code
  * predict_core fails with at those steps. A cheap screen for the occupancy
- * advice's probes, which need the full prediction only where blocks rise. */
-static int resident_blocks(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+ * advice's probes, which need the full prediction only where blocks rise.
+ * r: the rates read once for the request advised. A probe differs from it
+ * only in registers or shared memory, which the rates do not read, and the
+ * occupancy step reads nothing of them but the warp width (the GPU's), so
+ * its blocks are the ones predict_core would find. */
+static int resident_blocks(const struct simt_gpu_spec *gpu, const struct rates *r,
                            const struct simt_kernel_request *req, int *blocks)
 {
     int rc = validate(gpu, req, NULL);
@@ -555,10 +559,7 @@ static int resident_blocks(const struct simt_gpu_spec *gpu, const struct simt_fi
         return rc;
     struct simt_kernel_result res;
     memset(&res, 0, sizeof res);
-    struct rates r;
-    if ((rc = read_rates(gpu, figures, req, &r, &res.figures_used, &res.assumed, NULL)) != SIMT_OK)
-        return rc;
-    if ((rc = shape_and_occupancy(gpu, req, &r, &res, NULL)) != SIMT_OK)
+    if ((rc = shape_and_occupancy(gpu, req, r, &res, NULL)) != SIMT_OK)
         return rc;
     *blocks = res.occupancy.active_blocks_per_sm;
     return SIMT_OK;
@@ -763,7 +764,11 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
     /* raise occupancy when registers or shared memory limit it: probe each
      * smaller size's occupancy first, predict only where it rises */
     const struct simt_occupancy_result *occ = &res->occupancy;
-    if (occ->occupancy < 1.0 && (occ->limiters & (SIMT_LIMIT_REGISTERS | SIMT_LIMIT_SHARED))) {
+    struct rates rates;
+    simt_figure_mask rates_used = 0;
+    unsigned rates_assumed = 0;
+    if (occ->occupancy < 1.0 && (occ->limiters & (SIMT_LIMIT_REGISTERS | SIMT_LIMIT_SHARED)) &&
+        read_rates(gpu, figures, req, &rates, &rates_used, &rates_assumed, NULL) == SIMT_OK) {
         v = *req;
         int found = 0;
         unsigned limiter = 0;
@@ -773,7 +778,7 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
         if (occ->limiters & SIMT_LIMIT_REGISTERS) {
             for (int regs = req->registers_per_thread - 1; regs >= 16 && !found; regs--) {
                 v.registers_per_thread = regs;
-                if (resident_blocks(gpu, figures, &v, &blocks) == SIMT_OK &&
+                if (resident_blocks(gpu, &rates, &v, &blocks) == SIMT_OK &&
                     blocks > occ->active_blocks_per_sm &&
                     predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
                     probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
@@ -790,7 +795,7 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
                 v.static_shared_bytes = req->dynamic_shared_bytes >= cut
                                             ? req->static_shared_bytes
                                             : req->static_shared_bytes - (cut - req->dynamic_shared_bytes);
-                if (resident_blocks(gpu, figures, &v, &blocks) == SIMT_OK &&
+                if (resident_blocks(gpu, &rates, &v, &blocks) == SIMT_OK &&
                     blocks > occ->active_blocks_per_sm &&
                     predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
                     probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
