@@ -701,6 +701,63 @@ static double variant_time(const struct simt_gpu_spec *gpu, const struct simt_fi
     return r.time_s;
 }
 
+/* Raise occupancy when registers or shared memory limit it: probe each
+ * smaller size's occupancy first, predict only where it rises. */
+static void advise_occupancy(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                             const struct simt_kernel_request *req, struct simt_kernel_result *res)
+{
+    struct simt_kernel_request v;
+    double base = res->time_s;
+    const struct simt_occupancy_result *occ = &res->occupancy;
+    struct rates rates;
+    simt_figure_mask rates_used = 0;
+    unsigned rates_assumed = 0;
+    if (occ->occupancy < 1.0 && (occ->limiters & (SIMT_LIMIT_REGISTERS | SIMT_LIMIT_SHARED)) &&
+        read_rates(gpu, figures, req, &rates, &rates_used, &rates_assumed, NULL) == SIMT_OK) {
+        v = *req;
+        int found = 0;
+        unsigned limiter = 0;
+        double limit_value = 0.0;
+        struct simt_kernel_result probe;
+        int blocks = 0;
+        if (occ->limiters & SIMT_LIMIT_REGISTERS) {
+            for (int regs = req->registers_per_thread - 1; regs >= 16 && !found; regs--) {
+                v.registers_per_thread = regs;
+                if (resident_blocks(gpu, &rates, &v, &blocks) == SIMT_OK &&
+                    blocks > occ->active_blocks_per_sm &&
+                    predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
+                    probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
+                    found = 1;
+                    limiter = SIMT_LIMIT_REGISTERS;
+                    limit_value = regs;
+                }
+            }
+        } else {
+            int64_t total = req->static_shared_bytes + req->dynamic_shared_bytes;
+            for (int64_t cut = 128; cut <= total && !found; cut += 128) {
+                v.dynamic_shared_bytes =
+                    req->dynamic_shared_bytes >= cut ? req->dynamic_shared_bytes - cut : 0;
+                v.static_shared_bytes = req->dynamic_shared_bytes >= cut
+                                            ? req->static_shared_bytes
+                                            : req->static_shared_bytes - (cut - req->dynamic_shared_bytes);
+                if (resident_blocks(gpu, &rates, &v, &blocks) == SIMT_OK &&
+                    blocks > occ->active_blocks_per_sm &&
+                    predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
+                    probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
+                    found = 1;
+                    limiter = SIMT_LIMIT_SHARED;
+                    limit_value = (double)(total - cut);
+                }
+            }
+        }
+        /* the probe that found it is the variant's prediction */
+        if (found)
+            add_advice(res, base, probe.time_s,
+                       (struct simt_kernel_advice){SIMT_ADVICE_OCCUPANCY, -1, occ->occupancy,
+                                                   probe.occupancy.occupancy, limiter, limit_value, 0});
+    }
+}
+
 static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
                    const struct simt_kernel_request *req, struct simt_kernel_result *res)
 {
@@ -761,56 +818,7 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
                                                    v.accesses[i].independent, 0, 0, 0});
         }
     }
-    /* raise occupancy when registers or shared memory limit it: probe each
-     * smaller size's occupancy first, predict only where it rises */
-    const struct simt_occupancy_result *occ = &res->occupancy;
-    struct rates rates;
-    simt_figure_mask rates_used = 0;
-    unsigned rates_assumed = 0;
-    if (occ->occupancy < 1.0 && (occ->limiters & (SIMT_LIMIT_REGISTERS | SIMT_LIMIT_SHARED)) &&
-        read_rates(gpu, figures, req, &rates, &rates_used, &rates_assumed, NULL) == SIMT_OK) {
-        v = *req;
-        int found = 0;
-        unsigned limiter = 0;
-        double limit_value = 0.0;
-        struct simt_kernel_result probe;
-        int blocks = 0;
-        if (occ->limiters & SIMT_LIMIT_REGISTERS) {
-            for (int regs = req->registers_per_thread - 1; regs >= 16 && !found; regs--) {
-                v.registers_per_thread = regs;
-                if (resident_blocks(gpu, &rates, &v, &blocks) == SIMT_OK &&
-                    blocks > occ->active_blocks_per_sm &&
-                    predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
-                    probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
-                    found = 1;
-                    limiter = SIMT_LIMIT_REGISTERS;
-                    limit_value = regs;
-                }
-            }
-        } else {
-            int64_t total = req->static_shared_bytes + req->dynamic_shared_bytes;
-            for (int64_t cut = 128; cut <= total && !found; cut += 128) {
-                v.dynamic_shared_bytes =
-                    req->dynamic_shared_bytes >= cut ? req->dynamic_shared_bytes - cut : 0;
-                v.static_shared_bytes = req->dynamic_shared_bytes >= cut
-                                            ? req->static_shared_bytes
-                                            : req->static_shared_bytes - (cut - req->dynamic_shared_bytes);
-                if (resident_blocks(gpu, &rates, &v, &blocks) == SIMT_OK &&
-                    blocks > occ->active_blocks_per_sm &&
-                    predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
-                    probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
-                    found = 1;
-                    limiter = SIMT_LIMIT_SHARED;
-                    limit_value = (double)(total - cut);
-                }
-            }
-        }
-        /* the probe that found it is the variant's prediction */
-        if (found)
-            add_advice(res, base, probe.time_s,
-                       (struct simt_kernel_advice){SIMT_ADVICE_OCCUPANCY, -1, occ->occupancy,
-                                                   probe.occupancy.occupancy, limiter, limit_value, 0});
-    }
+    advise_occupancy(gpu, figures, req, res);
     /* restructure a divergent branch */
     if (res->divergence_serialization > 1.0) {
         v = *req;
