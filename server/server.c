@@ -39,9 +39,10 @@
 #define KEEP_BODY_CAPACITY ((size_t)64 * 1024)
 #define FIRST_BODY_CAPACITY ((size_t)4096)
 /* microhttpd's memory pool per connection (request line, headers, the
- * read and write buffers): above 32 KiB, so that it is mapped (see
- * daemon_start); its default is 32 KiB */
-#define CONNECTION_POOL_BYTES ((size_t)40 * 1024)
+ * read and write buffers): one page above its default of 32 KiB, so that
+ * it is mapped (see daemon_start); a header block of 40 000 bytes is
+ * still refused (431) */
+#define CONNECTION_POOL_BYTES ((size_t)36 * 1024)
 /* costly requests waiting for the heavy thread at most; more get 503 */
 #define SIMT_HEAVY_QUEUE 64u
 
