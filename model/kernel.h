@@ -132,8 +132,11 @@ struct simt_kernel_request {
     double flops_fp32; /* per thread; an FMA counts 2 */
     double flops_fp64;
     double flops_fp16;
-    double sfu_ops;                        /* per thread */
-    double int_ops;                        /* integer and address instructions per thread */
+    double sfu_ops;     /* per thread */
+    double int_ops;     /* integer ALU instructions per thread (add, logic, shift, compare) */
+    double int_mul_ops; /* integer multiplies and multiply-adds per thread (IMAD, IMUL):
+                           the FMA pipe, not the integer ALU */
+    double alu_chains;  /* independent dependent chains the thread's arithmetic forms; 0 or 1: one chain */
     double flops_tensor[SIMT_DTYPE_COUNT]; /* per thread, tensor-core flops by enum simt_dtype (an MMA's
                                               2mnk spread over the lanes); kernel_tensor.h */
     int l2_warm;                           /* 1: the global data is already in L2 (where it fits) */
@@ -217,6 +220,12 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_ATOMIC_L2                                                                        \
     (1u << 22) /* atomics over distinct_addresses that fit in L2: served there, no DRAM */
 #define SIMT_KERNEL_ASSUMED_NO_INT_PIPE (1u << 20) /* int_ops, but no INT32 figure: issue slots only */
+#define SIMT_KERNEL_ASSUMED_INT_MUL_PIPE                                                                     \
+    (1u << 23) /* int_mul_ops run on the FMA pipe (int32_mul_ops_per_clock_per_sm), sharing it with FP32 */
+#define SIMT_KERNEL_ASSUMED_NO_INT_MUL_RATE                                                                  \
+    (1u << 24) /* int_mul_ops, but no multiply-add figure: priced at the INT32 rate */
+#define SIMT_KERNEL_ASSUMED_ATOMIC_SLICES                                                                    \
+    (1u << 25) /* contended atomics: each warp's line requests serialize at the L2 slice holding the line */
 /* tensor work (kernel_tensor.h), from the top of the word */
 #define SIMT_KERNEL_ASSUMED_TENSOR_PIPE (1u << 31) /* tensor flops priced on the SM's tensor pipe */
 #define SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS                                                                 \
