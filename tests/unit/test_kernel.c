@@ -510,6 +510,13 @@ START_TEST(test_atomic_slices)
     req.accesses[0].distinct_addresses = 1024;
     r = predict_on(&gpu, &req);
     ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 64e-6, 1e-12);
+    /* a chip of 2 line requests a clock over 0.5 a slice has 4 slices: the
+     * 4 KiB set's 8 become 4, 8 us (its request slots alone: 4 us) */
+    gpu.l2_atomics_per_clock = 2;
+    req.accesses[0].pattern.lane_stride_elements = 1;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 8e-6, 1e-12);
+    gpu.l2_atomics_per_clock = 0;
     /* a faster slice is never slower */
     gpu.l2_slice_atomic_lanes_per_clock = 0;
     req.accesses[0].pattern.lane_stride_elements = 1;
