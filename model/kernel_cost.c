@@ -338,25 +338,33 @@ static void wait_for_neighbours(const struct simt_kernel_access *a, const struct
 }
 
 /* The dirty lines a cold launch finds in L2. A launch that finds none of its
- * data in L2 follows other work (in the measured set: a 256 MiB write that
+ * data in L2 follows other work (in the measured sets: a 256 MiB write that
  * flushes the L2); the L2 is write-back, so what that work wrote is still
  * there, dirty. Every line the launch fills evicts one, and an evicted dirty
- * line is written to DRAM: the launch's first DRAM reads, up to the dirty
- * bytes, each bring a write-back with them. Its own stores evict dirty lines
- * too, but leave as many of their own behind when it ends (written back
- * after it), so they add nothing: the extra writes are the dirty bytes its
- * fills evict beyond those its stores leave, at most the dirty bytes. A
- * launch marked `l2_warm` follows work on its own data (just read, or just
- * written and read again): no other work's dirty lines to evict.
+ * line is written to DRAM. The victim is not the oldest line: the L2's sets
+ * are indexed by a hash of the address and hold lines of every age, so to
+ * the launch each fill evicts a line of the earlier work's at random. Of D
+ * dirty bytes in an L2 of C bytes, f bytes of fills then evict
+ * D (1 - exp(-f / C)) (each fill takes a dirty victim with probability
+ * remaining / C), approaching D only after several L2s of fills. Its own
+ * stores evict dirty lines too, but leave as many of their own behind when it
+ * ends (written back after it), so they add nothing: the extra writes are
+ * the dirty bytes its fills evict beyond those its stores leave. A launch
+ * marked `l2_warm` follows work on its own data (just read, or just written
+ * and read again): no other work's dirty lines to evict.
  *
- * How much of the L2 is dirty: L2_DIRTY_FRACTION of it, fitted on the fit
- * half of the held-out H200 set (tests/gpu/results/h200/heldout/
- * kernels.json, split "fit") only: the cold read-only microbenchmarks
- * (coalescing and latency-hiding rows, l2_read_32MiB_cold) miss by a fixed
- * time beyond 64 MiB read (8 to 10 us, whatever the size: a bounded amount
- * of extra DRAM writes), and in proportion below it; the fraction is the
- * one that minimises the median |error| of the fit half's micro rows. */
-#define L2_DIRTY_FRACTION 0.5
+ * How much of the L2 is dirty: L2_DIRTY_FRACTION of it, fitted on fit data
+ * only (tests/gpu/results/h200/kmemory_probe.json, l2_read: the same reads
+ * after a 256 MiB write and after a 256 MiB read, 8 to 160 MiB; the write
+ * flush costs 1.4 us more at 8 MiB, 3.8 at 32, 6.3 at 64 and 9.9 at 128 and
+ * 160 MiB: the sub-linear rise of random eviction, up to about 42 MB of
+ * extra writes). */
+#define L2_DIRTY_FRACTION 0.55
+static double dirty_evicted(double dirty, double fills, double capacity)
+{
+    return dirty * -expm1(-fills / capacity);
+}
+
 static void write_back_dirty(const struct rates *r, const struct launch_shape *shape, struct warp_cost *w)
 {
     if (!(r->l2_bytes > 0.0) || !(shape->warps_total > 0.0))
@@ -364,7 +372,8 @@ static void write_back_dirty(const struct rates *r, const struct launch_shape *s
     double dirty = L2_DIRTY_FRACTION * r->l2_bytes;
     double fills = shape->warps_total * (w->dram_read_bytes + w->dram_write_bytes);
     double own = shape->warps_total * w->dram_write_bytes;
-    double evicted = fmax(0.0, fmin(dirty, fills) - fmin(dirty, own));
+    double evicted =
+        fmax(0.0, dirty_evicted(dirty, fills, r->l2_bytes) - dirty_evicted(dirty, own, r->l2_bytes));
     if (!(evicted > 0.0))
         return;
     double per_warp = evicted / shape->warps_total;
