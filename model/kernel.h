@@ -83,10 +83,21 @@
  * `bound` names the largest of the breakdown terms; advice reruns the model
  * with one change each and ranks the changes by estimated speedup.
  *
- * Known to be missing: the overlap lost at block barriers (a shared tile
- * with bank conflicts between two barriers runs 13-18% slower than
- * predicted on the H200; block reductions and scans run 30-36% slower on
- * the held-out set's fit half); data shared by every warp that the request
+ * Block barriers and warp shuffles (kernel_cost.c, cost_sync): each of
+ * `barriers` holds a warp for the barrier's latency plus a share per warp
+ * of its block (they arrive one after another) and takes data-path cycles
+ * per block barrier; each barrier's phase reads at least one shared word
+ * another warp wrote (a dependent shared round). Each of `shuffles` is one
+ * data-path wavefront and one step of a dependent chain. Measured on the
+ * H200 (kmemory_probe.json): barrier phases alone on an SM within -4% to
+ * -10%, with the SM full -9% to -16% (the overlap lost when a block's
+ * warps wait for each other while other blocks hold the data path is not
+ * all priced). Fit half: block reductions, scans, softmax and layer norm
+ * moved 1-12 points, not more: short blocks with many barriers (softmax
+ * and layer norm of 256-512 columns, 65536 blocks) still run about twice
+ * as long as predicted.
+ * Known to be missing: the rest of the overlap lost at block barriers;
+ * data shared by every warp that the request
  * cannot mark (a GEMV's vector, a layer norm's weights, a gather's small
  * table: priced as DRAM traffic per warp, +50% to +230%); ALU chains
  * (a thread's independent arithmetic chains are not in the request; one
@@ -132,8 +143,10 @@ struct simt_kernel_request {
     double flops_fp32; /* per thread; an FMA counts 2 */
     double flops_fp64;
     double flops_fp16;
-    double sfu_ops;                        /* per thread */
-    double int_ops;                        /* integer and address instructions per thread */
+    double sfu_ops;  /* per thread */
+    double int_ops;  /* integer and address instructions per thread */
+    double barriers; /* block barriers (__syncthreads, bar.sync) a thread passes */
+    double shuffles; /* warp shuffles (__shfl_*_sync) a thread executes, in dependent chains */
     double flops_tensor[SIMT_DTYPE_COUNT]; /* per thread, tensor-core flops by enum simt_dtype (an MMA's
                                               2mnk spread over the lanes); kernel_tensor.h */
     int l2_warm;                           /* 1: the global data is already in L2 (where it fits) */
@@ -217,6 +230,15 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_ATOMIC_L2                                                                        \
     (1u << 22) /* atomics over distinct_addresses that fit in L2: served there, no DRAM */
 #define SIMT_KERNEL_ASSUMED_NO_INT_PIPE (1u << 20) /* int_ops, but no INT32 figure: issue slots only */
+#define SIMT_KERNEL_ASSUMED_BARRIERS                                                                         \
+    (1u << 29) /* block barriers: each waits for the block's warps and takes the SM's data path (measured)   \
+                */
+#define SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES                                                               \
+    (1u << 28) /* barriers, but no barrier figures for this GPU: issue slots only */
+#define SIMT_KERNEL_ASSUMED_SHUFFLES                                                                         \
+    (1u << 27) /* warp shuffles: one data-path wavefront each, one dependent chain (shuffle latency) */
+#define SIMT_KERNEL_ASSUMED_SHUFFLE_LATENCY                                                                  \
+    (1u << 26) /* warp shuffles, but no shuffle latency for this GPU: the shared-memory latency stands in */
 /* tensor work (kernel_tensor.h), from the top of the word */
 #define SIMT_KERNEL_ASSUMED_TENSOR_PIPE (1u << 31) /* tensor flops priced on the SM's tensor pipe */
 #define SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS                                                                 \

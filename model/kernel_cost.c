@@ -382,6 +382,55 @@ static void write_back_dirty(const struct rates *r, const struct launch_shape *s
     w->dram_rows += per_warp / r->dram_interleave;
 }
 
+/* Block barriers and warp shuffles (per_thread.barriers, .shuffles).
+ * A __syncthreads holds each warp of the block until the last one arrives
+ * (CUDA C++ Programming Guide, Synchronization Functions), so a warp that
+ * passes one waits the barrier's own latency plus the spread of its block's
+ * warps, which reach it one after another as the schedulers issue them; and
+ * the SM spends data-path cycles on each block's barrier. H200
+ * (kmemory_probe.json, fit data): phases of {read a neighbour's shared
+ * word, add, store} cost 13, 16, 24 and 36 cycles more with __syncthreads
+ * than with __syncwarp for blocks of 2, 4, 8 and 16 warps alone on an SM
+ * (10 + 1.67 a warp), and with the SM full 26, 31, 54, 74 and 124 cycles
+ * more per SM for 2 to 32 blocks (3.2 a block beyond the latency's share).
+ * A warp shuffle moves 32 lanes through the same data path as a shared
+ * access (CUDA C++ Programming Guide, throughput table: 32 results per
+ * clock per SM for warp shuffles from cc 5.0; measured 0.99 warp shuffles
+ * a clock per SM), and a reduction's shuffles depend on each other: each
+ * waits the shuffle's latency. */
+static void cost_sync(const struct simt_kernel_request *req, const struct rates *r,
+                      const struct launch_shape *shape, struct warp_cost *w)
+{
+    if (req->barriers > 0.0) {
+        w->instructions += req->barriers;
+        w->sync_delay_cycles +=
+            req->barriers * (r->barrier_latency + r->barrier_per_warp * shape->warps_per_block);
+        if (shape->warps_per_block > 0.0)
+            w->data_wavefronts += req->barriers * r->barrier_data_path / shape->warps_per_block;
+        /* a barrier orders shared memory: after it the block's warps read
+         * what the others wrote, so each barrier's phase holds at least one
+         * dependent shared read on the block's critical path, also where
+         * the request's per-thread average (a tree's halving active
+         * threads) gives the warp fewer rounds than barriers */
+        double shared_rounds = 0.0;
+        int shared_loads = 0;
+        for (int i = 0; i < req->access_count; i++) {
+            const struct simt_kernel_access *a = &req->accesses[i];
+            if (a->space != SIMT_SPACE_SHARED || a->op != SIMT_OP_LOAD || !(a->count > 0.0))
+                continue;
+            shared_loads = 1;
+            shared_rounds += ceil(a->count / fmin(a->independent, a->count) - 1e-9);
+        }
+        if (shared_loads && req->barriers > shared_rounds)
+            w->sync_delay_cycles += (req->barriers - shared_rounds) * r->shared_latency;
+    }
+    if (req->shuffles > 0.0) {
+        w->instructions += req->shuffles;
+        w->data_wavefronts += req->shuffles;
+        w->sync_delay_cycles += req->shuffles * r->shuffle_latency;
+    }
+}
+
 int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, struct warp_cost *w,
                           unsigned *assumed, struct simt_diag *diag)
@@ -466,6 +515,7 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
      * pipe; they are off the dependent chain (index arithmetic overlaps) */
     w->instructions += alu_instructions + req->int_ops;
     w->alu_delay_cycles = alu_instructions * r->fma_latency;
+    cost_sync(req, r, shape, w);
     if (!req->l2_warm)
         write_back_dirty(r, shape, w);
     return SIMT_OK;
