@@ -107,6 +107,8 @@ std::string request_json(const KernelDesc &d) {
     if (d.flops_fp64 != 0) o += ", \"fp64\": " + jnum(d.flops_fp64);
     o += "}, \"sfu_ops\": " + jnum(d.sfu_ops);
     if (d.int_ops >= 0) o += ", \"int_ops\": " + jnum(d.int_ops);
+    if (d.barriers > 0) o += ", \"barriers\": " + jnum(d.barriers);
+    if (d.shuffles > 0) o += ", \"shuffles\": " + jnum(d.shuffles);
     o += ", \"accesses\": [";
     for (size_t i = 0; i < d.accesses.size(); i++) {
         const Access &a = d.accesses[i];

@@ -52,6 +52,8 @@ struct KernelDesc {
     int block_barriers = 1;
     double flops_fp32 = 0, flops_fp64 = 0, sfu_ops = 0;
     double int_ops = -1; /* integer and address instructions per thread; -1: not said */
+    double barriers = 0; /* __syncthreads a thread passes; 0: not said */
+    double shuffles = 0; /* warp shuffles a thread executes; 0: not said */
     bool l2_warm = false;
     std::vector<Access> accesses;
     std::string branch = "{\"paths\": 1}";
