@@ -432,8 +432,11 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
         double mn = (double)req->batch * (double)req->m * (double)req->n * 4.0;
         c->reduce_s = 2.0 * (double)split * mn / ctx->dram_bytes_per_s + ctx->second_kernel_s + ctx->fill_s;
         if (ctx->reduce_in_kernel && ctx->l2_bytes_per_s > 0.0) {
-            /* serial: the splits of a tile take a semaphore in turn, each
-             * reading the partial so far and writing its sum, two L2
+            /* serial: the splits of a tile take a semaphore in turn
+             * (CUTLASS's serial split-K, include/cutlass/gemm/kernel/
+             * gemm.h: semaphore.wait(threadblock_tile_offset.k()) before an
+             * epilogue that reads the D the split before wrote), each
+             * waiting on the lock and reading the partial so far: two L2
              * round trips per split that no other work hides */
             double serial_s = 2.0 * (double)(split - 1) * mn / ctx->l2_bytes_per_s + ctx->memset_s +
                               2.0 * (double)(split - 1) * ctx->l2_latency_s;
@@ -482,7 +485,10 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     if (fmod(iterations, (double)ctx->sm_count) > 0.0 || output_tiles % ctx->sm_count != 0) {
         double partial_bytes = 2.0 * active * (double)tile->m * (double)tile->n * 4.0;
         double bw = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s : ctx->dram_bytes_per_s;
-        c->reduce_s = partial_bytes / bw + ctx->memset_s;
+        /* the owner of a shared tile waits on its peers' flag, then
+         * reads their partials: two L2 round trips no other work hides */
+        c->reduce_s = partial_bytes / bw + ctx->memset_s + 2.0 * ctx->l2_latency_s;
+        c->serial_reduce = 1;
     }
     /* each SM still starts and ends its share of the tiles */
     finish(ctx, busy, ceil(c->waves), c);
@@ -635,8 +641,9 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     s->in_flight_latency_s = in_flight_latency_s;
     /* Hopper on, the asynchronous warpgroup MMA (wgmma; tcgen05 on
      * Blackwell) and its kernels: TMA, clusters, stream-K. FP64 is not
-     * among its types (PTX ISA, wgmma.mma_async: f16, bf16, tf32, e4m3,
-     * e5m2, s8, u8, b1): FP64 tensor-core GEMMs run the warp-level mma.sync
+     * among its types (PTX ISA, wgmma.mma_async; LLVM's NVVM dialect lists
+     * them as WGMMATypes: f16, tf32, u8, s8, b1, bf16, e4m3, e5m2,
+     * reviews.llvm.org/D157695): FP64 tensor-core GEMMs run the warp-level mma.sync
      * (DMMA) kernels, data-parallel with split-K (cuBLAS 13.1 on an H200:
      * cutlass_80_tensorop_d884gemm and sm90_xmma ..._tensor16x8x16 kernels,
      * their K split over gridDim.z, tests/gpu/results/h200/gemm_probe.json) */
@@ -808,7 +815,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                "part-empty last wave (wave efficiency %.2f) does not cost; partial tiles handed over through "
                "L2%s",
                (long long)best->tiles, gpu->sm_count, out->wave_efficiency,
-               best->reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200)"
+               best->reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200); "
+                                      "a shared tile's owner waits two L2 latencies for its peers' flag"
                                     : "");
     if (best->split > 1)
         assume(out, "split-K %d: K cut across %d blocks per output tile; fp32 partial sums reduced %s",
