@@ -110,7 +110,9 @@
  * Fitted with SINGLE_KERNEL_FLOOR_S to the fit half of the held-out set
  * (tests/gpu/results/h200/heldout/gemm.json, rows with "split": "fit"),
  * the least median error on a grid of 1 to 6 stages and 1.5 to 2.1 us
- * (3 stages, 1.8 us: 10.9%). */
+ * (3 stages, 1.8 us: 10.9%); checked again on that grid once a single
+ * call paid the dirty lines it evicts: still the least (8.9% to 9.0%, the
+ * neighbours within 0.1%). */
 #define IN_FLIGHT_STAGES 3.0
 /* A single call on an idle GPU follows other work (in the held-out set, a
  * 256 MiB write that flushes the L2): the L2 is write-back, so that work's
