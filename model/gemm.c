@@ -143,9 +143,10 @@ static const struct tile_shape tensor_tiles[] = {
 };
 /* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and
  * 8x64 are cuBLAS's skinny-M kernels (fp32 m = 16 and m <= 8 on an H200,
- * gemm_kernels.json). */
+ * gemm_kernels.json), and so are 32x128 (m = 16 and 32 with n = 16384,
+ * gemm_probe.json) and 64x256 (m = 64, both files). */
 static const struct tile_shape simt_tiles[] = {
-    {128, 128}, {128, 64}, {64, 128}, {64, 64}, {32, 64}, {8, 64},
+    {128, 128}, {64, 256}, {128, 64}, {64, 128}, {64, 64}, {32, 128}, {32, 64}, {8, 64},
 };
 /* Matrix-vector products (m or n of 1) run as GEMV on the FMA units: one
  * row (or column) of the output per block of 256. */
