@@ -878,6 +878,12 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
                dtype_name, path->hardware_flops_per_s,
                path->measured ? "the measured" : "the datasheet's times the achievable fraction: an",
                path->library_fraction, path->peak_flops_per_s);
+    char dirty_line[128] = "";
+    if (s->ctx.dirty_bytes > 0.0)
+        snprintf(dirty_line, sizeof dirty_line,
+                 "; the fills evict and write back earlier work's dirty lines, %.3g bytes (half the L2, "
+                 "as the kernel model takes it)",
+                 s->ctx.dirty_bytes);
     int slot_width = simt_gemm_slot_elements(req->k, req->n, s->ctx.element_bytes);
     if (!out->alignment_ok && path->tensor)
         assume(
@@ -905,8 +911,8 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
         "memory: A and B read and C written (%d-byte elements) once through DRAM, as many bytes as are both "
         "read and written at the copy rate, the rest at the read or the write rate; operand tiles fed to "
         "each SM "
-        "from L2%s",
-        s->ctx.out_bytes, s->l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)");
+        "from L2%s%s",
+        s->ctx.out_bytes, s->l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)", dirty_line);
     if (req->sparse || simt_gemm_narrow(req->dtype)) {
         char line[SIMT_GEMM_ASSUMPTION_BYTES];
         simt_gemm_describe_operands(req, out->alignment_elements, line, sizeof line);
@@ -923,13 +929,9 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
         assume(out,
                "overhead: one call on an idle GPU: the launch overhead (%.3g s) plus %.3g s of the kernel's "
                "own prologue and epilogue (fitted to single cuBLAS calls on an H200) plus two DRAM latencies "
-               "(%.3g s) per wave for the first loads and the last stores; the L2 holds %.3g bytes of "
-               "earlier work's dirty lines (%s), which the GEMM's fills evict and write back to DRAM; "
-               "\"launches\": \"back_to_back\" for one of a stream of calls",
-               s->ctx.launch_s, SINGLE_KERNEL_FLOOR_S, 2.0 * s->latency_s, s->ctx.dirty_bytes,
-               req->launches == SIMT_GEMM_LAUNCH_IN_CHAIN
-                   ? "none: a GEMM in a chain of kernels whose own writes are small"
-                   : "half the L2, as the kernel model takes a call after other work");
+               "(%.3g s) per wave for the first loads and the last stores; \"launches\": \"back_to_back\" "
+               "for one of a stream of calls",
+               s->ctx.launch_s, SINGLE_KERNEL_FLOOR_S, 2.0 * s->latency_s);
     if (s->rate.in_flight_stages_per_s < HUGE_VAL)
         assume(
             out,
