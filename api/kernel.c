@@ -79,7 +79,13 @@ static const struct simt_api_field branch_fields[] = {SIMT_BRANCH_ROWS};
 static const struct simt_api_field per_thread_fields[] = {
     SIMT_ROW_OBJECT("flops", SIMT_API_OBJECT, 0, flops_fields, "Per precision: {\"fp32\": n}."),
     SIMT_ROW_NUMBER("sfu_ops", 0, 0.0, 1e15, 0.0, K, sfu_ops, "Special-function operations."),
-    SIMT_ROW_NUMBER("int_ops", 0, 0.0, 1e15, 0.0, K, int_ops, "Integer and address instructions per thread."),
+    SIMT_ROW_NUMBER("int_ops", 0, 0.0, 1e15, 0.0, K, int_ops,
+                    "Integer ALU instructions per thread: add, logic, shift, compare, address arithmetic."),
+    SIMT_ROW_NUMBER("int_mul_ops", 0, 0.0, 1e15, 0.0, K, int_mul_ops,
+                    "Integer multiplies and multiply-adds per thread (IMAD, IMUL, and the adds and shifts "
+                    "the compiler issues as IMAD): the FMA pipe."),
+    SIMT_ROW_NUMBER("alu_chains", 0, 1.0, 1e6, 1.0, K, alu_chains,
+                    "Independent dependent chains the thread's floating-point and SFU arithmetic forms."),
     SIMT_ROW_OBJECT("accesses", SIMT_API_ARRAY, 0, access_fields, "The memory accesses a thread makes."),
     SIMT_ROW_OBJECT("branch", SIMT_API_OBJECT, 0, branch_fields, "Divergence, as /v1/divergence."),
 };
@@ -364,12 +370,23 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
                          "the granule is read, merged and written back");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_INT_PIPE)
         simt_call_assume(call, "int_ops: the GPU record has no INT32 figure; they take issue slots only");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_INT_MUL_PIPE)
+        simt_call_assume(call, "int_mul_ops run on the FMA pipe (int32_mul_ops_per_clock_per_sm) and take "
+                               "its FP32 issue; off the dependent chain");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_INT_MUL_RATE)
+        simt_call_assume(call, "int_mul_ops: the GPU record has no int32_mul_ops_per_clock_per_sm; priced at "
+                               "the INT32 rate");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_SLICES)
+        simt_call_assume(call, "contended atomics: each warp instruction sends one request per line its "
+                               "lanes touch to the L2 slice holding the line; a slice serves a request's "
+                               "lanes at l2_slice_atomic_lanes_per_clock, lanes on one address one after "
+                               "another, and the addresses spread over one slice per l2_atomic_slice_bytes");
     if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION)
-        simt_call_assume(call, "contended atomics: each of distinct_addresses takes its share of the grid's "
-                               "atomics one after another at the L2 (l2_same_address_atomics_per_clock)");
+        simt_call_assume(call, "contended atomics: the lanes on one address are served one after another at "
+                               "the L2 (l2_same_address_atomics_per_clock)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_L2)
         simt_call_assume(call, "atomics over distinct_addresses that fit in L2 are served there (no DRAM "
-                               "traffic); every atomic lane takes a slot of the L2's atomic units "
+                               "traffic); every line request takes a slot of the L2's atomic units "
                                "(l2_atomics_per_clock)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE)
         simt_call_assume(call, "distinct_addresses given, but the GPU record has no "

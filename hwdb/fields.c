@@ -107,6 +107,8 @@ static const struct simt_hwdb_field fields[] = {
     F(constant_cache_bytes_per_sm, "memory", INT, 0, 16777216, OPT),
     F(l2_atomics_per_clock, "throughput", DOUBLE, 0, 4096, OPT),
     F(l2_same_address_atomics_per_clock, "throughput", DOUBLE, 0, 64, OPT),
+    F(l2_slice_atomic_lanes_per_clock, "throughput", DOUBLE, 0, 1024, OPT),
+    F(l2_atomic_slice_bytes, "memory", DOUBLE, 0, 1048576, OPT),
 
     /* --- the whole-kernel model's L2 residency (kernel_cost.c) --- */
     F(l2_partitions, "memory", INT, 1, 64, OPT), /* every bundled GPU has it; absent = 1 */
@@ -116,6 +118,7 @@ static const struct simt_hwdb_field fields[] = {
     F(fp64_flops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, ALL),
     F(fp16_flops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, NV),
     F(int32_ops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, NV),
+    F(int32_mul_ops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, OPT),
     F(sfu_ops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, NV),
     F(issue_slots_per_clock_per_sm, "throughput", DOUBLE, 0.25, 64, ALL),
     F(tensor_dense_flops_per_s, "throughput", DTYPES, 0, 1e18, ALL),

@@ -145,14 +145,20 @@ struct simt_gpu_spec {
                                     0 = unknown */
     double l2_same_address_atomics_per_clock; /* chip, SM clocks: atomics to ONE address the L2 completes a
                                                  clock (they serialize there); 0 = unknown */
+    double
+        l2_slice_atomic_lanes_per_clock; /* one L2 slice, SM clocks: lanes of one warp's atomic request to one
+                                            line it completes a clock (distinct addresses); 0 = unknown */
+    double
+        l2_atomic_slice_bytes; /* contiguous bytes per L2 slice as atomics spread over slices; 0 = unknown */
     int l2_partitions; /* L2 partitions that each cache the lines their own SMs read: a line that every SM
                           reads is held once in each, so a table shared by the grid has l2_bytes / this */
 
     /* --- throughputs, per SM per clock unless the name says per_s --- */
     double fp32_flops_per_clock_per_sm; /* an FMA counts 2 */
     double fp64_flops_per_clock_per_sm;
-    double fp16_flops_per_clock_per_sm; /* non-tensor half2 */
-    double int32_ops_per_clock_per_sm;
+    double fp16_flops_per_clock_per_sm;    /* non-tensor half2 */
+    double int32_ops_per_clock_per_sm;     /* integer ALU: add, logic, shift, compare */
+    double int32_mul_ops_per_clock_per_sm; /* integer multiply-add (IMAD) on the FMA pipe; 0 = unknown */
     double sfu_ops_per_clock_per_sm;
     double issue_slots_per_clock_per_sm;               /* warp instructions per clock */
     double tensor_dense_flops_per_s[SIMT_DTYPE_COUNT]; /* 0 = no tensor path */

@@ -76,13 +76,18 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
     }
     if (req->block[2] > 64)
         return fail(diag, SIMT_EUNSAT, "launch.block", "block z must be at most 64");
-    double flops[5] = {req->flops_fp32, req->flops_fp64, req->flops_fp16, req->sfu_ops, req->int_ops};
-    static const char *const flop_fields[5] = {"per_thread.flops.fp32", "per_thread.flops.fp64",
+    double flops[6] = {req->flops_fp32, req->flops_fp64, req->flops_fp16,
+                       req->sfu_ops,    req->int_ops,    req->int_mul_ops};
+    static const char *const flop_fields[6] = {"per_thread.flops.fp32", "per_thread.flops.fp64",
                                                "per_thread.flops.fp16", "per_thread.sfu_ops",
-                                               "per_thread.int_ops"};
-    for (int i = 0; i < 5; i++)
+                                               "per_thread.int_ops",    "per_thread.int_mul_ops"};
+    for (int i = 0; i < 6; i++)
         if (!(flops[i] >= 0.0) || !isfinite(flops[i]) || flops[i] > 1e15)
             return fail(diag, SIMT_EINVAL, flop_fields[i], "must be a number 0..1e15");
+    /* 0: not given (one chain) */
+    if (!(!(req->alu_chains > 0.0 || req->alu_chains < 0.0) ||
+          (req->alu_chains >= 1.0 && req->alu_chains <= 1e6)))
+        return fail(diag, SIMT_EINVAL, "per_thread.alu_chains", "must be a number 1..1e6");
     if (req->access_count < 0 || req->access_count > SIMT_KERNEL_MAX_ACCESSES)
         return fail(diag, SIMT_EINVAL, "per_thread.accesses", "at most 16 accesses");
     int lanes = gpu->warp_size > 0 ? gpu->warp_size : 32;
@@ -176,11 +181,15 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
     d[C_CONSTANT] =
         r->constant_per_cycle > 0.0 ? serialization * w->constant_requests / r->constant_per_cycle : 0.0;
     d[C_INT32] = r->int32_per_cycle > 0.0 ? serialization * r->lanes * w->int_ops / r->int32_per_cycle : 0.0;
-    /* one address's atomics are served one after another chip-wide: the
-     * SM's share of that rate is the rate over the SMs issuing them */
-    d[C_ATOMIC] = r->atomic_same_address_per_s > 0.0
-                      ? w->contended_atomics / (r->atomic_same_address_per_s / active_sms / r->clock_hz)
-                      : 0.0;
+    /* integer multiply-adds issue on the FMA pipe's heavy half (IMAD): their
+     * own rate, and they take FP32 issue from the FMA pipe as a whole */
+    d[C_IMAD] =
+        r->int_mul_per_cycle > 0.0 ? serialization * r->lanes * w->int_mul_ops / r->int_mul_per_cycle : 0.0;
+    if (r->fp32_per_cycle > 0.0)
+        d[C_FP32] += serialization * r->lanes * 2.0 * w->int_mul_ops / r->fp32_per_cycle;
+    /* a slice serves the requests of every SM issuing them one after
+     * another: the SM's share of its time is the slice cycles times the SMs */
+    d[C_ATOMIC] = w->contended_atomics * active_sms;
     d[C_ATOMIC_UNITS] =
         r->atomics_per_s > 0.0 ? w->atomic_ops / (r->atomics_per_s / active_sms / r->clock_hz) : 0.0;
     d[C_TENSOR] = simt_kernel_tensor_demand(w, r, serialization, resident_warps);
@@ -332,6 +341,8 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->l2_partitions = gpu->l2_partitions > 1 ? gpu->l2_partitions : 1.0;
     r->atomic_same_address_per_s = gpu->l2_same_address_atomics_per_clock * r->clock_hz;
     r->atomics_per_s = gpu->l2_atomics_per_clock * r->clock_hz;
+    r->atomic_slice_lanes_per_cycle = gpu->l2_slice_atomic_lanes_per_clock;
+    r->atomic_slice_bytes = gpu->l2_atomic_slice_bytes;
     r->dram_granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
                           : gpu->sector_bytes > 0                ? gpu->sector_bytes
                                                                  : 32;
@@ -461,7 +472,26 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
     }
     if ((rc = simt_kernel_tensor_read_rates(gpu, figures, req, per_cycle, r, used, diag)) != SIMT_OK)
         return rc;
-    return read_pipes(figures, req, per_cycle, r, used, assumed, diag);
+    if ((rc = read_pipes(figures, req, per_cycle, r, used, assumed, diag)) != SIMT_OK)
+        return rc;
+    /* integer multiply-adds: the FMA pipe's rate where the record has it,
+     * else the INT32 figure stands in */
+    if (req->int_mul_ops > 0.0) {
+        if (gpu->int32_mul_ops_per_clock_per_sm > 0.0) {
+            r->int_mul_per_cycle = gpu->int32_mul_ops_per_clock_per_sm;
+            *assumed |= SIMT_KERNEL_ASSUMED_INT_MUL_PIPE;
+        } else {
+            v = simt_figure_get(figures, SIMT_FIG_INT32);
+            if (v > 0.0) {
+                r->int_mul_per_cycle = v * per_cycle;
+                *used |= SIMT_FIG_BIT(SIMT_FIG_INT32);
+                *assumed |= SIMT_KERNEL_ASSUMED_NO_INT_MUL_RATE;
+            } else {
+                *assumed |= SIMT_KERNEL_ASSUMED_NO_INT_PIPE;
+            }
+        }
+    }
+    return SIMT_OK;
 }
 
 /* The prediction without advice. */
@@ -516,10 +546,8 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
         res->breakdown_s[SIMT_BOUND_L2] = 0.0;
     }
     /* the L2's atomic units: contended atomics, one address at a time */
-    if (r->atomic_same_address_per_s > 0.0)
-        res->breakdown_s[SIMT_BOUND_L2] =
-            fmax(res->breakdown_s[SIMT_BOUND_L2],
-                 warps_total * w->contended_atomics / r->atomic_same_address_per_s);
+    res->breakdown_s[SIMT_BOUND_L2] =
+        fmax(res->breakdown_s[SIMT_BOUND_L2], warps_total * w->contended_atomics / r->clock_hz);
     if (r->atomics_per_s > 0.0)
         res->breakdown_s[SIMT_BOUND_L2] =
             fmax(res->breakdown_s[SIMT_BOUND_L2], warps_total * w->atomic_ops / r->atomics_per_s);
@@ -529,7 +557,7 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
     res->fp64_s = busiest_warps * d[C_FP64] / r->clock_hz;
     res->fp16_s = busiest_warps * d[C_FP16] / r->clock_hz;
     res->constant_s = busiest_warps * d[C_CONSTANT] / r->clock_hz;
-    res->int32_s = busiest_warps * d[C_INT32] / r->clock_hz;
+    res->int32_s = busiest_warps * fmax(d[C_INT32], d[C_IMAD]) / r->clock_hz;
     res->tensor_s = busiest_warps * d[C_TENSOR] / r->clock_hz;
     res->breakdown_s[SIMT_BOUND_COMPUTE] =
         fmax(fmax(fmax(res->issue_s, res->fp32_s), fmax(fmax(res->fp64_s, res->fp16_s), res->constant_s)),

@@ -61,23 +61,33 @@
  *     global access is an L2 hit. A larger set streamed through an LRU
  *     cache leaves nothing: cold. Fit half: warm L2 reads +33% -> -5%.
  *   - Atomics with `distinct_addresses` D: over a set that fits in L2
- *     (D x element bytes) they stay in L2; each of the D addresses takes
- *     its share of the grid's atomics one after another at the measured
- *     same-address rate (l2_same_address_atomics_per_clock, a chip-wide
- *     network center scaled by the SMs issuing), and every global atomic
- *     lane takes a slot of the L2's atomic units (l2_atomics_per_clock).
- *     Both rates come from the fit half's 1-bin and 2^20-bin histograms;
- *     without them contention is not priced and an assumption says so.
+ *     (D x element bytes) they stay in L2. A warp's atomic instruction
+ *     sends one request per line its lanes touch to the L2 slice holding
+ *     the line; a slice serves a request's lanes at
+ *     l2_slice_atomic_lanes_per_clock, the lanes on one address one after
+ *     another at l2_same_address_atomics_per_clock (the compiler does not
+ *     merge them: REDG), and the set spreads over one slice per
+ *     l2_atomic_slice_bytes; each slice is a chip-wide center scaled by
+ *     the SMs issuing. Every line request also takes a slot of the L2's
+ *     atomic line requests (l2_atomics_per_clock). H200:
+ *     tests/gpu/results/h200/atomics_int_rates.json and the fit half's 1-bin
+ *     and 2^20-bin histograms; without the same-address rate contention is
+ *     not priced and an assumption says so.
  *   - A store that leaves part of each DRAM granule unwritten (after the
  *     block's other rows filled what they could) is a read-modify-write:
  *     the granule is read as well as written, its row opened for each.
  *     Fit half: 4-byte stores 16 B apart -52% -> +4%, random scatter
  *     -61% -> -24%.
- *   - `int_ops`: integer and address instructions take issue slots and
- *     the INT32 pipe (int32_ops_per_s), off the dependent chain. Fit half:
- *     hash loops -90% -> +17%. A request whose int_ops the compiler folds
- *     away (int_imad_8chains: 8 chained multiply-adds collapse) is
- *     over-predicted: the request cannot say it.
+ *   - `int_ops`: integer ALU instructions (add, logic, shift, compare)
+ *     take issue slots and the INT32 pipe (int32_ops_per_s); `int_mul_ops`
+ *     (IMAD, IMUL, and the adds and shifts the compiler issues as IMAD)
+ *     take the FMA pipe's integer half (int32_mul_ops_per_clock_per_sm)
+ *     and FP32 issue beside FFMA; both off the dependent chain. Fit half:
+ *     hash loops -90% -> +17%; the integer chains as their SASS splits them
+ *     (int_imad_8chains +64% -> +6%, xorshift held-out +90% -> -4%).
+ *   - `alu_chains`: the thread's floating-point and SFU arithmetic forms
+ *     that many independent chains, so it waits the FMA latency once per
+ *     instruction of one chain (fp32_fma_8chains_1block_per_sm +241% -> 0%).
  * Tensor-core work (flops_tensor) is one more center, the SM's tensor
  * pipe, priced in kernel_tensor.h; its term is part of compute.
  * `bound` names the largest of the breakdown terms; advice reruns the model
@@ -88,11 +98,11 @@
  * predicted on the H200; block reductions and scans run 30-36% slower on
  * the held-out set's fit half); data shared by every warp that the request
  * cannot mark (a GEMV's vector, a layer norm's weights, a gather's small
- * table: priced as DRAM traffic per warp, +50% to +230%); ALU chains
- * (a thread's independent arithmetic chains are not in the request; one
- * dependent chain is assumed); contention among a few L2 lines (16 or 256
- * histogram bins: the atomic units of one line serialize, not modelled).
- * Atomics are priced as reads (their write-back is not counted). */
+ * table: priced as DRAM traffic per warp, +50% to +230%); atomics over a
+ * few lines run slower than their slices' rates (histograms of 16 and 256
+ * bins -37% and -50%, 4096 bins -32%: a request of a few lanes seems to
+ * cost a slice more than its lanes, not modelled). Atomics are priced as
+ * reads (their write-back is not counted). */
 #ifndef SIMT_KERNEL_H
 #define SIMT_KERNEL_H
 
@@ -132,8 +142,11 @@ struct simt_kernel_request {
     double flops_fp32; /* per thread; an FMA counts 2 */
     double flops_fp64;
     double flops_fp16;
-    double sfu_ops;                        /* per thread */
-    double int_ops;                        /* integer and address instructions per thread */
+    double sfu_ops;     /* per thread */
+    double int_ops;     /* integer ALU instructions per thread (add, logic, shift, compare) */
+    double int_mul_ops; /* integer multiplies and multiply-adds per thread (IMAD, IMUL):
+                           the FMA pipe, not the integer ALU */
+    double alu_chains;  /* independent dependent chains the thread's arithmetic forms; 0 or 1: one chain */
     double flops_tensor[SIMT_DTYPE_COUNT]; /* per thread, tensor-core flops by enum simt_dtype (an MMA's
                                               2mnk spread over the lanes); kernel_tensor.h */
     int l2_warm;                           /* 1: the global data is already in L2 (where it fits) */
@@ -217,6 +230,12 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_ATOMIC_L2                                                                        \
     (1u << 22) /* atomics over distinct_addresses that fit in L2: served there, no DRAM */
 #define SIMT_KERNEL_ASSUMED_NO_INT_PIPE (1u << 20) /* int_ops, but no INT32 figure: issue slots only */
+#define SIMT_KERNEL_ASSUMED_INT_MUL_PIPE                                                                     \
+    (1u << 23) /* int_mul_ops run on the FMA pipe (int32_mul_ops_per_clock_per_sm), sharing it with FP32 */
+#define SIMT_KERNEL_ASSUMED_NO_INT_MUL_RATE                                                                  \
+    (1u << 24) /* int_mul_ops, but no multiply-add figure: priced at the INT32 rate */
+#define SIMT_KERNEL_ASSUMED_ATOMIC_SLICES                                                                    \
+    (1u << 25) /* contended atomics: each warp's line requests serialize at the L2 slice holding the line */
 /* tensor work (kernel_tensor.h), from the top of the word */
 #define SIMT_KERNEL_ASSUMED_TENSOR_PIPE (1u << 31) /* tensor flops priced on the SM's tensor pipe */
 #define SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS                                                                 \

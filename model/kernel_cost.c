@@ -300,16 +300,72 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
     return SIMT_OK;
 }
 
-/* Atomics contended across the grid: each of an access's D addresses takes
- * its share of the grid's atomics one after another at the L2's atomic
- * unit, so the access adds lanes x count / D of serialized work per warp. */
+/* One warp atomic instruction at the L2. Its lanes leave the SM as one
+ * request per line they touch, each to the L2 slice that holds the line
+ * (REDG/ATOMG: the compiler does not merge lanes; on the H200 32 lanes on
+ * one address take 32 times as long as one lane, atomics_int_rates.json).
+ * A slice works through a request's lanes at l2_slice_atomic_lanes_per_clock
+ * (32 words of one line: 4.65 clocks a request), but the lanes on one
+ * address one after another at the same-address rate (0.688 a clock): a
+ * request takes the longer of the two. On the H200 a request of 16 lanes
+ * on each of 2 words takes 23 clocks (16 x 1.45), one of 2 lanes on each
+ * of 16 words 4.65, as of 32 distinct words. Returns the slice cycles (SM
+ * clocks) of the instruction summed over its lines; *requests: its lines. */
+static double atomic_request_cycles(const struct simt_warp_access *p, const struct rates *r, double *requests)
+{
+    int64_t line[SIMT_MAX_LANES], address[SIMT_MAX_LANES];
+    int n = 0;
+    int64_t line_bytes = r->line_bytes > 0.0 ? (int64_t)r->line_bytes : 128;
+    for (int lane = 0; lane < p->lanes && lane < SIMT_MAX_LANES; lane++) {
+        if (!simt_warp_access_lane_active(p, lane))
+            continue;
+        address[n] = simt_warp_access_address(p, lane);
+        line[n] = simt_floor_div(address[n], line_bytes);
+        n++;
+    }
+    double same_cycles =
+        r->atomic_same_address_per_s > 0.0 ? r->clock_hz / r->atomic_same_address_per_s : 0.0;
+    double cycles = 0.0;
+    *requests = 0.0;
+    for (int i = 0; i < n; i++) {
+        int first = 1, lanes_in_line = 0, most_on_one = 0;
+        for (int j = 0; j < i && first; j++)
+            first = line[j] != line[i];
+        if (!first)
+            continue;
+        for (int j = 0; j < n; j++) {
+            if (line[j] != line[i])
+                continue;
+            lanes_in_line++;
+            int same = 0;
+            for (int k = 0; k < n; k++)
+                same += address[k] == address[j];
+            if (same > most_on_one)
+                most_on_one = same;
+        }
+        double lane_cycles =
+            r->atomic_slice_lanes_per_cycle > 0.0 ? lanes_in_line / r->atomic_slice_lanes_per_cycle : 0.0;
+        cycles += fmax(lane_cycles, most_on_one * same_cycles);
+        *requests += 1.0;
+    }
+    return cycles;
+}
+
+/* Atomics contended across the grid: the grid's atomics of an access over
+ * D addresses go to the slices that hold them, set bytes /
+ * l2_atomic_slice_bytes of them (at least one: on the H200 the same
+ * requests over 1, 2, 4..8, 16 and 32 consecutive lines run at 1, 1, 2, 4
+ * and 8 times one line's rate), and each slice serves its share one request
+ * after another. Every request also takes a slot of the L2's atomic line
+ * requests chip-wide (l2_atomics_per_clock). */
 static void contend(const struct simt_kernel_access *a, const struct rates *r, struct warp_cost *w,
                     unsigned *assumed)
 {
     if (a->op != SIMT_OP_ATOMIC || a->space != SIMT_SPACE_GLOBAL)
         return;
-    /* every lane's atomic is one operation at the L2's atomic units */
-    w->atomic_ops += a->count * simt_warp_access_active_lanes(&a->pattern);
+    double requests = 0.0;
+    double cycles = atomic_request_cycles(&a->pattern, r, &requests);
+    w->atomic_ops += a->count * requests;
     if (!(a->distinct_addresses > 0.0))
         return;
     if (!(r->atomic_same_address_per_s > 0.0)) {
@@ -317,7 +373,18 @@ static void contend(const struct simt_kernel_access *a, const struct rates *r, s
         return;
     }
     *assumed |= SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION;
-    w->contended_atomics += a->count * simt_warp_access_active_lanes(&a->pattern) / a->distinct_addresses;
+    double slices = 1.0;
+    if (r->atomic_slice_bytes > 0.0)
+        slices = fmax(1.0, a->distinct_addresses * a->pattern.element_bytes / r->atomic_slice_bytes);
+    /* no more slices than the chip has: a one-lane request costs a slice one
+     * same-address time, so the chip's request rate over that rate counts
+     * them (H200: 48.6 / 0.688 = 71; 32 lanes on one word of each of 1024
+     * lines run at 49 slices' rate, the hash leaving some slices more) */
+    if (r->atomics_per_s > 0.0)
+        slices = fmin(slices, fmax(1.0, r->atomics_per_s / r->atomic_same_address_per_s));
+    if (r->atomic_slice_lanes_per_cycle > 0.0)
+        *assumed |= SIMT_KERNEL_ASSUMED_ATOMIC_SLICES;
+    w->contended_atomics += a->count * cycles / slices;
 }
 
 /* A repeat that reads more than the access it repeats (a stencil's
@@ -445,18 +512,24 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
     w->fp16_flops = req->flops_fp16;
     w->sfu_ops = req->sfu_ops;
     w->int_ops = req->int_ops;
+    w->int_mul_ops = req->int_mul_ops;
     double alu_instructions =
         req->flops_fp32 / 2.0 + req->flops_fp64 / 2.0 + req->flops_fp16 / 4.0 + req->sfu_ops;
     if (req->flops_fp32 + req->flops_fp64 + req->flops_fp16 > 0.0)
         *assumed |= SIMT_KERNEL_ASSUMED_FMA;
-    if (alu_instructions > 0.0)
+    double chains = req->alu_chains >= 1.0 ? req->alu_chains : 1.0;
+    if (alu_instructions > 0.0 && chains <= 1.0)
         *assumed |= SIMT_KERNEL_ASSUMED_DEPENDENT_ALU;
     if (req->int_ops > 0.0)
         *assumed |= r->int32_per_cycle > 0.0 ? SIMT_KERNEL_ASSUMED_INT_PIPE : SIMT_KERNEL_ASSUMED_NO_INT_PIPE;
-    /* integer and address instructions take issue slots and the INT32
-     * pipe; they are off the dependent chain (index arithmetic overlaps) */
-    w->instructions += alu_instructions + req->int_ops;
-    w->alu_delay_cycles = alu_instructions * r->fma_latency;
+    /* integer and address instructions take issue slots and their pipe
+     * (ALU or, for multiply-adds, FMA); they are off the dependent chain
+     * (index arithmetic overlaps) */
+    w->instructions += alu_instructions + req->int_ops + req->int_mul_ops;
+    /* the arithmetic's dependent chains: `alu_chains` of them interleave,
+     * so a thread waits the FMA latency once per instruction of its
+     * longest chain */
+    w->alu_delay_cycles = alu_instructions * r->fma_latency / chains;
     if (!req->l2_warm)
         write_back_dirty(r, shape, w);
     return SIMT_OK;

@@ -18,9 +18,10 @@ enum center {
     C_FP16,
     C_SFU,
     C_CONSTANT,     /* constant cache: one address a cycle */
-    C_INT32,        /* the INT32 pipe */
-    C_ATOMIC,       /* the SM's share of the L2's same-address atomic serialization */
-    C_ATOMIC_UNITS, /* the SM's share of the L2's atomic units (distinct addresses) */
+    C_INT32,        /* the INT32 (ALU) pipe */
+    C_IMAD,         /* the FMA pipe's integer half (IMAD, IMUL) */
+    C_ATOMIC,       /* the SM's share of the L2 slices its contended atomics serialize at */
+    C_ATOMIC_UNITS, /* the SM's share of the L2's atomic line requests (chip-wide) */
     C_TENSOR,       /* the tensor pipe (kernel_tensor.h) */
     C_COUNT
 };
@@ -36,9 +37,11 @@ struct warp_cost {
     double constant_requests;
     double instructions;
     double fp32_flops, fp64_flops, fp16_flops, sfu_ops; /* per lane */
-    double int_ops;                                     /* per lane */
-    double contended_atomics; /* thread atomics per warp over their addresses: sum of lanes x count / D */
-    double atomic_ops;        /* global atomic lane operations per warp */
+    double int_ops;                                     /* per lane, the ALU pipe */
+    double int_mul_ops;                                 /* per lane, the FMA pipe */
+    double contended_atomics; /* slice cycles (SM clocks) a warp's contended atomics take at the L2 slices
+                                 that hold their addresses, per slice */
+    double atomic_ops;        /* global atomic line requests per warp */
     double load_count, load_rounds;
     double memory_delay_cycles; /* exposed load latency at no load (order statistics included) */
     double dram_queue_rounds;   /* load rounds that wait in DRAM bank queues (miss-weighted) */
@@ -63,11 +66,14 @@ struct rates {
     double line_bytes;         /* L2 cache line */
     double constant_per_cycle; /* distinct constant addresses per cycle per SM */
     double launch_s;
-    double int32_per_cycle;                    /* INT32 lane operations per cycle per SM; 0: not priced */
-    double l1_bytes_per_sm, l2_bytes;          /* capacities for the working-set rules */
-    double l2_partitions;                      /* L2 partitions each holding a line every SM reads (>= 1) */
-    double atomic_same_address_per_s;          /* one address's atomics per second at the L2; 0: not priced */
-    double atomics_per_s;                      /* the L2's atomic units, distinct addresses; 0: not priced */
+    double int32_per_cycle;              /* INT32 lane operations per cycle per SM; 0: not priced */
+    double int_mul_per_cycle;            /* IMAD lane operations per cycle per SM; 0: not priced */
+    double l1_bytes_per_sm, l2_bytes;    /* capacities for the working-set rules */
+    double l2_partitions;                /* L2 partitions each holding a line every SM reads (>= 1) */
+    double atomic_same_address_per_s;    /* one address's atomics per second at the L2; 0: not priced */
+    double atomics_per_s;                /* the L2's atomic line requests a second; 0: not priced */
+    double atomic_slice_lanes_per_cycle; /* lanes of one request a slice completes per SM clock; 0: none */
+    double atomic_slice_bytes;           /* contiguous bytes per slice of an atomic set; 0: one slice */
     double tensor_per_cycle[SIMT_DTYPE_COUNT]; /* tensor flops per SM per cycle; 0: unused */
     int sub_partitions;                        /* warp schedulers per SM, one tensor unit each */
 };

@@ -432,10 +432,11 @@ END_TEST
 
 /* distinct_addresses: 1000 blocks x 256 threads, one 4-byte atomic each on
  * one counter. At 0.5 same-address atomics a clock (5e8/s), 256000 atomics
- * take 512 us: the L2 term. A warp's share: 32 atomics over 1 address at
- * 5e8 / 100 SMs = 0.005 a cycle = 6400 cycles; 80 warps a SM (64, then a
- * tail of 16) = 512000 cycles. Over 256 addresses: 2 us, not the bound.
- * Without the figure: not priced, and said so. */
+ * take 512 us: the L2 term. A warp's request: 32 lanes on 1 address, 64
+ * slice cycles; 8000 warps at the one slice = 512000 cycles. With the lanes
+ * on 32 distinct words of the 256 (stride 1): 2 cycles a request (one lane
+ * per address; no slice lane rate in the fixture), 16 us: no longer the
+ * bound. Without the figure: not priced, and said so. */
 START_TEST(test_distinct_addresses)
 {
     struct simt_kernel_request req = base_request(1000, 256, 32);
@@ -449,8 +450,15 @@ START_TEST(test_distinct_addresses)
     ck_assert_msg(r.execution_s >= 512e-6 && r.execution_s < 512e-6 * 1.01, "execution %.6g", r.execution_s);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION);
     req.accesses[0].distinct_addresses = 256;
+    req.accesses[0].pattern.lane_stride_elements = 1;
     r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 16e-6, 1e-12);
     ck_assert_msg(r.execution_s < 20e-6, "execution %.6g", r.execution_s);
+    req.accesses[0].pattern.lane_stride_elements = 0;
+    /* the same lanes on 256 addresses, all 32 of a warp on one of them: the
+     * lanes of one address still serialize (64 cycles a request) */
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 512e-6, 1e-12);
     req.accesses[0].distinct_addresses = 1;
     gpu.l2_same_address_atomics_per_clock = 0;
     r = predict_on(&gpu, &req);
@@ -464,6 +472,122 @@ START_TEST(test_distinct_addresses)
     memset(&diag, 0, sizeof diag);
     ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_EINVAL);
     ck_assert_str_eq(diag.field, "per_thread.accesses[0].distinct_addresses");
+}
+END_TEST
+
+/* L2 slices (fixture: 2 clocks per same-address atomic, a slice serves 8
+ * lanes a clock, one slice per 512 bytes; 1 GHz). 8000 warps, one 4-byte
+ * atomic each:
+ *   32 lanes on 32 words of one line, D 32 (128 B, one slice): a request
+ *     takes max(32 / 8, 1 x 2) = 4 cycles; 8000 x 4 = 32 us;
+ *   the same over D 1024 (4 KiB: 8 slices): 4 us;
+ *   16 lanes on each of 2 words, D 2: max(32 / 8, 16 x 2) = 32 cycles, 256 us;
+ *   32 lanes each in its own line (stride 32), D 1024: 32 requests of one
+ *     lane, 2 cycles each, 64 cycles over 8 slices: 64 us. */
+START_TEST(test_atomic_slices)
+{
+    struct simt_kernel_request req = base_request(1000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_ATOMIC, 1, 1, 4, 1);
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.l2_same_address_atomics_per_clock = 0.5;
+    gpu.l2_slice_atomic_lanes_per_clock = 8;
+    gpu.l2_atomic_slice_bytes = 512;
+    req.accesses[0].distinct_addresses = 32;
+    struct simt_kernel_result r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 32e-6, 1e-12);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_ATOMIC_SLICES);
+    req.accesses[0].distinct_addresses = 1024;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 4e-6, 1e-12);
+    req.accesses[0].distinct_addresses = 2;
+    req.accesses[0].pattern.explicit_addresses = 1;
+    for (int l = 0; l < 32; l++)
+        req.accesses[0].pattern.lane_address_bytes[l] = (l % 2) * 4;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 256e-6, 1e-12);
+    req.accesses[0].pattern.explicit_addresses = 0;
+    req.accesses[0].pattern.lane_stride_elements = 32;
+    req.accesses[0].distinct_addresses = 1024;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 64e-6, 1e-12);
+    /* a chip of 2 line requests a clock over 0.5 a slice has 4 slices: the
+     * 4 KiB set's 8 become 4, 8 us (its request slots alone: 4 us) */
+    gpu.l2_atomics_per_clock = 2;
+    req.accesses[0].pattern.lane_stride_elements = 1;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 8e-6, 1e-12);
+    gpu.l2_atomics_per_clock = 0;
+    /* a faster slice is never slower */
+    gpu.l2_slice_atomic_lanes_per_clock = 0;
+    req.accesses[0].pattern.lane_stride_elements = 1;
+    req.accesses[0].distinct_addresses = 32;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 16e-6, 1e-12);
+}
+END_TEST
+
+/* int_mul_ops: 100 blocks of 256 threads (8 warps a SM), 6400 IMADs a
+ * thread. At 32 a clock a warp needs 32 x 6400 / 32 = 6400 cycles of the
+ * FMA pipe's integer half: 8 x 6400 = 51.2 us (int32_s). Without the
+ * figure the INT32 rate (64) stands in: 25.6 us, said so. Beside 6400 FMAs
+ * (12800 flops) they double the FP32 pipe's term: an IMAD takes an FP32
+ * issue slot of the FMA pipe. */
+START_TEST(test_int_mul_ops)
+{
+    struct simt_kernel_request req = base_request(100, 256, 32);
+    req.int_mul_ops = 6400;
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.int32_mul_ops_per_clock_per_sm = 32;
+    struct simt_kernel_result r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.int32_s, 51.2e-6, 1e-12);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_INT_MUL_PIPE);
+    ck_assert_double_eq_tol(r.warp_instructions, 800 * 6400.0, 1e-6);
+    gpu.int32_mul_ops_per_clock_per_sm = 0;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.int32_s, 25.6e-6, 1e-12);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_NO_INT_MUL_RATE);
+    req.flops_fp32 = 12800;
+    req.int_mul_ops = 0;
+    double alone = predict_on(&gpu, &req).fp32_s;
+    req.int_mul_ops = 6400;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.fp32_s, 2.0 * alone, 1e-12);
+    req.int_mul_ops = -1;
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_EINVAL);
+    ck_assert_str_eq(diag.field, "per_thread.int_mul_ops");
+}
+END_TEST
+
+/* alu_chains: one warp on each of 100 SMs, 1000 FMAs a thread. One chain
+ * waits the FMA latency (4) per instruction: 4000 cycles of latency; four
+ * chains interleave: 1000. The latency term falls by 3000 cycles = 3 us;
+ * the pipe's term is unchanged. */
+START_TEST(test_alu_chains)
+{
+    struct simt_kernel_request req = base_request(100, 32, 32);
+    req.flops_fp32 = 2000;
+    struct simt_kernel_result one = predict(&req);
+    ck_assert(one.assumed & SIMT_KERNEL_ASSUMED_DEPENDENT_ALU);
+    req.alu_chains = 4;
+    struct simt_kernel_result four = predict(&req);
+    ck_assert(!(four.assumed & SIMT_KERNEL_ASSUMED_DEPENDENT_ALU));
+    ck_assert_double_eq_tol(one.breakdown_s[SIMT_BOUND_LATENCY] - four.breakdown_s[SIMT_BOUND_LATENCY], 3e-6,
+                            1e-12);
+    ck_assert_double_eq_tol(one.fp32_s, four.fp32_s, 1e-15);
+    ck_assert_msg(four.execution_s < one.execution_s, "%g vs %g", four.execution_s, one.execution_s);
+    req.alu_chains = 0.5;
+    struct simt_gpu_spec gpu = clean_gpu();
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_kernel_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_EINVAL);
+    ck_assert_str_eq(diag.field, "per_thread.alu_chains");
 }
 END_TEST
 
@@ -590,6 +714,9 @@ int main(void)
     tcase_add_test(tc, test_repeats);
     tcase_add_test(tc, test_l2_warm);
     tcase_add_test(tc, test_distinct_addresses);
+    tcase_add_test(tc, test_atomic_slices);
+    tcase_add_test(tc, test_int_mul_ops);
+    tcase_add_test(tc, test_alu_chains);
     tcase_add_test(tc, test_partial_store);
     tcase_add_loop_test(tc, test_read_write_mix, 0, (int)(sizeof mix_rows / sizeof mix_rows[0]));
     tcase_add_loop_test(tc, test_write_back, 0, (int)(sizeof dirty_rows / sizeof dirty_rows[0]));

@@ -5,7 +5,11 @@
  * GEMV), each described as its author would describe it to /v1/kernel. */
 #include "heldout.cuh"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <utility>
+#include <vector>
 
 #define FULL 0xffffffffu
 
@@ -304,10 +308,39 @@ static void run_rows(Held &h) {
     layernorm_case<32>(h, 8192);
 }
 
-static Access lanes_over(const char *space, double count, unsigned bins) {
-    Access a = acc(space, "atomic", count, 4, bins >= 32 ? (bins > 1024 ? 8 : 1) : 0);
-    if (bins > 1 && bins < 32)
-        for (int l = 0; l < 32; l++) a.lane_addresses.push_back((long long)(l % bins) * 4);
+/* The histograms' bins are the low bits of their input words, and the input
+ * is random floats in [-1, 1) (heldout_main.cu fills the pool with
+ * fill_typed(..., DT_TF32, 0x1234u): unit_float of hash32, kernels.cuh),
+ * whose low mantissa bits are far from uniform: with 16 bins only the even
+ * ones are hit and one bin takes 31% of the values. A warp's lanes are
+ * described by a real warp of that input: of the first 1024 warps (block,
+ * then j, then warp in the block, as the kernel reads them), the one with
+ * the median largest count of lanes on one bin; its lanes' byte offsets
+ * (bin x 4) are the access's lane_addresses. */
+static unsigned input_word(size_t i) {
+    unsigned hsh = hash32((unsigned)i ^ hash32(0x1234u ^ (unsigned)(i >> 32)));
+    float f = unit_float(hsh);
+    unsigned w;
+    memcpy(&w, &f, sizeof w);
+    return w;
+}
+
+static Access real_warp(const char *space, double count, unsigned bins, size_t per_block, int per_thread) {
+    Access a = acc(space, "atomic", count, 4, 0);
+    if (bins == 1) return a;
+    std::vector<std::pair<int, int>> most; /* (largest lanes on one bin, warp) */
+    std::vector<std::vector<long long>> lanes;
+    for (int w = 0; w < 1024; w++) {
+        size_t block = (size_t)w / (8 * per_thread), j = (size_t)(w / 8) % per_thread, wib = (size_t)w % 8;
+        std::vector<long long> bin(32);
+        int top = 0;
+        for (int l = 0; l < 32; l++) bin[l] = input_word(block * per_block + j * 256 + wib * 32 + l) & (bins - 1);
+        for (int l = 0; l < 32; l++) top = std::max(top, (int)std::count(bin.begin(), bin.end(), bin[l]));
+        most.push_back({top, w});
+        lanes.push_back(bin);
+    }
+    std::sort(most.begin(), most.end());
+    for (long long b : lanes[most[most.size() / 2].second]) a.lane_addresses.push_back(b * 4);
     return a;
 }
 
@@ -316,7 +349,7 @@ static void run_atomics(Held &h) {
     for (unsigned bins : {1u, 16u, 256u, 4096u, 65536u, 1048576u}) {
         KernelDesc d = desc((const void *)e_hist, (unsigned)(n / 1024), 256);
         d.int_ops = 16;
-        Access at = lanes_over("global", 4, bins);
+        Access at = real_warp("global", 4, bins, 1024, 4);
         at.distinct_addresses = bins;
         d.accesses = {acc("global", "load", 4, 4, 1, 4), at};
         CK(cudaMemset(h.c.scratch, 0, (size_t)bins * 4));
@@ -327,7 +360,7 @@ static void run_atomics(Held &h) {
     for (unsigned bins : {1u, 32u, 256u}) {
         KernelDesc d = desc((const void *)e_shist, (unsigned)(n / 4096), 256);
         d.int_ops = 50;
-        Access sh = lanes_over("shared", 16, bins);
+        Access sh = real_warp("shared", 16, bins, 4096, 16);
         Access gl = acc("global", "atomic", bins / 256.0, 4, 1, 1, -1, bins);
         d.accesses = {acc("shared", "store", 1, 4, 1), acc("global", "load", 16, 4, 1, 16), sh,
                       acc("shared", "load", bins / 256.0, 4, 1), gl};

@@ -330,10 +330,24 @@ static void run_compute(Held &h) {
             d.sfu_ops = ops;
             d.flops_fp32 = f.chains;
         }
-        /* nvcc folds m_int<0>'s eight dependent IMAD steps (it fixed) into one
-         * multiply by C^8 per chain: 8 mul.lo and 19 add.s32 an iteration (-ptx) */
-        if (f.kind == 5) d.int_ops = 27.0 * f.iters + 24;
-        if (f.kind == 6) d.int_ops = 4 * ops;
+        /* the arithmetic's independent chains (the template's CHAINS) */
+        d.alu_chains = f.chains;
+        /* integer work by pipe, from the SASS (cuobjdump -sass, CUDA 13.0;
+         * tests/gpu/results/h200/atomics_int_rates.json, sass_loop_body).
+         * nvcc folds m_int<0>'s eight dependent IMAD steps (it fixed) into one
+         * multiply by C^8 per chain: an iteration is 8 IMAD and 2 IMAD.MOV on
+         * the FMA pipe, 8 IADD3, 6 MOV, 2 VIADD and the loop's ISETP on the
+         * ALU. m_int<1>'s step a ^= (a << 7) ^ (a >> 9) is IMAD.SHL (the left
+         * shift as a multiply, on the FMA pipe), SHF.R and one LOP3 (both XORs
+         * fused): 3 instructions, not 4 */
+        if (f.kind == 5) {
+            d.int_ops = 17.0 * f.iters + 16;
+            d.int_mul_ops = 10.0 * f.iters + 8;
+        }
+        if (f.kind == 6) {
+            d.int_ops = 2 * ops + f.iters + 16;
+            d.int_mul_ops = ops + 8;
+        }
         if (d.int_ops < 0) d.int_ops = 2.0 * f.iters + 6;
         d.accesses = {acc("global", "store", 1, f.kind == 1 ? 8 : 4, 1)};
         Stats s = time_cold(h, [&] {

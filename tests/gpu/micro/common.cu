@@ -107,6 +107,8 @@ std::string request_json(const KernelDesc &d) {
     if (d.flops_fp64 != 0) o += ", \"fp64\": " + jnum(d.flops_fp64);
     o += "}, \"sfu_ops\": " + jnum(d.sfu_ops);
     if (d.int_ops >= 0) o += ", \"int_ops\": " + jnum(d.int_ops);
+    if (d.int_mul_ops > 0) o += ", \"int_mul_ops\": " + jnum(d.int_mul_ops);
+    if (d.alu_chains > 1) o += ", \"alu_chains\": " + jnum(d.alu_chains);
     o += ", \"accesses\": [";
     for (size_t i = 0; i < d.accesses.size(); i++) {
         const Access &a = d.accesses[i];

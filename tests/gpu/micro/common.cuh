@@ -51,7 +51,9 @@ struct KernelDesc {
     long long static_shared_bytes = 0;
     int block_barriers = 1;
     double flops_fp32 = 0, flops_fp64 = 0, sfu_ops = 0;
-    double int_ops = -1; /* integer and address instructions per thread; -1: not said */
+    double int_ops = -1; /* integer ALU instructions per thread; -1: not said */
+    double int_mul_ops = 0; /* integer multiply-adds per thread (IMAD: the FMA pipe); 0: not said */
+    double alu_chains = 1;  /* independent arithmetic chains per thread; 1: not said */
     bool l2_warm = false;
     std::vector<Access> accesses;
     std::string branch = "{\"paths\": 1}";
