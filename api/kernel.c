@@ -86,6 +86,11 @@ static const struct simt_api_field per_thread_fields[] = {
                     "the compiler issues as IMAD): the FMA pipe."),
     SIMT_ROW_NUMBER("alu_chains", 0, 1.0, 1e6, 1.0, K, alu_chains,
                     "Independent dependent chains the thread's floating-point and SFU arithmetic forms."),
+    SIMT_ROW_NUMBER("barriers", 0, 0.0, 1e15, 0.0, K, barriers,
+                    "Block barriers (__syncthreads) a thread passes; each waits for the block's warps."),
+    SIMT_ROW_NUMBER("shuffles", 0, 0.0, 1e15, 0.0, K, shuffles,
+                    "Warp shuffles (__shfl_*_sync) a thread executes, in dependent chains (a butterfly "
+                    "reduction: 5)."),
     SIMT_ROW_OBJECT("accesses", SIMT_API_ARRAY, 0, access_fields, "The memory accesses a thread makes."),
     SIMT_ROW_OBJECT("branch", SIMT_API_OBJECT, 0, branch_fields, "Divergence, as /v1/divergence."),
 };
@@ -96,7 +101,8 @@ static const struct simt_api_field fields[] = {
     SIMT_ROW_OBJECT("resources", SIMT_API_OBJECT, SIMT_API_REQUIRED, resource_fields, "What ptxas reports."),
     SIMT_ROW_OBJECT("per_thread", SIMT_API_OBJECT, 0, per_thread_fields, "One thread's work along one path."),
     SIMT_ROW_BOOL("l2_warm", 0, 0, struct simt_kernel_request, l2_warm,
-                  "The kernel's data is already in L2 (just written or read, and it fits)."),
+                  "The kernel's data was just written or read (by the launch before, back to back): what "
+                  "fits of it is in L2, and no other work's dirty lines are."),
 };
 
 /* grid / block: an integer or a list of 1 to 3 integers. */
@@ -360,7 +366,8 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
                                "traffic, L2 latency and bandwidth");
     if (r->assumed & SIMT_KERNEL_ASSUMED_L2_WARM_MISS)
         simt_call_assume(call, "l2_warm, but the launch's data exceeds L2: streamed through an LRU cache, "
-                               "none of it is left there, so it comes from DRAM");
+                               "none of it is left there, so it comes from DRAM (with no other work's dirty "
+                               "lines to write back)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_INT_PIPE)
         simt_call_assume(call, "int_ops take issue slots and the INT32 pipe (int32_ops_per_s); they are off "
                                "the dependent chain");
@@ -402,6 +409,19 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
         simt_call_assume(call,
                          "fewer warps resident per SM than warp schedulers: an MMA issues on its warp's "
                          "own scheduler, so the tensor pipe reaches only warps / schedulers of its rate");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_BARRIERS)
+        simt_call_assume(call, "each block barrier holds a warp until its block's last warp arrives: the "
+                               "barrier's latency plus a share per warp of the block "
+                               "(barrier_latency_cycles, barrier_cycles_per_warp), and the block's barrier "
+                               "takes the SM's data path (barrier_data_path_cycles)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES)
+        simt_call_assume(call, "barriers: the GPU record has no barrier figures; they take issue slots only");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_SHUFFLES)
+        simt_call_assume(call, "warp shuffles: one data-path wavefront each (32 lanes a clock per SM), one "
+                               "after another in a dependent chain (shuffle_latency_cycles each)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_SHUFFLE_LATENCY)
+        simt_call_assume(call, "shuffle latency: absent from the GPU record; the shared-memory latency "
+                               "stands in (shuffles cross the same data path)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_LAUNCH)
         simt_call_assume(call, "launch overhead: 0 (the GPU record has no launch_overhead_s)");
     simt_call_assume(call,
