@@ -126,11 +126,6 @@
 /* Split-K factors a library tries. */
 static const int split_factors[] = {1, 2, 3, 4, 6, 8, 12, 16};
 
-struct tile_shape {
-    int m;
-    int n;
-};
-
 /* Thread-block tiles of the tensor-core kernels (CUTLASS/cuBLAS): Hopper's
  * wgmma kernels and Ampere's mma.sync kernels share these output shapes; the
  * K depth is one 128-byte (Hopper on) or 64-byte (before) row of A per
@@ -169,22 +164,6 @@ static void assume(struct simt_gemm_result *out, const char *fmt, ...)
     vsnprintf(out->assumptions[out->assumption_count], SIMT_GEMM_ASSUMPTION_BYTES, fmt, ap);
     va_end(ap);
     out->assumption_count++;
-}
-
-static const char *arch_family(const struct simt_gpu_spec *gpu)
-{
-    if (gpu->vendor == SIMT_VENDOR_AMD)
-        return "CDNA";
-    switch (gpu->compute_major) {
-    case 7:
-        return "Volta/Turing";
-    case 8:
-        return "Ampere/Ada";
-    case 9:
-        return "Hopper";
-    default:
-        return gpu->compute_major >= 10 ? "Blackwell" : "pre-Volta";
-    }
 }
 
 /* The path a library takes for the dtype: tensor cores or FMA units, the
@@ -256,61 +235,6 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
     }
     return SIMT_OK;
 }
-
-/* What one candidate kernel costs. */
-struct shape_context {
-    const struct simt_gemm_request *req;
-    double element_bytes; /* of A and B, block scales included */
-    double a_weight;      /* A's bytes per element over element_bytes: 1, or less for 2:4 sparse A */
-    int out_bytes;
-    int sm_count;
-    double dram_bytes_per_s; /* reads */
-    double dram_write_bytes_per_s;
-    double dram_copy_bytes_per_s; /* bytes read plus written per second when both flow */
-    double l2_bytes_per_s;        /* 0: no figure (partials then go through DRAM) */
-    double launch_s;              /* the launch overhead figure (single calls), else 0 */
-    double floor_s;               /* fixed cost of the GEMM kernel */
-    double second_kernel_s;       /* fixed cost of a second kernel right behind it (split-K reduction) */
-    int reduce_in_kernel;         /* split-K partials may be reduced in the GEMM kernel through L2 */
-    double l2_latency_s;          /* one L2 access (0: no figure) */
-    double dirty_bytes;           /* other work's dirty lines in L2 when the call starts */
-    double l2_total_bytes;        /* the L2's size */
-    double fill_s;                /* per wave: first loads and last stores, one DRAM latency each */
-    double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
-};
-
-/* How fast an SM runs one kind of kernel. */
-struct kernel_rate {
-    double sm_flops_per_s;          /* math, aligned kernels */
-    int unaligned;                  /* the fallback kernels (no TMA, narrow loads) */
-    double loads_per_s_per_sm;      /* their operand loads an SM issues per second */
-    double staged_per_s_per_sm;     /* FMA kernels: elements an SM moves through load/store per second (0: no
-                                       limit) */
-    double register_b_per_s_per_sm; /* tf32 on wgmma: B elements an SM feeds through registers (0: none) */
-    double l2_bytes_per_s;          /* shared by the SMs that are busy; 0: no limit */
-    double l2_floor_per_sm;         /* an SM is never fed less than its largest tile needs */
-    double in_flight_stages_per_s;  /* K stages of operands an SM draws per second at most: its stages in
-                                       flight over the memory latency (HUGE_VAL: no latency figure) */
-    double column_share;            /* of a tile's B columns one block fetches from L2 (multicast) */
-};
-
-struct candidate {
-    const struct tile_shape *tile;
-    int tile_k;
-    int split;
-    int gemv;
-    int stream_k;
-    int64_t tiles;
-    double waves;
-    double compute_s;
-    double l2_s;
-    double dram_s;
-    double dram_bytes;
-    double overhead_s;
-    double reduce_s;   /* split-K: partial sums through L2 after the main loop */
-    int serial_reduce; /* split-K reduced in the GEMM kernel, split after split (else a second kernel) */
-    double time_s;
-};
 
 /* Operand bytes per second one SM draws from L2 while `active` SMs share it. */
 static double l2_feed(const struct kernel_rate *rate, double active, double stage_bytes)
@@ -753,6 +677,35 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     }
 }
 
+/* cuBLAS's small-N streaming kernel where it runs (gemm_small_n.c): it
+ * replaces *best. */
+static void try_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                        struct gemm_setup *s, struct candidate *best)
+{
+    if (!simt_gemm_small_n_runs(gpu, req) || s->path.tensor || !(s->in_flight_latency_s > 0.0) ||
+        !(s->path.peak_flops_per_s > 0.0))
+        return;
+    struct simt_gemm_small_n sn;
+    simt_gemm_small_n_stream(gpu, req, s->ctx.element_bytes, s->in_flight_latency_s, &sn);
+    static const struct tile_shape small_n_tile = {SIMT_GEMM_SMALL_N_M, SIMT_GEMM_SMALL_N_COLUMNS};
+    struct candidate c;
+    memset(&c, 0, sizeof c);
+    c.tile = &small_n_tile;
+    c.tile_k = 16 / (int)s->ctx.element_bytes;
+    c.split = 1;
+    c.small_n = 1;
+    c.tiles = sn.blocks;
+    c.waves = (double)c.tiles / (double)gpu->sm_count;
+    c.compute_s = 2.0 * (double)req->m * (double)req->n * (double)req->k * (double)req->batch /
+                  s->path.peak_flops_per_s;
+    dram_traffic(&s->ctx, &c);
+    /* the stream's time: DRAM's rate, or the blocks' bytes in flight */
+    if (sn.stream_s > c.dram_s)
+        c.dram_s = sn.stream_s;
+    finish(&s->ctx, c.compute_s, sn.rounds, &c);
+    *best = c;
+}
+
 /* The chosen candidate into the answer, and what bounds it. */
 static void fill_result(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                         const struct gemm_setup *s, const struct candidate *best,
@@ -800,7 +753,13 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                           const struct gemm_setup *s, const struct candidate *best,
                           struct simt_gemm_result *out)
 {
-    if (best->gemv)
+    if (best->small_n)
+        assume(out,
+               "kernel: cuBLAS's small-N streaming kernel (as for m = 4 on an H200): one block of %d threads "
+               "per %d columns of B, streaming it once, 5.5 KiB in flight per block over the memory latency "
+               "(fitted to m = 4 on an H200), up to DRAM's rate",
+               SIMT_GEMM_SMALL_N_THREADS, SIMT_GEMM_SMALL_N_COLUMNS);
+    else if (best->gemv)
         assume(out,
                "kernel: a matrix-vector product (GEMV) on the FMA units at %.4g flop/s, one output %s per "
                "block of 256, chosen as the least predicted time",
@@ -810,7 +769,7 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
             out,
             "tile: %dx%dx%d thread-block tile from the %s %s list, one tile per SM at a time, chosen (with "
             "the split-K factor) as the least predicted time",
-            out->tile_m, out->tile_n, out->tile_k, arch_family(gpu),
+            out->tile_m, out->tile_n, out->tile_k, simt_gemm_arch_family(gpu),
             s->path.tensor ? "tensor-core" : "FMA (SIMT)");
     if (best->stream_k)
         assume(out,
@@ -837,7 +796,7 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                "loads), "
                "each serving 2x%d flops of this tile",
                SCALAR_LOADS_PER_CLOCK_PER_SM, out->tile_m);
-    if (s->rate.staged_per_s_per_sm > 0.0 && !best->gemv)
+    if (s->rate.staged_per_s_per_sm > 0.0 && !best->gemv && !best->small_n)
         assume(out,
                "FMA kernel: every operand and output element passes through the SM's load/store path on its "
                "own, %.1f per clock per SM (fitted to cuBLAS's small-M SGEMM, m = 2..8, on an H200)",
@@ -983,6 +942,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     choose_among(&s.ctx, &s.rate, s.path.tiles, s.path.tile_count, s.tile_k, s.stream_k, &best);
     if (!req->sparse)
         try_gemv(gpu, req, figures, &s, &best);
+    if (!req->sparse)
+        try_small_n(gpu, req, &s, &best);
     if (best.serial_reduce && s.ctx.l2_latency_s > 0.0)
         s.used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
     out->figures_used = s.used;

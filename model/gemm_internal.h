@@ -44,4 +44,87 @@ int simt_gemm_slot_elements(int64_t k, int64_t n, double element_bytes);
 void simt_gemm_describe_operands(const struct simt_gemm_request *req, int alignment_elements, char *buf,
                                  size_t size);
 
+/* The pricing's own types (gemm.c; gemm_small_n.c prices its kernel
+ * beside them). A thread-block tile's output shape. */
+struct tile_shape {
+    int m;
+    int n;
+};
+
+/* What one candidate kernel costs. */
+struct shape_context {
+    const struct simt_gemm_request *req;
+    double element_bytes; /* of A and B, block scales included */
+    double a_weight;      /* A's bytes per element over element_bytes: 1, or less for 2:4 sparse A */
+    int out_bytes;
+    int sm_count;
+    double dram_bytes_per_s; /* reads */
+    double dram_write_bytes_per_s;
+    double dram_copy_bytes_per_s; /* bytes read plus written per second when both flow */
+    double l2_bytes_per_s;        /* 0: no figure (partials then go through DRAM) */
+    double launch_s;              /* the launch overhead figure (single calls), else 0 */
+    double floor_s;               /* fixed cost of the GEMM kernel */
+    double second_kernel_s;       /* fixed cost of a second kernel right behind it (split-K reduction) */
+    int reduce_in_kernel;         /* split-K partials may be reduced in the GEMM kernel through L2 */
+    double l2_latency_s;          /* one L2 access (0: no figure) */
+    double dirty_bytes;           /* other work's dirty lines in L2 when the call starts */
+    double l2_total_bytes;        /* the L2's size */
+    double fill_s;                /* per wave: first loads and last stores, one DRAM latency each */
+    double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
+};
+
+/* How fast an SM runs one kind of kernel. */
+struct kernel_rate {
+    double sm_flops_per_s;          /* math, aligned kernels */
+    int unaligned;                  /* the fallback kernels (no TMA, narrow loads) */
+    double loads_per_s_per_sm;      /* their operand loads an SM issues per second */
+    double staged_per_s_per_sm;     /* FMA kernels: elements an SM moves through load/store per second (0: no
+                                       limit) */
+    double register_b_per_s_per_sm; /* tf32 on wgmma: B elements an SM feeds through registers (0: none) */
+    double l2_bytes_per_s;          /* shared by the SMs that are busy; 0: no limit */
+    double l2_floor_per_sm;         /* an SM is never fed less than its largest tile needs */
+    double in_flight_stages_per_s;  /* K stages of operands an SM draws per second at most: its stages in
+                                       flight over the memory latency (HUGE_VAL: no latency figure) */
+    double column_share;            /* of a tile's B columns one block fetches from L2 (multicast) */
+};
+
+struct candidate {
+    const struct tile_shape *tile;
+    int tile_k;
+    int split;
+    int gemv;
+    int small_n; /* cuBLAS's small-N streaming kernel (fp32, m = 4) */
+    int stream_k;
+    int64_t tiles;
+    double waves;
+    double compute_s;
+    double l2_s;
+    double dram_s;
+    double dram_bytes;
+    double overhead_s;
+    double reduce_s;   /* split-K: partial sums through L2 after the main loop */
+    int serial_reduce; /* split-K reduced in the GEMM kernel, split after split (else a second kernel) */
+    double time_s;
+};
+
+/* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
+ * "pre-Volta": the family a GPU's kernel lists are named for. */
+const char *simt_gemm_arch_family(const struct simt_gpu_spec *gpu);
+
+/* cuBLAS's small-N streaming kernel (gemm_small_n.c): fp32 with m = 4 on
+ * NVIDIA GPUs, one block of 256 threads per 64 columns of B. */
+#define SIMT_GEMM_SMALL_N_M 4
+#define SIMT_GEMM_SMALL_N_COLUMNS 64
+#define SIMT_GEMM_SMALL_N_THREADS 256
+struct simt_gemm_small_n {
+    int64_t blocks;  /* n / 64 per batch entry, rounded up */
+    double rounds;   /* of blocks, as many at once as the SMs' threads hold */
+    double stream_s; /* B streamed by the blocks' bytes in flight (DRAM's rate not applied) */
+};
+/* 1 when cuBLAS runs the small-N kernel for the request. */
+int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* Its blocks and their latency-bound streaming time over latency_s. */
+void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                              double element_bytes, double latency_s, struct simt_gemm_small_n *out);
+
 #endif

@@ -12,6 +12,22 @@
 #include "gemm.h"
 #include "gemm_internal.h"
 
+const char *simt_gemm_arch_family(const struct simt_gpu_spec *gpu)
+{
+    if (gpu->vendor == SIMT_VENDOR_AMD)
+        return "CDNA";
+    switch (gpu->compute_major) {
+    case 7:
+        return "Volta/Turing";
+    case 8:
+        return "Ampere/Ada";
+    case 9:
+        return "Hopper";
+    default:
+        return gpu->compute_major >= 10 ? "Blackwell" : "pre-Volta";
+    }
+}
+
 const char *simt_gemm_bound_name(enum simt_gemm_bound bound)
 {
     switch (bound) {

@@ -742,6 +742,41 @@ START_TEST(operands_in_flight)
 }
 END_TEST
 
+/* cuBLAS's small-N kernel for fp32 with m = 4: one block of 256 threads per
+ * 64 columns of B, 5.5 KiB (5632 B) in flight per block over the DRAM
+ * latency (500 cycles at 1 GHz: 0.5 us), 1.1264e10 B/s a block; 2048
+ * threads an SM hold 8 blocks, 1024 on the 128 SMs. 4x4096x4096: 64 blocks
+ * in one round, each streaming 4096 x 64 x 4 = 1,048,576 B: 93.0909 us,
+ * more than DRAM's (4 x 4096 + 4096^2) x 4 + 4 x 4096 x 4 = 67,239,936 B
+ * at 4e12 B/s (16.81 us); plus the floor and one round's two latencies.
+ * n = 4096 x 64: 4096 blocks, 4 rounds (372 us), DRAM's 4.295e9 B take
+ * 1,074 us: DRAM-bound. m = 3 keeps the tile kernels; so does an AMD GPU. */
+START_TEST(small_n_kernel_rows)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g);
+    g.dram_latency_cycles = 500.0;
+    g.l2_bytes = 1.0e4;
+    g.max_threads_per_sm = 2048;
+    struct simt_gemm_result r = predict_ok(&g, 4, 4096, 4096, 1, SIMT_DTYPE_FP32);
+    ck_assert_int_eq(r.tile_m, 4);
+    ck_assert_int_eq(r.tile_n, 64);
+    ck_assert_int_eq(r.tiles, 64);
+    ck_assert_double_eq_tol(r.time_s, FLOOR + 1.0e-6 + 1048576.0 / (5632.0 / 0.5e-6), 1e-12);
+    ck_assert_str_eq(simt_gemm_bound_name(r.bound), "dram");
+    r = predict_ok(&g, 4, 4096 * 64, 4096, 1, SIMT_DTYPE_FP32);
+    ck_assert_int_eq(r.tiles, 4096);
+    double bytes = (4.0 * 4096.0 + 4096.0 * 4096.0 * 64.0) * 4.0 + 4.0 * 4096.0 * 64.0 * 4.0;
+    ck_assert_double_eq_tol(r.dram_s, bytes / 4.0e12, 1e-12);
+    ck_assert_double_eq_tol(r.time_s, FLOOR + 4.0e-6 + bytes / 4.0e12, 1e-12);
+    r = predict_ok(&g, 3, 4096, 4096, 1, SIMT_DTYPE_FP32);
+    ck_assert_int_ne(r.tile_m, 4);
+    g.vendor = SIMT_VENDOR_AMD;
+    r = predict_ok(&g, 4, 4096, 4096, 1, SIMT_DTYPE_FP32);
+    ck_assert_int_ne(r.tile_m, 4);
+}
+END_TEST
+
 /* A single call follows other work whose dirty lines fill half the L2
  * (40 MB here: 20 MB dirty); its fills evict them as exp(-filled / L2), and
  * each evicted line is written back, beyond the lines its own stores leave
@@ -948,6 +983,7 @@ static Suite *gemm_suite(void)
     tcase_add_test(tc, achievable_fraction_is_the_peak);
     tcase_add_test(tc, single_call_pays_the_launch);
     tcase_add_test(tc, operands_in_flight);
+    tcase_add_test(tc, small_n_kernel_rows);
     tcase_add_test(tc, int8_on_hopper_is_mma_sync);
     tcase_add_test(tc, single_call_evicts_dirty_lines);
     tcase_add_test(tc, fp64_has_no_stream_k);
