@@ -15,6 +15,7 @@
 
 #include "figures.h"
 #include "gemm_internal.h"
+#include "l2_state.h"
 
 /* ---- constants that are not in the database. Each was derived once from
  * the named subset of the committed H200 measurements (cuBLAS 13.1 through
@@ -114,13 +115,6 @@
  * call paid the dirty lines it evicts: still the least (8.9% to 9.0%, the
  * neighbours within 0.1%). */
 #define IN_FLIGHT_STAGES 3.0
-/* A single call on an idle GPU follows other work (in the held-out set, a
- * 256 MiB write that flushes the L2): the L2 is write-back, so that work's
- * lines are still there, dirty, and every line the GEMM fills evicts one.
- * The fraction of the L2 found dirty is the kernel model's
- * (model/kernel_cost.c, L2_DIRTY_FRACTION, fitted on the fit half of the
- * held-out kernels): one figure for the same flush before every call. */
-#define L2_DIRTY_FRACTION 0.5
 /* simt-calibrate measures tensor-core rates as cuBLASLt GEMMs of this size. */
 #define CALIBRATION_DIMENSION 8192
 /* Split-K factors a library tries. */
@@ -279,14 +273,11 @@ static void dram_traffic(const struct shape_context *ctx, struct candidate *c)
     double read = (double)req->batch * (m * k * ctx->a_weight + k * n) * ctx->element_bytes;
     double written = (double)req->batch * m * n * (double)ctx->out_bytes;
     /* a single call after other work: its fills evict that work's dirty
-     * lines, each written back to DRAM, beyond those its own stores leave.
-     * The L2 picks its victims without regard to dirt, so each fill finds a
-     * dirty victim as often as dirty lines are left: they decay as
-     * exp(-filled / L2 size). */
+     * lines, each written back to DRAM, beyond those its own stores leave
+     * (model/l2_state.h) */
     double evicted = 0.0;
     if (ctx->dirty_bytes > 0.0)
-        evicted = ctx->dirty_bytes * (1.0 - exp(-(read + written) / ctx->l2_total_bytes)) -
-                  fmin(ctx->dirty_bytes, written);
+        evicted = simt_cold_l2_write_back(ctx->l2_total_bytes, read + written, written);
     if (evicted > 0.0)
         written += evicted;
     double paired = read < written ? read : written;
@@ -522,8 +513,9 @@ static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gem
     } else {
         ctx->launch_s = simt_figure_get(figures, SIMT_FIG_LAUNCH_OVERHEAD);
         ctx->floor_s = SINGLE_KERNEL_FLOOR_S;
-        ctx->dirty_bytes =
-            req->launches == SIMT_GEMM_LAUNCH_IN_CHAIN ? 0.0 : L2_DIRTY_FRACTION * (double)gpu->l2_bytes;
+        ctx->dirty_bytes = req->launches == SIMT_GEMM_LAUNCH_IN_CHAIN
+                               ? 0.0
+                               : SIMT_COLD_L2_DIRTY_FRACTION * (double)gpu->l2_bytes;
         ctx->l2_total_bytes = (double)gpu->l2_bytes;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_LAUNCH_OVERHEAD);
     }
@@ -837,11 +829,11 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
                dtype_name, path->hardware_flops_per_s,
                path->measured ? "the measured" : "the datasheet's times the achievable fraction: an",
                path->library_fraction, path->peak_flops_per_s);
-    char dirty_line[128] = "";
+    char dirty_line[192] = "";
     if (s->ctx.dirty_bytes > 0.0)
         snprintf(dirty_line, sizeof dirty_line,
-                 "; the fills evict and write back earlier work's dirty lines, %.3g bytes (half the L2, "
-                 "as the kernel model takes it)",
+                 "; the fills evict and write back earlier work's dirty lines, of %.3g bytes found in L2 "
+                 "(a cold call's share, as the kernel model takes it)",
                  s->ctx.dirty_bytes);
     int slot_width = simt_gemm_slot_elements(req->k, req->n, s->ctx.element_bytes);
     if (!out->alignment_ok && path->tensor)

@@ -12,6 +12,7 @@
 #include "coalescing.h"
 #include "constant.h"
 #include "kernel_internal.h"
+#include "l2_state.h"
 #include "latency.h"
 
 /* The DRAM bytes one warp's global access moves when it misses: the
@@ -404,43 +405,16 @@ static void wait_for_neighbours(const struct simt_kernel_access *a, const struct
     w->dram_queue_rounds += rounds * (1.0 - own) * first_miss;
 }
 
-/* The dirty lines a cold launch finds in L2. A launch that finds none of its
- * data in L2 follows other work (in the measured sets: a 256 MiB write that
- * flushes the L2); the L2 is write-back, so what that work wrote is still
- * there, dirty. Every line the launch fills evicts one, and an evicted dirty
- * line is written to DRAM. The victim is not the oldest line: the L2's sets
- * are indexed by a hash of the address and hold lines of every age, so to
- * the launch each fill evicts a line of the earlier work's at random. Of D
- * dirty bytes in an L2 of C bytes, f bytes of fills then evict
- * D (1 - exp(-f / C)) (each fill takes a dirty victim with probability
- * remaining / C), approaching D only after several L2s of fills. Its own
- * stores evict dirty lines too, but leave as many of their own behind when it
- * ends (written back after it), so they add nothing: the extra writes are
- * the dirty bytes its fills evict beyond those its stores leave. A launch
- * marked `l2_warm` follows work on its own data (just read, or just written
- * and read again): no other work's dirty lines to evict.
- *
- * How much of the L2 is dirty: L2_DIRTY_FRACTION of it, fitted on fit data
- * only (tests/gpu/results/h200/kmemory_probe.json, l2_read: the same reads
- * after a 256 MiB write and after a 256 MiB read, 8 to 160 MiB; the write
- * flush costs 1.4 us more at 8 MiB, 3.8 at 32, 6.3 at 64 and 9.9 at 128 and
- * 160 MiB: the sub-linear rise of random eviction, up to about 42 MB of
- * extra writes). */
-#define L2_DIRTY_FRACTION 0.55
-static double dirty_evicted(double dirty, double fills, double capacity)
-{
-    return dirty * -expm1(-fills / capacity);
-}
-
+/* The dirty lines a cold launch finds in L2 (other work's, evicted at
+ * random by its fills: model/l2_state.h). A launch marked `l2_warm` follows
+ * work on its own data (just read, or just written and read again): none. */
 static void write_back_dirty(const struct rates *r, const struct launch_shape *shape, struct warp_cost *w)
 {
     if (!(r->l2_bytes > 0.0) || !(shape->warps_total > 0.0))
         return;
-    double dirty = L2_DIRTY_FRACTION * r->l2_bytes;
     double fills = shape->warps_total * (w->dram_read_bytes + w->dram_write_bytes);
     double own = shape->warps_total * w->dram_write_bytes;
-    double evicted =
-        fmax(0.0, dirty_evicted(dirty, fills, r->l2_bytes) - dirty_evicted(dirty, own, r->l2_bytes));
+    double evicted = simt_cold_l2_write_back(r->l2_bytes, fills, own);
     if (!(evicted > 0.0))
         return;
     double per_warp = evicted / shape->warps_total;

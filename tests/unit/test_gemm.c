@@ -777,15 +777,16 @@ START_TEST(small_n_kernel_rows)
 }
 END_TEST
 
-/* A single call follows other work whose dirty lines fill half the L2
- * (40 MB here: 20 MB dirty); its fills evict them as exp(-filled / L2), and
- * each evicted line is written back, beyond the lines its own stores leave
- * behind. 8x8192x8192 bf16 on the round GPU (DRAM-bound, no write or copy
- * figure: every byte at 4e12 B/s) reads (8*8192 + 8192^2) * 2 =
- * 134,348,800 B and writes 8*8192*2 = 131,072 B: 20e6 * (1 - exp(-134,479,872
- * / 40e6)) - 131,072 = 19,174,044 B more, 4.794 us more. A GEMM in a chain
- * of kernels (in_chain) pays the launch like a single call but finds no
- * dirty lines; back to back, neither. */
+/* A single call follows other work whose dirty lines fill 0.55 of the L2
+ * (SIMT_COLD_L2_DIRTY_FRACTION; 40 MB here: 22 MB dirty); f bytes of fills
+ * evict D (1 - exp(-f / L2)) of them (model/l2_state.h), each written back,
+ * beyond those its own stores leave behind. 8x8192x8192 bf16 on the round
+ * GPU (DRAM-bound, no write or copy figure: every byte at 4e12 B/s) reads
+ * (8*8192 + 8192^2) * 2 = 134,348,800 B and writes 8*8192*2 = 131,072 B:
+ * 22e6 (1 - exp(-134,479,872 / 40e6)) - 22e6 (1 - exp(-131,072 / 40e6)) =
+ * 21,165,377 B more, 5.291 us more. A GEMM in a chain of kernels (in_chain)
+ * pays the launch like a single call but finds no dirty lines; back to
+ * back, neither. */
 START_TEST(single_call_evicts_dirty_lines)
 {
     struct simt_gpu_spec g;
@@ -798,7 +799,8 @@ START_TEST(single_call_evicts_dirty_lines)
     struct simt_gemm_result stream =
         predict_launch(&g, 8, 8192, 8192, SIMT_DTYPE_BF16, SIMT_GEMM_LAUNCH_BACK_TO_BACK);
     double read = (8.0 * 8192.0 + 8192.0 * 8192.0) * 2.0, written = 8.0 * 8192.0 * 2.0;
-    double evicted = 20.0e6 * (1.0 - exp(-(read + written) / 40.0e6)) - written;
+    double evicted = 22.0e6 * (exp(-written / 40.0e6) - exp(-(read + written) / 40.0e6));
+    ck_assert_double_eq_tol(evicted, 21165377.07, 0.01);
     ck_assert_double_eq_tol(chain.dram_bytes, read + written, 1e-3);
     ck_assert_double_eq_tol(stream.dram_bytes, read + written, 1e-3);
     ck_assert_double_eq_tol(one.dram_bytes, read + written + evicted, 1e-3);
@@ -807,10 +809,13 @@ START_TEST(single_call_evicts_dirty_lines)
     ck_assert_double_eq_tol(one.time_s - chain.time_s, evicted / 4.0e12, 1e-15);
     ck_assert_double_eq_tol(chain.launch_s, 3.0e-6, 1e-18);
     ck_assert_str_eq(simt_gemm_launches_name(SIMT_GEMM_LAUNCH_IN_CHAIN), "in_chain");
-    /* a GEMM whose own stores outnumber the dirty lines evicts none beyond them */
+    /* a GEMM whose own stores outnumber the dirty lines evicts only what its
+     * few reads take beyond them: reads (8192*16 + 16*8192) * 2 = 524,288 B,
+     * writes 8192^2 * 2 = 134,217,728 B, 22e6 (exp(-w / 40e6) - exp(-(r +
+     * w) / 40e6)) = 9,996 B */
     one = predict_launch(&g, 8192, 8192, 16, SIMT_DTYPE_BF16, SIMT_GEMM_LAUNCH_SINGLE);
     chain = predict_launch(&g, 8192, 8192, 16, SIMT_DTYPE_BF16, SIMT_GEMM_LAUNCH_IN_CHAIN);
-    ck_assert_double_eq_tol(one.dram_bytes, chain.dram_bytes, 1e-3);
+    ck_assert_double_eq_tol(one.dram_bytes - chain.dram_bytes, 9996.0, 1.0);
     /* no L2 size in the record: nothing to evict */
     g.l2_bytes = 0.0;
     one = predict_launch(&g, 8, 8192, 8192, SIMT_DTYPE_BF16, SIMT_GEMM_LAUNCH_SINGLE);
