@@ -2,7 +2,8 @@
  * split-K, tile and wave quantization (NVIDIA, "Matrix Multiplication
  * Background User's Guide"), operand feed from L2, the DRAM roofline for A,
  * B and C, matrix-vector products on the FMA units, the 16-byte alignment
- * rule, and the fixed cost of a GEMM kernel. Pure. */
+ * rule, the fixed cost of a GEMM kernel, and the dirty lines a single call
+ * finds in L2. Pure. */
 #include "gemm.h"
 
 #include <assert.h>
@@ -109,8 +110,17 @@
  * Fitted with SINGLE_KERNEL_FLOOR_S to the fit half of the held-out set
  * (tests/gpu/results/h200/heldout/gemm.json, rows with "split": "fit"),
  * the least median error on a grid of 1 to 6 stages and 1.5 to 2.1 us
- * (3 stages, 1.8 us: 10.9%). */
+ * (3 stages, 1.8 us: 10.9%); checked again on that grid once a single
+ * call paid the dirty lines it evicts: still the least (8.9% to 9.0%, the
+ * neighbours within 0.1%). */
 #define IN_FLIGHT_STAGES 3.0
+/* A single call on an idle GPU follows other work (in the held-out set, a
+ * 256 MiB write that flushes the L2): the L2 is write-back, so that work's
+ * lines are still there, dirty, and every line the GEMM fills evicts one.
+ * The fraction of the L2 found dirty is the kernel model's
+ * (model/kernel_cost.c, L2_DIRTY_FRACTION, fitted on the fit half of the
+ * held-out kernels): one figure for the same flush before every call. */
+#define L2_DIRTY_FRACTION 0.5
 /* simt-calibrate measures tensor-core rates as cuBLASLt GEMMs of this size. */
 #define CALIBRATION_DIMENSION 8192
 /* Split-K factors a library tries. */
@@ -133,9 +143,10 @@ static const struct tile_shape tensor_tiles[] = {
 };
 /* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and
  * 8x64 are cuBLAS's skinny-M kernels (fp32 m = 16 and m <= 8 on an H200,
- * gemm_kernels.json). */
+ * gemm_kernels.json), and so are 32x128 (m = 16 and 32 with n = 16384,
+ * gemm_probe.json) and 64x256 (m = 64, both files). */
 static const struct tile_shape simt_tiles[] = {
-    {128, 128}, {128, 64}, {64, 128}, {64, 64}, {32, 64}, {8, 64},
+    {128, 128}, {64, 256}, {128, 64}, {64, 128}, {64, 64}, {32, 128}, {32, 64}, {8, 64},
 };
 /* Matrix-vector products (m or n of 1) run as GEMV on the FMA units: one
  * row (or column) of the output per block of 256. */
@@ -260,7 +271,10 @@ struct shape_context {
     double launch_s;              /* the launch overhead figure (single calls), else 0 */
     double floor_s;               /* fixed cost of the GEMM kernel */
     double second_kernel_s;       /* fixed cost of a second kernel right behind it (split-K reduction) */
-    int reduce_in_kernel;         /* split-K partials reduced in the GEMM kernel through L2 */
+    int reduce_in_kernel;         /* split-K partials may be reduced in the GEMM kernel through L2 */
+    double l2_latency_s;          /* one L2 access (0: no figure) */
+    double dirty_bytes;           /* other work's dirty lines in L2 when the call starts */
+    double l2_total_bytes;        /* the L2's size */
     double fill_s;                /* per wave: first loads and last stores, one DRAM latency each */
     double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
 };
@@ -293,7 +307,8 @@ struct candidate {
     double dram_s;
     double dram_bytes;
     double overhead_s;
-    double reduce_s; /* split-K: partial sums through L2 after the main loop */
+    double reduce_s;   /* split-K: partial sums through L2 after the main loop */
+    int serial_reduce; /* split-K reduced in the GEMM kernel, split after split (else a second kernel) */
     double time_s;
 };
 
@@ -339,6 +354,17 @@ static void dram_traffic(const struct shape_context *ctx, struct candidate *c)
     double m = (double)req->m, n = (double)req->n, k = (double)req->k;
     double read = (double)req->batch * (m * k * ctx->a_weight + k * n) * ctx->element_bytes;
     double written = (double)req->batch * m * n * (double)ctx->out_bytes;
+    /* a single call after other work: its fills evict that work's dirty
+     * lines, each written back to DRAM, beyond those its own stores leave.
+     * The L2 picks its victims without regard to dirt, so each fill finds a
+     * dirty victim as often as dirty lines are left: they decay as
+     * exp(-filled / L2 size). */
+    double evicted = 0.0;
+    if (ctx->dirty_bytes > 0.0)
+        evicted = ctx->dirty_bytes * (1.0 - exp(-(read + written) / ctx->l2_total_bytes)) -
+                  fmin(ctx->dirty_bytes, written);
+    if (evicted > 0.0)
+        written += evicted;
     double paired = read < written ? read : written;
     c->dram_bytes = read + written;
     c->dram_s = 2.0 * paired / ctx->dram_copy_bytes_per_s + (read - paired) / ctx->dram_bytes_per_s +
@@ -407,11 +433,21 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
      * its fixed cost and its first loads and last stores. */
     if (split > 1) {
         double mn = (double)req->batch * (double)req->m * (double)req->n * 4.0;
-        if (ctx->reduce_in_kernel && ctx->l2_bytes_per_s > 0.0)
-            c->reduce_s = 2.0 * (double)(split - 1) * mn / ctx->l2_bytes_per_s + ctx->memset_s;
-        else
-            c->reduce_s =
-                2.0 * (double)split * mn / ctx->dram_bytes_per_s + ctx->second_kernel_s + ctx->fill_s;
+        c->reduce_s = 2.0 * (double)split * mn / ctx->dram_bytes_per_s + ctx->second_kernel_s + ctx->fill_s;
+        if (ctx->reduce_in_kernel && ctx->l2_bytes_per_s > 0.0) {
+            /* serial: the splits of a tile take a semaphore in turn
+             * (CUTLASS's serial split-K, include/cutlass/gemm/kernel/
+             * gemm.h: semaphore.wait(threadblock_tile_offset.k()) before an
+             * epilogue that reads the D the split before wrote), each
+             * waiting on the lock and reading the partial so far: two L2
+             * round trips per split that no other work hides */
+            double serial_s = 2.0 * (double)(split - 1) * mn / ctx->l2_bytes_per_s + ctx->memset_s +
+                              2.0 * (double)(split - 1) * ctx->l2_latency_s;
+            if (serial_s < c->reduce_s) {
+                c->reduce_s = serial_s;
+                c->serial_reduce = 1;
+            }
+        }
     }
     finish(ctx, busy, waves, c);
 }
@@ -452,7 +488,10 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     if (fmod(iterations, (double)ctx->sm_count) > 0.0 || output_tiles % ctx->sm_count != 0) {
         double partial_bytes = 2.0 * active * (double)tile->m * (double)tile->n * 4.0;
         double bw = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s : ctx->dram_bytes_per_s;
-        c->reduce_s = partial_bytes / bw + ctx->memset_s;
+        /* the owner of a shared tile waits on its peers' flag, then
+         * reads their partials: two L2 round trips no other work hides */
+        c->reduce_s = partial_bytes / bw + ctx->memset_s + 2.0 * ctx->l2_latency_s;
+        c->serial_reduce = 1;
     }
     /* each SM still starts and ends its share of the tiles */
     finish(ctx, busy, ceil(c->waves), c);
@@ -501,31 +540,6 @@ static double l2_floor(double sm_flops_per_s, const struct gemm_path *path, doub
     return sm_flops_per_s / best_intensity;
 }
 
-/* Widest load, in elements, that the leading dimensions k and n allow: the
- * largest power of two dividing both, at most 16 bytes. */
-static int load_elements(int64_t k, int64_t n, double element_bytes)
-{
-    int widest = (int)(16.0 / element_bytes);
-    int width = 1;
-    while (width < widest && k % (2 * width) == 0 && n % (2 * width) == 0)
-        width *= 2;
-    return width;
-}
-
-/* Elements one load slot of the fallback kernels carries: as many as the
- * alignment allows, but no more than 4 bytes of them. A load of 8 bytes
- * takes two slots: the fp16 and bf16 GEMMs whose leading dimension is a
- * multiple of 4 elements but not of 8 (K or N of 700, 1540, 4100) run at
- * about 1.8 times the rate of those with an odd one, not 4 times (the fit
- * half of tests/gpu/results/h200/heldout/gemm.json); tf32 and fp64 loads
- * of one element fill one slot, as the fitted rate says. */
-static int slot_elements(int64_t k, int64_t n, double element_bytes)
-{
-    int width = load_elements(k, n, element_bytes);
-    int per_slot = element_bytes < 4.0 ? (int)(4.0 / element_bytes) : 1;
-    return width < per_slot ? width : per_slot;
-}
-
 /* Everything one prediction sets up before it tries the candidates. */
 struct gemm_setup {
     struct gemm_path path;
@@ -536,6 +550,7 @@ struct gemm_setup {
     int stream_k;
     int register_fed_b;
     int mma_sync_int8; /* int8 on Hopper: torch._int_mm's Ampere-generation kernels */
+    int async_mma;     /* Hopper on, a type of the asynchronous warpgroup MMA: TMA, clusters, stream-K */
     double calibration_wave_efficiency;
     double dram_bw;
     double l2_bw;
@@ -583,12 +598,16 @@ static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gem
     } else {
         ctx->launch_s = simt_figure_get(figures, SIMT_FIG_LAUNCH_OVERHEAD);
         ctx->floor_s = SINGLE_KERNEL_FLOOR_S;
+        ctx->dirty_bytes =
+            req->launches == SIMT_GEMM_LAUNCH_IN_CHAIN ? 0.0 : L2_DIRTY_FRACTION * (double)gpu->l2_bytes;
+        ctx->l2_total_bytes = (double)gpu->l2_bytes;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_LAUNCH_OVERHEAD);
     }
     ctx->second_kernel_s = KERNEL_FLOOR_S;
     ctx->reduce_in_kernel = s->path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
     ctx->fill_s = 2.0 * s->latency_s;
     ctx->memset_s = WORKSPACE_MEMSET_S;
+    ctx->l2_latency_s = s->clock > 0.0 ? s->l2_latency_cycles / s->clock : 0.0;
     s->tile_k = s->path.tile_k_bytes * 8 / simt_gemm_tile_bits(req->dtype);
     if (s->tile_k < 1)
         s->tile_k = 1;
@@ -623,12 +642,21 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     rate->in_flight_stages_per_s =
         in_flight_latency_s > 0.0 ? IN_FLIGHT_STAGES / in_flight_latency_s : HUGE_VAL;
     s->in_flight_latency_s = in_flight_latency_s;
-    /* Hopper on: blocks run in clusters of two along M that share each B
-     * tile, fetched from L2 once and multicast by TMA to both */
-    rate->column_share = hopper_tensor ? 0.5 : 1.0;
+    /* Hopper on, the asynchronous warpgroup MMA (wgmma; tcgen05 on
+     * Blackwell) and its kernels: TMA, clusters, stream-K. FP64 is not
+     * among its types (PTX ISA, wgmma.mma_async; LLVM's NVVM dialect lists
+     * them as WGMMATypes: f16, tf32, u8, s8, b1, bf16, e4m3, e5m2,
+     * reviews.llvm.org/D157695): FP64 tensor-core GEMMs run the warp-level mma.sync
+     * (DMMA) kernels, data-parallel with split-K (cuBLAS 13.1 on an H200:
+     * cutlass_80_tensorop_d884gemm and sm90_xmma ..._tensor16x8x16 kernels,
+     * their K split over gridDim.z, tests/gpu/results/h200/gemm_probe.json) */
+    s->async_mma = hopper_tensor && req->dtype != SIMT_DTYPE_FP64;
+    /* blocks run in clusters of two along M that share each B tile, fetched
+     * from L2 once and multicast by TMA to both */
+    rate->column_share = s->async_mma ? 0.5 : 1.0;
     rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
-    /* cuBLAS's Hopper and later kernels can schedule stream-K */
-    s->stream_k = hopper_tensor;
+    /* cuBLAS's kernels of the asynchronous MMA can schedule stream-K */
+    s->stream_k = s->async_mma;
 
     /* A measured tensor-core figure is a cuBLASLt GEMM of the calibration
      * shape, its wave quantization included: the SMs' own rate is that much
@@ -684,11 +712,11 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         s->ctx.reduce_in_kernel = 0;
         /* with no clock figure only the non-TMA fraction applies */
         /* aligned (int8): 16-byte loads, no limit beyond the fraction */
-        rate->loads_per_s_per_sm = alignment_ok ? HUGE_VAL
-                                   : s->clock > 0.0
-                                       ? SCALAR_LOADS_PER_CLOCK_PER_SM *
-                                             (double)slot_elements(req->k, req->n, element_bytes) * s->clock
-                                       : HUGE_VAL;
+        rate->loads_per_s_per_sm =
+            alignment_ok     ? HUGE_VAL
+            : s->clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM *
+                                   (double)simt_gemm_slot_elements(req->k, req->n, element_bytes) * s->clock
+                             : HUGE_VAL;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
 }
@@ -790,14 +818,15 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                "part-empty last wave (wave efficiency %.2f) does not cost; partial tiles handed over through "
                "L2%s",
                (long long)best->tiles, gpu->sm_count, out->wave_efficiency,
-               best->reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200)"
+               best->reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200); "
+                                      "a shared tile's owner waits two L2 latencies for its peers' flag"
                                     : "");
     if (best->split > 1)
         assume(out, "split-K %d: K cut across %d blocks per output tile; fp32 partial sums reduced %s",
                best->split, best->split,
-               s->ctx.reduce_in_kernel
-                   ? "in the same kernel through L2, after a memset of their semaphores "
-                     "(0.85 us, measured on an H200)"
+               best->serial_reduce
+                   ? "in the same kernel through L2, split after split at a semaphore (two L2 latencies "
+                     "each), after a memset of the semaphores (0.85 us, measured on an H200)"
                    : "by a second kernel that reads every split's partial through DRAM and "
                      "writes C (a kernel with "
                      "its own fixed cost and first and last latencies)");
@@ -849,7 +878,13 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
                dtype_name, path->hardware_flops_per_s,
                path->measured ? "the measured" : "the datasheet's times the achievable fraction: an",
                path->library_fraction, path->peak_flops_per_s);
-    int slot_width = slot_elements(req->k, req->n, s->ctx.element_bytes);
+    char dirty_line[128] = "";
+    if (s->ctx.dirty_bytes > 0.0)
+        snprintf(dirty_line, sizeof dirty_line,
+                 "; the fills evict and write back earlier work's dirty lines, %.3g bytes (half the L2, "
+                 "as the kernel model takes it)",
+                 s->ctx.dirty_bytes);
+    int slot_width = simt_gemm_slot_elements(req->k, req->n, s->ctx.element_bytes);
     if (!out->alignment_ok && path->tensor)
         assume(
             out,
@@ -876,8 +911,8 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
         "memory: A and B read and C written (%d-byte elements) once through DRAM, as many bytes as are both "
         "read and written at the copy rate, the rest at the read or the write rate; operand tiles fed to "
         "each SM "
-        "from L2%s",
-        s->ctx.out_bytes, s->l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)");
+        "from L2%s%s",
+        s->ctx.out_bytes, s->l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)", dirty_line);
     if (req->sparse || simt_gemm_narrow(req->dtype)) {
         char line[SIMT_GEMM_ASSUMPTION_BYTES];
         simt_gemm_describe_operands(req, out->alignment_elements, line, sizeof line);
@@ -948,6 +983,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     choose_among(&s.ctx, &s.rate, s.path.tiles, s.path.tile_count, s.tile_k, s.stream_k, &best);
     if (!req->sparse)
         try_gemv(gpu, req, figures, &s, &best);
+    if (best.serial_reduce && s.ctx.l2_latency_s > 0.0)
+        s.used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
     out->figures_used = s.used;
 
     fill_result(gpu, req, &s, &best, out);

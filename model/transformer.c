@@ -192,8 +192,13 @@ static double elementwise(struct ctx *c, const char *name, enum simt_tfm_kind ki
 static int gemm(struct ctx *c, const char *name, int64_t m, int64_t n, int64_t k, double *time,
                 struct simt_diag *diag)
 {
-    struct simt_gemm_request g = {
-        .m = m, .n = n, .k = k, .batch = 1, .dtype = c->math, .policy = c->req->policy};
+    struct simt_gemm_request g = {.m = m,
+                                  .n = n,
+                                  .k = k,
+                                  .batch = 1,
+                                  .dtype = c->math,
+                                  .policy = c->req->policy,
+                                  .launches = SIMT_GEMM_LAUNCH_IN_CHAIN};
     struct simt_gemm_result r;
     int rc = simt_gemm_predict(c->gpu, &g, &r, diag);
     if (rc != SIMT_OK)

@@ -5,7 +5,8 @@
  * kernel, the FMA kernels' load/store path, tf32's register-fed B on
  * Hopper, the alignment rule per dtype, which peak is used, the fixed
  * cost of a single call and of back-to-back calls, the operands an SM keeps
- * in flight, torch._int_mm's kernels, the refusal of a bare datasheet peak,
+ * in flight, torch._int_mm's kernels, the dirty lines a single call evicts,
+ * FP64 without stream-K on Hopper, the refusal of a bare datasheet peak,
  * and the errors; and, over the bundled database, H100 SXM against H200
  * (issue 11's acceptance). The GPUs here are made up with round numbers so that every
  * expected value can be worked by hand (the working is beside each row). */
@@ -249,20 +250,27 @@ END_TEST
  *    written and read back through L2, 2*3*16384 B = 98,304 B = 0.0098304
  *    us, after the 0.85 us memset; each block's 1.57 MB of A and B at
  *    1e13/16 B/s from L2 (2.5 us) stays under DRAM; stream-K would hand 128
- *    partials over and feed all 128 SMs from L2: slower. */
+ *    partials over and feed all 128 SMs from L2: slower.
+ *  - the same with an L2 latency of 10 cycles (0.01 us): the splits take
+ *    the tile's semaphore in turn, two L2 latencies each after the first,
+ *    0.06 us more; stream-K's owners wait two (0.02 us) on top of their
+ *    0.955 us, still slower. Above about 24 cycles stream-K would win. */
 static const struct {
     int compute_major;
-    double l2, latency_cycles;
+    double l2, latency_cycles, l2_latency_cycles;
     int tile_m, tile_n, tile_k, split;
     int64_t tiles;
     double reduce_s, time_s;
     const char *bound;
 } split_rows[] = {
-    {8, 0.0, 0.0, 32, 32, 32, 4, 16, 0.032768e-6 + FLOOR, 4.196352e-6 + 0.032768e-6 + 2.0 * FLOOR, "dram"},
-    {8, 0.0, 500.0, 128, 192, 32, 16, 16, 0.131072e-6 + FLOOR + 1.0e-6,
-     1.048576e6 / 4.9152e10 + 0.131072e-6 + 2.0 * FLOOR + 2.0e-6, "l2"},
-    {9, 1.0e13, 0.0, 32, 32, 64, 4, 16, 0.0098304e-6 + 0.85e-6, 4.196352e-6 + 0.0098304e-6 + 0.85e-6 + FLOOR,
+    {8, 0.0, 0.0, 0.0, 32, 32, 32, 4, 16, 0.032768e-6 + FLOOR, 4.196352e-6 + 0.032768e-6 + 2.0 * FLOOR,
      "dram"},
+    {8, 0.0, 500.0, 0.0, 128, 192, 32, 16, 16, 0.131072e-6 + FLOOR + 1.0e-6,
+     1.048576e6 / 4.9152e10 + 0.131072e-6 + 2.0 * FLOOR + 2.0e-6, "l2"},
+    {9, 1.0e13, 0.0, 0.0, 32, 32, 64, 4, 16, 0.0098304e-6 + 0.85e-6,
+     4.196352e-6 + 0.0098304e-6 + 0.85e-6 + FLOOR, "dram"},
+    {9, 1.0e13, 0.0, 10.0, 32, 32, 64, 4, 16, 0.0098304e-6 + 0.85e-6 + 0.06e-6,
+     4.196352e-6 + 0.0098304e-6 + 0.85e-6 + 0.06e-6 + FLOOR, "dram"},
 };
 
 START_TEST(split_k_rows)
@@ -272,6 +280,7 @@ START_TEST(split_k_rows)
     g.compute_major = split_rows[_i].compute_major;
     g.l2_bandwidth_bytes_per_s = split_rows[_i].l2;
     g.dram_latency_cycles = split_rows[_i].latency_cycles;
+    g.l2_latency_cycles = split_rows[_i].l2_latency_cycles;
     struct simt_gemm_result r = predict_ok(&g, 64, 64, 65536, 1, SIMT_DTYPE_BF16);
     ck_assert_int_eq(r.split_k, split_rows[_i].split);
     ck_assert_int_eq(r.stream_k, 0);
@@ -325,22 +334,26 @@ END_TEST
  *  - 8 x 8192 x 8192: the 8x64 tile, 128 tiles (one wave): (8+64)*8192 +
  *    8*64 = 590,336 elements = 227.0523077 us (its math is 43 us; 32x64:
  *    303 us; DRAM 67 us)
- *  - 16 x 8192 x 8192: 32x64, 128 tiles: 96*8192 + 2048 = 788,480 elements
- *    = 303.2615385 us (8x64 needs 2 waves of 227 us; 64x64 405 us)
+ *  - 16 x 8192 x 8192: 32x128 split 2, 128 blocks of K 4096: 160*4096 +
+ *    4096 = 659,456 elements = 253.6369231 us (math 172.5 us), then the
+ *    reduction kernel: 2*2*16*8192*4 B = 0.524288 us and its floor (32x64
+ *    unsplit: 96*8192 + 2048 = 788,480 elements = 303.26 us; 8x64 needs 2
+ *    waves of 227 us; 64x256 split 4: math 344.9 us)
  *  - 1024 x 1024 x 16: 128x64 (first of the two 128-tile shapes), 128
  *    tiles: 192*16 + 8192 = 11,264 elements, the output's 8192 the most
  *    of them: 4.3323077 us (math 1.35 us; 64x64 needs 2 waves of 2.36 us)
  *  - 4096^3: 128x128, 1024 tiles, 8 waves; 256*4096 + 16384 elements
- *    (409.6 us) under the math, 2*128*128*4096/1.9456e11 = 689.852 us */
+ *    (409.6 us) under the math, 2*128*128*4096/1.9456e11 = 689.852 us
+ *    (64x256 ties it and comes second in the list) */
 static const struct {
     int64_t m, n, k;
-    int tile_m, tile_n;
+    int tile_m, tile_n, split;
     double time_s;
 } fma_rows[] = {
-    {8, 8192, 8192, 8, 64, 590336.0 / 2.6e9 + FLOOR},
-    {16, 8192, 8192, 32, 64, 788480.0 / 2.6e9 + FLOOR},
-    {1024, 1024, 16, 128, 64, 11264.0 / 2.6e9 + FLOOR},
-    {4096, 4096, 4096, 128, 128, 8.0 * 2.0 * 128.0 * 128.0 * 4096.0 / 1.9456e11 + FLOOR},
+    {8, 8192, 8192, 8, 64, 1, 590336.0 / 2.6e9 + FLOOR},
+    {16, 8192, 8192, 32, 128, 2, 659456.0 / 2.6e9 + 0.524288e-6 + 2.0 * FLOOR},
+    {1024, 1024, 16, 128, 64, 1, 11264.0 / 2.6e9 + FLOOR},
+    {4096, 4096, 4096, 128, 128, 1, 8.0 * 2.0 * 128.0 * 128.0 * 4096.0 / 1.9456e11 + FLOOR},
 };
 
 START_TEST(fma_load_store_rows)
@@ -350,7 +363,7 @@ START_TEST(fma_load_store_rows)
     struct simt_gemm_result r =
         predict_ok(&g, fma_rows[_i].m, fma_rows[_i].n, fma_rows[_i].k, 1, SIMT_DTYPE_FP32);
     ck_assert_int_eq(r.tensor_cores, 0);
-    ck_assert_int_eq(r.split_k, 1);
+    ck_assert_int_eq(r.split_k, fma_rows[_i].split);
     ck_assert_int_eq(r.tile_m, fma_rows[_i].tile_m);
     ck_assert_int_eq(r.tile_n, fma_rows[_i].tile_n);
     ck_assert_double_eq_tol(r.time_s, fma_rows[_i].time_s, 1e-11);
@@ -729,6 +742,67 @@ START_TEST(operands_in_flight)
 }
 END_TEST
 
+/* A single call follows other work whose dirty lines fill half the L2
+ * (40 MB here: 20 MB dirty); its fills evict them as exp(-filled / L2), and
+ * each evicted line is written back, beyond the lines its own stores leave
+ * behind. 8x8192x8192 bf16 on the round GPU (DRAM-bound, no write or copy
+ * figure: every byte at 4e12 B/s) reads (8*8192 + 8192^2) * 2 =
+ * 134,348,800 B and writes 8*8192*2 = 131,072 B: 20e6 * (1 - exp(-134,479,872
+ * / 40e6)) - 131,072 = 19,174,044 B more, 4.794 us more. A GEMM in a chain
+ * of kernels (in_chain) pays the launch like a single call but finds no
+ * dirty lines; back to back, neither. */
+START_TEST(single_call_evicts_dirty_lines)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g);
+    g.launch_overhead_s = 3.0e-6;
+    g.l2_bytes = 40.0e6;
+    struct simt_gemm_result one = predict_launch(&g, 8, 8192, 8192, SIMT_DTYPE_BF16, SIMT_GEMM_LAUNCH_SINGLE);
+    struct simt_gemm_result chain =
+        predict_launch(&g, 8, 8192, 8192, SIMT_DTYPE_BF16, SIMT_GEMM_LAUNCH_IN_CHAIN);
+    struct simt_gemm_result stream =
+        predict_launch(&g, 8, 8192, 8192, SIMT_DTYPE_BF16, SIMT_GEMM_LAUNCH_BACK_TO_BACK);
+    double read = (8.0 * 8192.0 + 8192.0 * 8192.0) * 2.0, written = 8.0 * 8192.0 * 2.0;
+    double evicted = 20.0e6 * (1.0 - exp(-(read + written) / 40.0e6)) - written;
+    ck_assert_double_eq_tol(chain.dram_bytes, read + written, 1e-3);
+    ck_assert_double_eq_tol(stream.dram_bytes, read + written, 1e-3);
+    ck_assert_double_eq_tol(one.dram_bytes, read + written + evicted, 1e-3);
+    ck_assert_double_eq_tol(one.dram_s - chain.dram_s, evicted / 4.0e12, 1e-15);
+    ck_assert_str_eq(simt_gemm_bound_name(one.bound), "dram");
+    ck_assert_double_eq_tol(one.time_s - chain.time_s, evicted / 4.0e12, 1e-15);
+    ck_assert_double_eq_tol(chain.launch_s, 3.0e-6, 1e-18);
+    ck_assert_str_eq(simt_gemm_launches_name(SIMT_GEMM_LAUNCH_IN_CHAIN), "in_chain");
+    /* a GEMM whose own stores outnumber the dirty lines evicts none beyond them */
+    one = predict_launch(&g, 8192, 8192, 16, SIMT_DTYPE_BF16, SIMT_GEMM_LAUNCH_SINGLE);
+    chain = predict_launch(&g, 8192, 8192, 16, SIMT_DTYPE_BF16, SIMT_GEMM_LAUNCH_IN_CHAIN);
+    ck_assert_double_eq_tol(one.dram_bytes, chain.dram_bytes, 1e-3);
+    /* no L2 size in the record: nothing to evict */
+    g.l2_bytes = 0.0;
+    one = predict_launch(&g, 8, 8192, 8192, SIMT_DTYPE_BF16, SIMT_GEMM_LAUNCH_SINGLE);
+    ck_assert_double_eq_tol(one.dram_bytes, read + written, 1e-3);
+}
+END_TEST
+
+/* FP64 tensor cores have no wgmma: on Hopper its GEMMs run data-parallel
+ * kernels with split-K (no stream-K), while bf16 may stream-K. 16x16x16384
+ * on the round GPU made Hopper, fp64 tensor figure 2e13 (0.66 of it
+ * achievable): one 32x32 output tile, so only split-K fills SMs. */
+START_TEST(fp64_has_no_stream_k)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g);
+    g.compute_major = 9;
+    g.tensor_dense_flops_per_s[SIMT_DTYPE_FP64] = 2.0e13;
+    g.dram_latency_cycles = 500.0;
+    struct simt_gemm_result r = predict_ok(&g, 16, 16, 16384, 1, SIMT_DTYPE_FP64);
+    ck_assert_int_eq(r.tensor_cores, 1);
+    ck_assert_int_eq(r.stream_k, 0);
+    ck_assert_int_gt(r.split_k, 1);
+    struct simt_gemm_result b = predict_ok(&g, 16, 16, 16384, 1, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(b.stream_k, 1);
+}
+END_TEST
+
 /* int8 on Hopper runs torch._int_mm's Ampere mma.sync kernels: the
  * fallback kernels' 0.73 of the measured rate, no stream-K. 8192^3 on the
  * round GPU made Hopper with int8 measured at 1.28e15 (1e13 per SM, nothing
@@ -875,6 +949,8 @@ static Suite *gemm_suite(void)
     tcase_add_test(tc, single_call_pays_the_launch);
     tcase_add_test(tc, operands_in_flight);
     tcase_add_test(tc, int8_on_hopper_is_mma_sync);
+    tcase_add_test(tc, single_call_evicts_dirty_lines);
+    tcase_add_test(tc, fp64_has_no_stream_k);
     tcase_add_test(tc, bare_datasheet_peak_is_refused);
     tcase_add_test(tc, h100_and_h200_agree);
     tcase_add_loop_test(tc, extreme_sizes, 0, (int)(sizeof extreme_rows / sizeof extreme_rows[0]));

@@ -22,6 +22,13 @@ measured_s, tflops, min_s, max_s, repeats, timing, shape_class) plus
 "name". A shape PyTorch refuses goes to "skipped" with its message.
 
     python3 tests/gpu/heldout/gemm_heldout.py --out gemm-raw.json [--list] [--limit N] [--sleep-us 100]
+
+--probe times, the same way, a fixed list of shapes chosen to settle the
+physics of the classes the held-out set exposed (tiny outputs with long K,
+skinny M, tiny K, tiny everything; none of them a held-out row's shape),
+and records for each the kernels cuBLAS runs (torch.profiler over three
+calls: name, grid, block, mean duration), as fit data
+(tests/gpu/results/h200/gemm_probe.json).
 """
 
 import argparse
@@ -91,14 +98,73 @@ def cases():
     return uniq
 
 
+def probe_cases():
+    """[(name, dtype, m, n, k, shape_class)]: the --probe shapes"""
+    c = []
+    for k in [512, 1024, 2048, 4096, 8192, 16384]:
+        c.append(("fp64", 16, 16, k, "long_k"))
+    for k in [1024, 1600, 1792, 2048, 4096]:
+        c.append(("fp64", 32, 16, k, "long_k"))
+    c += [("fp64", 32, 32, 2048, "long_k"), ("fp64", 64, 64, 4096, "long_k"), ("fp64", 96, 192, 8192, "long_k"),
+          ("fp32", 16, 1024, 8192, "long_k"), ("fp32", 16, 1024, 2048, "long_k"), ("fp32", 32, 512, 8192, "long_k"),
+          ("tf32", 64, 256, 8192, "long_k"), ("bf16", 16, 16, 8192, "long_k"), ("bf16", 32, 64, 16384, "long_k")]
+    for m in [4, 8, 16, 32, 64]:
+        c.append(("fp32", m, 16384, 4096, "skinny"))
+    c.append(("fp32", 4, 32768, 4096, "skinny"))
+    for m in [16, 64, 128, 256]:
+        c.append(("bf16", m, 16384, 4096, "skinny"))
+    c += [("bf16", 128, 24576, 8192, "skinny"), ("fp16", 128, 16384, 4096, "skinny"),
+          ("fp8", 128, 16384, 4096, "skinny")]
+    for m in [32, 64, 128]:
+        c.append(("int8", m, 16384, 8192, "skinny"))
+    c.append(("int8", 48, 8192, 6144, "skinny"))
+    c += [("tf32", 1024, 1024, 16, "tiny_k"), ("tf32", 1024, 8192, 16, "tiny_k"), ("tf32", 2048, 8192, 96, "tiny_k"),
+          ("tf32", 1000, 300, 24, "tiny_k"), ("tf32", 4096, 4096, 32, "tiny_k"), ("fp32", 1024, 8192, 16, "tiny_k"),
+          ("bf16", 1024, 8192, 16, "tiny_k")]
+    c += [("bf16", 8, 32, 4, "tiny"), ("bf16", 16, 64, 2, "tiny"), ("fp32", 1, 16, 64, "tiny"),
+          ("fp32", 2, 32, 128, "tiny"), ("fp16", 8, 8, 8, "tiny"), ("tf32", 8, 8, 8, "tiny")]
+    return [("probe_%s_%dx%dx%d" % (d, m, n, k), d, m, n, k, cls) for (d, m, n, k, cls) in c]
+
+
+def kernels_of(fn):
+    """the kernels and memsets three calls of fn launch: name, grid, block, mean duration"""
+    import torch
+    import tempfile
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        for _ in range(3):
+            fn()
+        torch.cuda.synchronize()
+    path = os.path.join(tempfile.mkdtemp(), "trace.json")
+    prof.export_chrome_trace(path)
+    with open(path) as f:
+        trace = json.load(f)
+    found = {}
+    for ev in trace.get("traceEvents", []):
+        if ev.get("cat") not in ("kernel", "gpu_memset"):
+            continue
+        a = ev.get("args", {})
+        key = (ev.get("name", ""), str(a.get("grid")), str(a.get("block")))
+        k_ = found.setdefault(key, {"name": ev.get("name", "")[:240], "grid": a.get("grid"),
+                                    "block": a.get("block"), "durations_us": []})
+        k_["durations_us"].append(float(ev.get("dur", 0.0)))
+    out = []
+    for k_ in found.values():
+        d = k_.pop("durations_us")
+        k_["count"] = len(d)
+        k_["mean_us"] = sum(d) / len(d)
+        out.append(k_)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="gemm-raw.json")
     ap.add_argument("--list", action="store_true", help="print the cases and exit (no GPU)")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--sleep-us", type=float, default=100.0, help="sleep kernel before each timed call")
+    ap.add_argument("--probe", action="store_true", help="the probe shapes, with the kernels cuBLAS runs")
     args = ap.parse_args()
-    cs = cases()
+    cs = probe_cases() if args.probe else cases()
     if args.list:
         by = {}
         for c in cs:
@@ -150,6 +216,9 @@ def main():
         runs.append({"name": name, "m": m, "n": n, "k": k, "dtype": dt, "batch": 1, "measured_s": med,
                      "tflops": 2.0 * m * n * k / med / 1e12, "min_s": min(t), "max_s": max(t),
                      "repeats": reps, "timing": "cold", "shape_class": cls})
+        if args.probe:
+            runs[-1]["split"] = "fit"
+            runs[-1]["kernels"] = kernels_of(fn)
         del fn, keep
         if i % 25 == 0:
             print("%4d/%d %-40s %10.2f us  (%.0f s)" % (i, len(cs), name, med * 1e6, time.time() - t_start),
@@ -167,7 +236,10 @@ def main():
                    "so the host has queued what follows, a 256 MiB fill (evicts the 60 MB L2), then an event "
                    "pair around ONE call: GPU time without CPU gaps, cold L2. 2 untimed, then 7 timed (5 over "
                    "10 ms, 3 over 50 ms estimated); measured_s is the median. Shapes drawn with seed 11 "
-                   "(gemm_heldout.py)." % (torch.__version__, sleep_cycles)),
+                   "(gemm_heldout.py)." % (torch.__version__, sleep_cycles)) +
+                  (" --probe: the fixed probe shapes instead (probe_cases()), each with the kernels cuBLAS runs "
+                   "for it (torch.profiler over three back-to-back calls after the timing); fit data."
+                   if args.probe else ""),
     })
     with open(args.out, "w") as f:
         json.dump({"gpu": "h200-sxm", "meta": meta, "runs": runs, "skipped": skipped}, f, indent=1)
