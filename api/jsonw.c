@@ -369,6 +369,20 @@ void simt_jsonw_value(struct simt_jsonw *w, const json_t *value)
     }
 }
 
+size_t simt_jsonw_length(const struct simt_jsonw *w)
+{
+    return w->len;
+}
+
+void simt_jsonw_repeat(struct simt_jsonw *w, size_t from, size_t len)
+{
+    if (w->failed || from > w->len || len > w->len - from || !reserve(w, len))
+        return;
+    /* after reserve: it may have moved the buffer; the two ranges do not overlap */
+    memcpy(w->buf + w->len, w->buf + from, len);
+    w->len += len;
+}
+
 void simt_jsonw_key_int(struct simt_jsonw *w, const char *key, int64_t value)
 {
     simt_jsonw_key(w, key);

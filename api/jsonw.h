@@ -69,6 +69,14 @@ void simt_jsonw_stringn(struct simt_jsonw *w, const char *text, size_t len);
 /* Any jansson value (borrowed), objects in their insertion order. */
 void simt_jsonw_value(struct simt_jsonw *w, const json_t *value);
 
+/* The bytes written so far: a mark for simt_jsonw_repeat. */
+size_t simt_jsonw_length(const struct simt_jsonw *w);
+/* Writes again the `len` bytes written from mark `from` on. They must be
+ * whole members of an object, each led by its comma, and the object being
+ * written must already hold a member (a sweep's points repeat the part of
+ * an earlier point that follows its "value"). */
+void simt_jsonw_repeat(struct simt_jsonw *w, size_t from, size_t len);
+
 /* Shorthands for one object member. */
 void simt_jsonw_key_int(struct simt_jsonw *w, const char *key, int64_t value);
 void simt_jsonw_key_real(struct simt_jsonw *w, const char *key, double value);

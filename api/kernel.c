@@ -86,6 +86,11 @@ static const struct simt_api_field per_thread_fields[] = {
                     "the compiler issues as IMAD): the FMA pipe."),
     SIMT_ROW_NUMBER("alu_chains", 0, 1.0, 1e6, 1.0, K, alu_chains,
                     "Independent dependent chains the thread's floating-point and SFU arithmetic forms."),
+    SIMT_ROW_NUMBER("barriers", 0, 0.0, 1e15, 0.0, K, barriers,
+                    "Block barriers (__syncthreads) a thread passes; each waits for the block's warps."),
+    SIMT_ROW_NUMBER("shuffles", 0, 0.0, 1e15, 0.0, K, shuffles,
+                    "Warp shuffles (__shfl_*_sync) a thread executes, in dependent chains (a butterfly "
+                    "reduction: 5)."),
     SIMT_ROW_OBJECT("accesses", SIMT_API_ARRAY, 0, access_fields, "The memory accesses a thread makes."),
     SIMT_ROW_OBJECT("branch", SIMT_API_OBJECT, 0, branch_fields, "Divergence, as /v1/divergence."),
 };
@@ -96,7 +101,8 @@ static const struct simt_api_field fields[] = {
     SIMT_ROW_OBJECT("resources", SIMT_API_OBJECT, SIMT_API_REQUIRED, resource_fields, "What ptxas reports."),
     SIMT_ROW_OBJECT("per_thread", SIMT_API_OBJECT, 0, per_thread_fields, "One thread's work along one path."),
     SIMT_ROW_BOOL("l2_warm", 0, 0, struct simt_kernel_request, l2_warm,
-                  "The kernel's data is already in L2 (just written or read, and it fits)."),
+                  "The kernel's data was just written or read (by the launch before, back to back): what "
+                  "fits of it is in L2, and no other work's dirty lines are."),
 };
 
 /* grid / block: an integer or a list of 1 to 3 integers. */
@@ -243,7 +249,9 @@ static int read_request(struct simt_call *call, int lanes, struct simt_kernel_re
 static const char *const space_names[] = {"global", "shared", "constant", "local"};
 static const char *const op_names[] = {"load", "store", "atomic"};
 
-static json_t *advice_item(const struct simt_kernel_request *req, const struct simt_kernel_advice *a)
+/* One piece of advice, an object of the answer's "advice" list. */
+static void write_advice(struct simt_jsonw *w, const struct simt_kernel_request *req,
+                         const struct simt_kernel_advice *a)
 {
     char message[320];
     char what[96] = "";
@@ -295,13 +303,13 @@ static json_t *advice_item(const struct simt_kernel_request *req, const struct s
         break;
     }
     static const char *const kinds[] = {"pad", "coalesce", "widen", "ilp", "occupancy", "branch"};
-    json_t *item = json_object();
-    json_object_set_new(item, "message", json_string(message));
-    simt_call_set_real(item, "estimated_speedup", a->estimated_speedup);
-    json_object_set_new(item, "kind", json_string(kinds[a->kind]));
+    simt_jsonw_object_begin(w);
+    simt_jsonw_key_string(w, "message", message);
+    simt_jsonw_key_real(w, "estimated_speedup", a->estimated_speedup);
+    simt_jsonw_key_string(w, "kind", kinds[a->kind]);
     if (a->access_index >= 0)
-        simt_call_set_int(item, "access", a->access_index);
-    return item;
+        simt_jsonw_key_int(w, "access", a->access_index);
+    simt_jsonw_object_end(w);
 }
 
 static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_result *r)
@@ -360,7 +368,8 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
                                "traffic, L2 latency and bandwidth");
     if (r->assumed & SIMT_KERNEL_ASSUMED_L2_WARM_MISS)
         simt_call_assume(call, "l2_warm, but the launch's data exceeds L2: streamed through an LRU cache, "
-                               "none of it is left there, so it comes from DRAM");
+                               "none of it is left there, so it comes from DRAM (with no other work's dirty "
+                               "lines to write back)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_INT_PIPE)
         simt_call_assume(call, "int_ops take issue slots and the INT32 pipe (int32_ops_per_s); they are off "
                                "the dependent chain");
@@ -402,6 +411,19 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
         simt_call_assume(call,
                          "fewer warps resident per SM than warp schedulers: an MMA issues on its warp's "
                          "own scheduler, so the tensor pipe reaches only warps / schedulers of its rate");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_BARRIERS)
+        simt_call_assume(call, "each block barrier holds a warp until its block's last warp arrives: the "
+                               "barrier's latency plus a share per warp of the block "
+                               "(barrier_latency_cycles, barrier_cycles_per_warp), and the block's barrier "
+                               "takes the SM's data path (barrier_data_path_cycles)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES)
+        simt_call_assume(call, "barriers: the GPU record has no barrier figures; they take issue slots only");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_SHUFFLES)
+        simt_call_assume(call, "warp shuffles: one data-path wavefront each (32 lanes a clock per SM), one "
+                               "after another in a dependent chain (shuffle_latency_cycles each)");
+    if (r->assumed & SIMT_KERNEL_ASSUMED_SHUFFLE_LATENCY)
+        simt_call_assume(call, "shuffle latency: absent from the GPU record; the shared-memory latency "
+                               "stands in (shuffles cross the same data path)");
     if (r->assumed & SIMT_KERNEL_ASSUMED_NO_LAUNCH)
         simt_call_assume(call, "launch overhead: 0 (the GPU record has no launch_overhead_s)");
     simt_call_assume(call,
@@ -426,52 +448,62 @@ static json_t *answer_kernel(struct simt_call *call)
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
     int rc = simt_kernel_predict(&gpu->spec, &gpu->figures, &req, &r, &diag);
-    json_t *answer = simt_call_answer_from(call, rc, &diag);
-    if (answer == NULL)
+    if (rc != SIMT_OK) {
+        simt_call_fail_diag(call, rc, "", &diag);
         return NULL;
-    simt_call_set_real(answer, "time_s", r.time_s);
-    json_object_set_new(answer, "bound", json_string(simt_kernel_bound_name(r.bound)));
-    json_t *occ = json_object();
-    json_object_set(occ, "gpu", json_object_get(answer, "gpu"));
-    simt_api_occupancy_fill(occ, &gpu->spec, &r.occupancy);
-    simt_call_set_real(occ, "waves", r.waves);
-    json_object_set_new(answer, "occupancy", occ);
-    json_t *breakdown = json_object();
+    }
+    /* written as text, members in the order the answer has always had */
+    struct simt_jsonw *w = simt_call_write_begin(call);
+    if (w == NULL)
+        return NULL;
+    simt_jsonw_key_real(w, "time_s", r.time_s);
+    simt_jsonw_key_string(w, "bound", simt_kernel_bound_name(r.bound));
+    simt_jsonw_key(w, "occupancy");
+    simt_jsonw_object_begin(w);
+    if (call->has_gpu)
+        simt_jsonw_key_string(w, "gpu", call->gpu.record->id);
+    simt_api_occupancy_write(w, &gpu->spec, &r.occupancy);
+    simt_jsonw_key_real(w, "waves", r.waves);
+    simt_jsonw_object_end(w);
+    simt_jsonw_key(w, "breakdown");
+    simt_jsonw_object_begin(w);
     static const char *const keys[SIMT_BOUND_COUNT] = {"dram_s", "l2_s",      "shared_s", "compute_s",
                                                        "sfu_s",  "latency_s", "launch_s"};
     for (int b = 0; b < SIMT_BOUND_COUNT; b++)
-        simt_call_set_real(breakdown, keys[b], r.breakdown_s[b]);
-    simt_call_set_real(breakdown, "issue_s", r.issue_s);
-    simt_call_set_real(breakdown, "fp32_s", r.fp32_s);
-    simt_call_set_real(breakdown, "fp64_s", r.fp64_s);
-    simt_call_set_real(breakdown, "fp16_s", r.fp16_s);
-    simt_call_set_real(breakdown, "constant_s", r.constant_s);
-    simt_call_set_real(breakdown, "int32_s", r.int32_s);
-    simt_call_set_real(breakdown, "tensor_s", r.tensor_s);
-    json_object_set_new(answer, "breakdown", breakdown);
-    json_t *traffic = json_object();
-    simt_call_set_real(traffic, "dram_bytes", r.dram_bytes);
-    simt_call_set_real(traffic, "l2_bytes", r.l2_bytes);
-    simt_call_set_real(traffic, "useful_bytes", r.useful_bytes);
-    simt_call_set_real(traffic, "shared_wavefronts", r.shared_wavefronts);
-    simt_call_set_real(traffic, "l1_wavefronts", r.l1_wavefronts);
-    simt_call_set_real(traffic, "warp_instructions", r.warp_instructions);
-    json_object_set_new(answer, "traffic", traffic);
-    json_t *advice = json_array();
+        simt_jsonw_key_real(w, keys[b], r.breakdown_s[b]);
+    simt_jsonw_key_real(w, "issue_s", r.issue_s);
+    simt_jsonw_key_real(w, "fp32_s", r.fp32_s);
+    simt_jsonw_key_real(w, "fp64_s", r.fp64_s);
+    simt_jsonw_key_real(w, "fp16_s", r.fp16_s);
+    simt_jsonw_key_real(w, "constant_s", r.constant_s);
+    simt_jsonw_key_real(w, "int32_s", r.int32_s);
+    simt_jsonw_key_real(w, "tensor_s", r.tensor_s);
+    simt_jsonw_object_end(w);
+    simt_jsonw_key(w, "traffic");
+    simt_jsonw_object_begin(w);
+    simt_jsonw_key_real(w, "dram_bytes", r.dram_bytes);
+    simt_jsonw_key_real(w, "l2_bytes", r.l2_bytes);
+    simt_jsonw_key_real(w, "useful_bytes", r.useful_bytes);
+    simt_jsonw_key_real(w, "shared_wavefronts", r.shared_wavefronts);
+    simt_jsonw_key_real(w, "l1_wavefronts", r.l1_wavefronts);
+    simt_jsonw_key_real(w, "warp_instructions", r.warp_instructions);
+    simt_jsonw_object_end(w);
+    simt_jsonw_key(w, "advice");
+    simt_jsonw_array_begin(w);
     for (int i = 0; i < r.advice_count; i++)
-        json_array_append_new(advice, advice_item(&req, &r.advice[i]));
-    json_object_set_new(answer, "advice", advice);
-    simt_call_set_real(answer, "execution_s", r.execution_s);
-    simt_call_set_int(answer, "blocks", r.blocks);
-    simt_call_set_real(answer, "waves", r.waves);
-    simt_call_set_real(answer, "divergence_serialization", r.divergence_serialization);
-    simt_call_set_real(answer, "latency_rounds_per_warp", r.latency_rounds_per_warp);
+        write_advice(w, &req, &r.advice[i]);
+    simt_jsonw_array_end(w);
+    simt_jsonw_key_real(w, "execution_s", r.execution_s);
+    simt_jsonw_key_int(w, "blocks", r.blocks);
+    simt_jsonw_key_real(w, "waves", r.waves);
+    simt_jsonw_key_real(w, "divergence_serialization", r.divergence_serialization);
+    simt_jsonw_key_real(w, "latency_rounds_per_warp", r.latency_rounds_per_warp);
     if (r.latency_rounds_per_warp > 0.0)
-        simt_call_set_real(answer, "loaded_latency_cycles", r.loaded_latency_cycles);
-    simt_call_set_real(answer, "achieved_dram_bandwidth_bytes_per_s", r.achieved_dram_bandwidth_bytes_per_s);
+        simt_jsonw_key_real(w, "loaded_latency_cycles", r.loaded_latency_cycles);
+    simt_jsonw_key_real(w, "achieved_dram_bandwidth_bytes_per_s", r.achieved_dram_bandwidth_bytes_per_s);
     kernel_assumptions(call, &r);
     simt_call_assume_figures(call, &gpu->figures, r.figures_used);
-    return answer;
+    return simt_call_write_end(call);
 }
 
 const struct simt_api_endpoint simt_api_kernel_endpoint = SIMT_MODEL_ENDPOINT(

@@ -358,15 +358,36 @@ static void write_reason(struct simt_jsonw *w, const struct simt_gpu_spec *spec,
         simt_jsonw_null(w); /* cannot happen: the model is pure */
 }
 
+/* Do two launchable points answer alike but for their value? Their
+ * results were zeroed before the model filled them (sweep_compute), so
+ * equal bytes are equal fields, reals bit for bit. */
+static int same_answer(const struct sweep_point *a, const struct sweep_point *b)
+{
+    return a->rc == 0 && b->rc == 0 && a->active_clusters_per_gpu == b->active_clusters_per_gpu &&
+           memcmp(&a->r, &b->r, sizeof a->r) == 0;
+}
+
+/* One object per point. Occupancy moves in steps (warps, register and
+ * shared memory granules), so neighbouring points often answer alike: such
+ * a point copies the text after "value" of the last point written in full
+ * instead of writing it again (the same bytes). */
 static void write_points(struct simt_jsonw *w, const struct simt_gpu_spec *spec,
                          const struct sweep_request *sweep, const struct sweep_point *points, size_t count)
 {
     simt_jsonw_key(w, "points");
     simt_jsonw_array_begin(w);
+    const struct sweep_point *written = NULL; /* the last launchable point written in full */
+    size_t written_from = 0, written_len = 0;
     for (size_t i = 0; i < count; i++) {
         const struct sweep_point *p = &points[i];
         simt_jsonw_object_begin(w);
         simt_jsonw_key_int(w, "value", p->value);
+        if (written != NULL && same_answer(written, p)) {
+            simt_jsonw_repeat(w, written_from, written_len);
+            simt_jsonw_object_end(w);
+            continue;
+        }
+        size_t from = simt_jsonw_length(w);
         simt_jsonw_key(w, "launchable");
         simt_jsonw_bool(w, p->rc == 0);
         simt_api_occupancy_write(w, spec, &p->r);
@@ -377,6 +398,10 @@ static void write_points(struct simt_jsonw *w, const struct simt_gpu_spec *spec,
         if (p->rc != 0) {
             simt_jsonw_key(w, "reason");
             write_reason(w, spec, sweep, p);
+        } else {
+            written = p;
+            written_from = from;
+            written_len = simt_jsonw_length(w) - from;
         }
         simt_jsonw_object_end(w);
     }

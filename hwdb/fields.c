@@ -131,6 +131,11 @@ static const struct simt_hwdb_field fields[] = {
     F(l2_latency_cycles, "latency", DOUBLE, 1, 10000, ALL),
     F(dram_latency_cycles, "latency", DOUBLE, 1, 100000, ALL),
     F(launch_overhead_s, "latency", DOUBLE, 1e-8, 1e-2, ALL),
+    /* block barriers and warp shuffles (the whole-kernel model); absent: not priced */
+    F(barrier_latency_cycles, "latency", DOUBLE, 0, 10000, OPT),
+    F(barrier_cycles_per_warp, "latency", DOUBLE, 0, 1000, OPT),
+    F(shuffle_latency_cycles, "latency", DOUBLE, 0, 10000, OPT),
+    F(barrier_data_path_cycles, "throughput", DOUBLE, 0, 10000, OPT),
 
     /* --- interconnect --- */
     F(nvlink_generation, "interconnect", INT, 0, 16, OPT),

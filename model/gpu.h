@@ -171,6 +171,11 @@ struct simt_gpu_spec {
     double l2_latency_cycles;
     double dram_latency_cycles;
     double launch_overhead_s;
+    /* block barriers and warp shuffles (the whole-kernel model); 0 = unknown */
+    double barrier_latency_cycles;   /* a __syncthreads once the block's warps are there, cycles */
+    double barrier_cycles_per_warp;  /* the block's warps reach a barrier one after another: per warp */
+    double barrier_data_path_cycles; /* cycles of the SM's L1/shared data path one block barrier takes */
+    double shuffle_latency_cycles;   /* a dependent warp shuffle (shfl.sync), cycles */
 
     /* --- interconnect --- */
     int nvlink_generation; /* 0 = none */

@@ -76,12 +76,12 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
     }
     if (req->block[2] > 64)
         return fail(diag, SIMT_EUNSAT, "launch.block", "block z must be at most 64");
-    double flops[6] = {req->flops_fp32, req->flops_fp64, req->flops_fp16,
-                       req->sfu_ops,    req->int_ops,    req->int_mul_ops};
-    static const char *const flop_fields[6] = {"per_thread.flops.fp32", "per_thread.flops.fp64",
-                                               "per_thread.flops.fp16", "per_thread.sfu_ops",
-                                               "per_thread.int_ops",    "per_thread.int_mul_ops"};
-    for (int i = 0; i < 6; i++)
+    double flops[8] = {req->flops_fp32, req->flops_fp64,  req->flops_fp16, req->sfu_ops,
+                       req->int_ops,    req->int_mul_ops, req->barriers,   req->shuffles};
+    static const char *const flop_fields[8] = {
+        "per_thread.flops.fp32", "per_thread.flops.fp64",  "per_thread.flops.fp16", "per_thread.sfu_ops",
+        "per_thread.int_ops",    "per_thread.int_mul_ops", "per_thread.barriers",   "per_thread.shuffles"};
+    for (int i = 0; i < 8; i++)
         if (!(flops[i] >= 0.0) || !isfinite(flops[i]) || flops[i] > 1e15)
             return fail(diag, SIMT_EINVAL, flop_fields[i], "must be a number 0..1e15");
     /* 0: not given (one chain) */
@@ -213,8 +213,8 @@ static int solve_at(const struct warp_cost *w, const struct rates *r, double ser
 {
     /* each bank an M/M/1 server busy one row cycle per access: W = tRC u / (1 - u) */
     double wait = r->dram_row_cycle * u / (1.0 - u);
-    double delay =
-        serialization * (w->memory_delay_cycles + w->dram_queue_rounds * wait + w->alu_delay_cycles);
+    double delay = serialization * (w->memory_delay_cycles + w->dram_queue_rounds * wait +
+                                    w->alu_delay_cycles + w->sync_delay_cycles);
     *delay_out = delay;
     return simt_mva_solve(centers, C_COUNT, delay, customers, m);
 }
@@ -231,7 +231,7 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
     double streams = w->load_rounds > 0.0 ? w->load_count / w->load_rounds : 1.0;
     if (streams < 1.0)
         streams = 1.0;
-    double total = serialization * (w->memory_delay_cycles + w->alu_delay_cycles);
+    double total = serialization * (w->memory_delay_cycles + w->alu_delay_cycles + w->sync_delay_cycles);
     for (int k = 0; k < C_COUNT; k++)
         total += d[k] / streams;
     memset(out, 0, sizeof *out);
@@ -358,6 +358,33 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     return SIMT_OK;
 }
 
+/* Block barriers and warp shuffles: the GPU record's figures (measured on
+ * the H200 for cc 9.0: tests/gpu/results/h200/kmemory_probe.json). A GPU
+ * without barrier figures prices barriers as issue slots only; one without
+ * a shuffle latency takes the shared-memory latency (shuffles cross the same
+ * SM data path), each stated in the assumptions. */
+static void read_sync_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                            const struct simt_kernel_request *req, struct rates *r, simt_figure_mask *used,
+                            unsigned *assumed)
+{
+    if (req->barriers > 0.0) {
+        r->barrier_latency = gpu->barrier_latency_cycles;
+        r->barrier_per_warp = gpu->barrier_cycles_per_warp;
+        r->barrier_data_path = gpu->barrier_data_path_cycles;
+        *assumed |=
+            r->barrier_latency > 0.0 ? SIMT_KERNEL_ASSUMED_BARRIERS : SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES;
+    }
+    if (req->shuffles > 0.0) {
+        r->shuffle_latency = gpu->shuffle_latency_cycles;
+        if (!(r->shuffle_latency > 0.0)) {
+            r->shuffle_latency = simt_figure_get(figures, SIMT_FIG_SHARED_LATENCY);
+            *used |= SIMT_FIG_BIT(SIMT_FIG_SHARED_LATENCY);
+            *assumed |= SIMT_KERNEL_ASSUMED_SHUFFLE_LATENCY;
+        }
+        *assumed |= SIMT_KERNEL_ASSUMED_SHUFFLES;
+    }
+}
+
 /* The arithmetic pipes the request uses, their latency, and the launch. */
 static int read_pipes(const struct simt_figure_set *figures, const struct simt_kernel_request *req,
                       double per_cycle, struct rates *r, simt_figure_mask *used, unsigned *assumed,
@@ -473,6 +500,7 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
     }
     if ((rc = simt_kernel_tensor_read_rates(gpu, figures, req, per_cycle, r, used, diag)) != SIMT_OK)
         return rc;
+    read_sync_rates(gpu, figures, req, r, used, assumed);
     if ((rc = read_pipes(figures, req, per_cycle, r, used, assumed, diag)) != SIMT_OK)
         return rc;
     /* integer multiply-adds: the FMA pipe's rate where the record has it,
@@ -573,10 +601,14 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
 }
 
 /* The resident blocks per SM of a request, from predict_core's first steps
- * alone (validation, rates, occupancy): SIMT_OK and *blocks, or the code
+ * alone (validation, occupancy): SIMT_OK and *blocks, or the code
  * predict_core fails with at those steps. A cheap screen for the occupancy
- * advice's probes, which need the full prediction only where blocks rise. */
-static int resident_blocks(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+ * advice's probes, which need the full prediction only where blocks rise.
+ * r: the rates read once for the request advised. A probe differs from it
+ * only in registers or shared memory, which the rates do not read, and the
+ * occupancy step reads nothing of them but the warp width (the GPU's), so
+ * its blocks are the ones predict_core would find. */
+static int resident_blocks(const struct simt_gpu_spec *gpu, const struct rates *r,
                            const struct simt_kernel_request *req, int *blocks)
 {
     int rc = validate(gpu, req, NULL);
@@ -584,10 +616,7 @@ static int resident_blocks(const struct simt_gpu_spec *gpu, const struct simt_fi
         return rc;
     struct simt_kernel_result res;
     memset(&res, 0, sizeof res);
-    struct rates r;
-    if ((rc = read_rates(gpu, figures, req, &r, &res.figures_used, &res.assumed, NULL)) != SIMT_OK)
-        return rc;
-    if ((rc = shape_and_occupancy(gpu, req, &r, &res, NULL)) != SIMT_OK)
+    if ((rc = shape_and_occupancy(gpu, req, r, &res, NULL)) != SIMT_OK)
         return rc;
     *blocks = res.occupancy.active_blocks_per_sm;
     return SIMT_OK;
@@ -627,6 +656,7 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
         .resident_blocks = (double)res.occupancy.active_blocks_per_sm,
         .resident_warps = (double)res.occupancy.active_blocks_per_sm * res.warps_per_block,
         .warps_total = (double)res.blocks * res.warps_per_block,
+        .warps_per_block = (double)res.warps_per_block,
         .shared_bytes_per_block = (double)(req->static_shared_bytes + req->dynamic_shared_bytes),
     };
     if ((rc = simt_kernel_cost_warp(gpu, req, &r, &shape, &w, &res.assumed, diag)) != SIMT_OK)
@@ -682,7 +712,8 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     }
     if (w.load_rounds > 0.0)
         res.loaded_latency_cycles =
-            (ph.delay - s * w.alu_delay_cycles + ph.memory_residence) / (s * w.load_rounds);
+            (ph.delay - s * (w.alu_delay_cycles + w.sync_delay_cycles) + ph.memory_residence) /
+            (s * w.load_rounds);
     res.execution_s = cycles / r.clock_hz;
     res.time_s = res.execution_s + r.launch_s;
     res.achieved_dram_bandwidth_bytes_per_s = res.execution_s > 0.0 ? res.dram_bytes / res.execution_s : 0.0;
@@ -727,6 +758,63 @@ static double variant_time(const struct simt_gpu_spec *gpu, const struct simt_fi
     if (predict_core(gpu, figures, variant, &r, NULL) != SIMT_OK)
         return 0.0;
     return r.time_s;
+}
+
+/* Raise occupancy when registers or shared memory limit it: probe each
+ * smaller size's occupancy first, predict only where it rises. */
+static void advise_occupancy(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                             const struct simt_kernel_request *req, struct simt_kernel_result *res)
+{
+    struct simt_kernel_request v;
+    double base = res->time_s;
+    const struct simt_occupancy_result *occ = &res->occupancy;
+    struct rates rates;
+    simt_figure_mask rates_used = 0;
+    unsigned rates_assumed = 0;
+    if (occ->occupancy < 1.0 && (occ->limiters & (SIMT_LIMIT_REGISTERS | SIMT_LIMIT_SHARED)) &&
+        read_rates(gpu, figures, req, &rates, &rates_used, &rates_assumed, NULL) == SIMT_OK) {
+        v = *req;
+        int found = 0;
+        unsigned limiter = 0;
+        double limit_value = 0.0;
+        struct simt_kernel_result probe;
+        int blocks = 0;
+        if (occ->limiters & SIMT_LIMIT_REGISTERS) {
+            for (int regs = req->registers_per_thread - 1; regs >= 16 && !found; regs--) {
+                v.registers_per_thread = regs;
+                if (resident_blocks(gpu, &rates, &v, &blocks) == SIMT_OK &&
+                    blocks > occ->active_blocks_per_sm &&
+                    predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
+                    probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
+                    found = 1;
+                    limiter = SIMT_LIMIT_REGISTERS;
+                    limit_value = regs;
+                }
+            }
+        } else {
+            int64_t total = req->static_shared_bytes + req->dynamic_shared_bytes;
+            for (int64_t cut = 128; cut <= total && !found; cut += 128) {
+                v.dynamic_shared_bytes =
+                    req->dynamic_shared_bytes >= cut ? req->dynamic_shared_bytes - cut : 0;
+                v.static_shared_bytes = req->dynamic_shared_bytes >= cut
+                                            ? req->static_shared_bytes
+                                            : req->static_shared_bytes - (cut - req->dynamic_shared_bytes);
+                if (resident_blocks(gpu, &rates, &v, &blocks) == SIMT_OK &&
+                    blocks > occ->active_blocks_per_sm &&
+                    predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
+                    probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
+                    found = 1;
+                    limiter = SIMT_LIMIT_SHARED;
+                    limit_value = (double)(total - cut);
+                }
+            }
+        }
+        /* the probe that found it is the variant's prediction */
+        if (found)
+            add_advice(res, base, probe.time_s,
+                       (struct simt_kernel_advice){SIMT_ADVICE_OCCUPANCY, -1, occ->occupancy,
+                                                   probe.occupancy.occupancy, limiter, limit_value, 0});
+    }
 }
 
 static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
@@ -789,52 +877,7 @@ static void advise(const struct simt_gpu_spec *gpu, const struct simt_figure_set
                                                    v.accesses[i].independent, 0, 0, 0});
         }
     }
-    /* raise occupancy when registers or shared memory limit it: probe each
-     * smaller size's occupancy first, predict only where it rises */
-    const struct simt_occupancy_result *occ = &res->occupancy;
-    if (occ->occupancy < 1.0 && (occ->limiters & (SIMT_LIMIT_REGISTERS | SIMT_LIMIT_SHARED))) {
-        v = *req;
-        int found = 0;
-        unsigned limiter = 0;
-        double limit_value = 0.0;
-        struct simt_kernel_result probe;
-        int blocks = 0;
-        if (occ->limiters & SIMT_LIMIT_REGISTERS) {
-            for (int regs = req->registers_per_thread - 1; regs >= 16 && !found; regs--) {
-                v.registers_per_thread = regs;
-                if (resident_blocks(gpu, figures, &v, &blocks) == SIMT_OK &&
-                    blocks > occ->active_blocks_per_sm &&
-                    predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
-                    probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
-                    found = 1;
-                    limiter = SIMT_LIMIT_REGISTERS;
-                    limit_value = regs;
-                }
-            }
-        } else {
-            int64_t total = req->static_shared_bytes + req->dynamic_shared_bytes;
-            for (int64_t cut = 128; cut <= total && !found; cut += 128) {
-                v.dynamic_shared_bytes =
-                    req->dynamic_shared_bytes >= cut ? req->dynamic_shared_bytes - cut : 0;
-                v.static_shared_bytes = req->dynamic_shared_bytes >= cut
-                                            ? req->static_shared_bytes
-                                            : req->static_shared_bytes - (cut - req->dynamic_shared_bytes);
-                if (resident_blocks(gpu, figures, &v, &blocks) == SIMT_OK &&
-                    blocks > occ->active_blocks_per_sm &&
-                    predict_core(gpu, figures, &v, &probe, NULL) == SIMT_OK &&
-                    probe.occupancy.active_blocks_per_sm > occ->active_blocks_per_sm) {
-                    found = 1;
-                    limiter = SIMT_LIMIT_SHARED;
-                    limit_value = (double)(total - cut);
-                }
-            }
-        }
-        /* the probe that found it is the variant's prediction */
-        if (found)
-            add_advice(res, base, probe.time_s,
-                       (struct simt_kernel_advice){SIMT_ADVICE_OCCUPANCY, -1, occ->occupancy,
-                                                   probe.occupancy.occupancy, limiter, limit_value, 0});
-    }
+    advise_occupancy(gpu, figures, req, res);
     /* restructure a divergent branch */
     if (res->divergence_serialization > 1.0) {
         v = *req;

@@ -98,10 +98,21 @@
  * `bound` names the largest of the breakdown terms; advice reruns the model
  * with one change each and ranks the changes by estimated speedup.
  *
- * Known to be missing: the overlap lost at block barriers (a shared tile
- * with bank conflicts between two barriers runs 13-18% slower than
- * predicted on the H200; block reductions and scans run 30-36% slower on
- * the held-out set's fit half); data shared by every warp that the request
+ * Block barriers and warp shuffles (kernel_cost.c, cost_sync): each of
+ * `barriers` holds a warp for the barrier's latency plus a share per warp
+ * of its block (they arrive one after another) and takes data-path cycles
+ * per block barrier; each barrier's phase reads at least one shared word
+ * another warp wrote (a dependent shared round). Each of `shuffles` is one
+ * data-path wavefront and one step of a dependent chain. Measured on the
+ * H200 (kmemory_probe.json): barrier phases alone on an SM within -4% to
+ * -10%, with the SM full -9% to -16% (the overlap lost when a block's
+ * warps wait for each other while other blocks hold the data path is not
+ * all priced). Fit half: block reductions, scans, softmax and layer norm
+ * moved 1-12 points, not more: short blocks with many barriers (softmax
+ * and layer norm of 256-512 columns, 65536 blocks) still run about twice
+ * as long as predicted.
+ * Known to be missing: the rest of the overlap lost at block barriers;
+ * data shared by every warp that the request
  * cannot mark (a GEMV's vector, a layer norm's weights, a gather's small
  * table: priced as DRAM traffic per warp, +50% to +230%). Atomics are
  * priced as reads (their write-back is not counted). */
@@ -149,6 +160,8 @@ struct simt_kernel_request {
     double int_mul_ops; /* integer multiplies and multiply-adds per thread (IMAD, IMUL):
                            the FMA pipe, not the integer ALU */
     double alu_chains;  /* independent dependent chains the thread's arithmetic forms; 0 or 1: one chain */
+    double barriers;    /* block barriers (__syncthreads, bar.sync) a thread passes */
+    double shuffles;    /* warp shuffles (__shfl_*_sync) a thread executes, in dependent chains */
     double flops_tensor[SIMT_DTYPE_COUNT]; /* per thread, tensor-core flops by enum simt_dtype (an MMA's
                                               2mnk spread over the lanes); kernel_tensor.h */
     int l2_warm;                           /* 1: the global data is already in L2 (where it fits) */
@@ -238,6 +251,15 @@ struct simt_kernel_advice {
     (1u << 24) /* int_mul_ops, but no multiply-add figure: priced at the INT32 rate */
 #define SIMT_KERNEL_ASSUMED_ATOMIC_SLICES                                                                    \
     (1u << 25) /* contended atomics: each warp's line requests serialize at the L2 slice holding the line */
+#define SIMT_KERNEL_ASSUMED_BARRIERS                                                                         \
+    (1u << 29) /* block barriers: each waits for the block's warps and takes the SM's data path (measured)   \
+                */
+#define SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES                                                               \
+    (1u << 28) /* barriers, but no barrier figures for this GPU: issue slots only */
+#define SIMT_KERNEL_ASSUMED_SHUFFLES                                                                         \
+    (1u << 27) /* warp shuffles: one data-path wavefront each, one dependent chain (shuffle latency) */
+#define SIMT_KERNEL_ASSUMED_SHUFFLE_LATENCY                                                                  \
+    (1u << 26) /* warp shuffles, but no shuffle latency for this GPU: the shared-memory latency stands in */
 /* tensor work (kernel_tensor.h), from the top of the word */
 #define SIMT_KERNEL_ASSUMED_TENSOR_PIPE (1u << 31) /* tensor flops priced on the SM's tensor pipe */
 #define SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS                                                                 \

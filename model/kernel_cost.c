@@ -440,25 +440,33 @@ static void wait_for_neighbours(const struct simt_kernel_access *a, const struct
 }
 
 /* The dirty lines a cold launch finds in L2. A launch that finds none of its
- * data in L2 follows other work (in the measured set: a 256 MiB write that
+ * data in L2 follows other work (in the measured sets: a 256 MiB write that
  * flushes the L2); the L2 is write-back, so what that work wrote is still
  * there, dirty. Every line the launch fills evicts one, and an evicted dirty
- * line is written to DRAM: the launch's first DRAM reads, up to the dirty
- * bytes, each bring a write-back with them. Its own stores evict dirty lines
- * too, but leave as many of their own behind when it ends (written back
- * after it), so they add nothing: the extra writes are the dirty bytes its
- * fills evict beyond those its stores leave, at most the dirty bytes. A
- * launch marked `l2_warm` follows work on its own data (just read, or just
- * written and read again): no other work's dirty lines to evict.
+ * line is written to DRAM. The victim is not the oldest line: the L2's sets
+ * are indexed by a hash of the address and hold lines of every age, so to
+ * the launch each fill evicts a line of the earlier work's at random. Of D
+ * dirty bytes in an L2 of C bytes, f bytes of fills then evict
+ * D (1 - exp(-f / C)) (each fill takes a dirty victim with probability
+ * remaining / C), approaching D only after several L2s of fills. Its own
+ * stores evict dirty lines too, but leave as many of their own behind when it
+ * ends (written back after it), so they add nothing: the extra writes are
+ * the dirty bytes its fills evict beyond those its stores leave. A launch
+ * marked `l2_warm` follows work on its own data (just read, or just written
+ * and read again): no other work's dirty lines to evict.
  *
- * How much of the L2 is dirty: L2_DIRTY_FRACTION of it, fitted on the fit
- * half of the held-out H200 set (tests/gpu/results/h200/heldout/
- * kernels.json, split "fit") only: the cold read-only microbenchmarks
- * (coalescing and latency-hiding rows, l2_read_32MiB_cold) miss by a fixed
- * time beyond 64 MiB read (8 to 10 us, whatever the size: a bounded amount
- * of extra DRAM writes), and in proportion below it; the fraction is the
- * one that minimises the median |error| of the fit half's micro rows. */
-#define L2_DIRTY_FRACTION 0.5
+ * How much of the L2 is dirty: L2_DIRTY_FRACTION of it, fitted on fit data
+ * only (tests/gpu/results/h200/kmemory_probe.json, l2_read: the same reads
+ * after a 256 MiB write and after a 256 MiB read, 8 to 160 MiB; the write
+ * flush costs 1.4 us more at 8 MiB, 3.8 at 32, 6.3 at 64 and 9.9 at 128 and
+ * 160 MiB: the sub-linear rise of random eviction, up to about 42 MB of
+ * extra writes). */
+#define L2_DIRTY_FRACTION 0.55
+static double dirty_evicted(double dirty, double fills, double capacity)
+{
+    return dirty * -expm1(-fills / capacity);
+}
+
 static void write_back_dirty(const struct rates *r, const struct launch_shape *shape, struct warp_cost *w)
 {
     if (!(r->l2_bytes > 0.0) || !(shape->warps_total > 0.0))
@@ -466,13 +474,63 @@ static void write_back_dirty(const struct rates *r, const struct launch_shape *s
     double dirty = L2_DIRTY_FRACTION * r->l2_bytes;
     double fills = shape->warps_total * (w->dram_read_bytes + w->dram_write_bytes);
     double own = shape->warps_total * w->dram_write_bytes;
-    double evicted = fmax(0.0, fmin(dirty, fills) - fmin(dirty, own));
+    double evicted =
+        fmax(0.0, dirty_evicted(dirty, fills, r->l2_bytes) - dirty_evicted(dirty, own, r->l2_bytes));
     if (!(evicted > 0.0))
         return;
     double per_warp = evicted / shape->warps_total;
     w->dram_bytes += per_warp;
     w->dram_write_bytes += per_warp;
     w->dram_rows += per_warp / r->dram_interleave;
+}
+
+/* Block barriers and warp shuffles (per_thread.barriers, .shuffles).
+ * A __syncthreads holds each warp of the block until the last one arrives
+ * (CUDA C++ Programming Guide, Synchronization Functions), so a warp that
+ * passes one waits the barrier's own latency plus the spread of its block's
+ * warps, which reach it one after another as the schedulers issue them; and
+ * the SM spends data-path cycles on each block's barrier. H200
+ * (kmemory_probe.json, fit data): phases of {read a neighbour's shared
+ * word, add, store} cost 13, 16, 24 and 36 cycles more with __syncthreads
+ * than with __syncwarp for blocks of 2, 4, 8 and 16 warps alone on an SM
+ * (10 + 1.67 a warp), and with the SM full 26, 31, 54, 74 and 124 cycles
+ * more per SM for 2 to 32 blocks (3.2 a block beyond the latency's share).
+ * A warp shuffle moves 32 lanes through the same data path as a shared
+ * access (CUDA C++ Programming Guide, throughput table: 32 results per
+ * clock per SM for warp shuffles from cc 5.0; measured 0.99 warp shuffles
+ * a clock per SM), and a reduction's shuffles depend on each other: each
+ * waits the shuffle's latency. */
+static void cost_sync(const struct simt_kernel_request *req, const struct rates *r,
+                      const struct launch_shape *shape, struct warp_cost *w)
+{
+    if (req->barriers > 0.0) {
+        w->instructions += req->barriers;
+        w->sync_delay_cycles +=
+            req->barriers * (r->barrier_latency + r->barrier_per_warp * shape->warps_per_block);
+        if (shape->warps_per_block > 0.0)
+            w->data_wavefronts += req->barriers * r->barrier_data_path / shape->warps_per_block;
+        /* a barrier orders shared memory: after it the block's warps read
+         * what the others wrote, so each barrier's phase holds at least one
+         * dependent shared read on the block's critical path, also where
+         * the request's per-thread average (a tree's halving active
+         * threads) gives the warp fewer rounds than barriers */
+        double shared_rounds = 0.0;
+        int shared_loads = 0;
+        for (int i = 0; i < req->access_count; i++) {
+            const struct simt_kernel_access *a = &req->accesses[i];
+            if (a->space != SIMT_SPACE_SHARED || a->op != SIMT_OP_LOAD || !(a->count > 0.0))
+                continue;
+            shared_loads = 1;
+            shared_rounds += ceil(a->count / fmin(a->independent, a->count) - 1e-9);
+        }
+        if (shared_loads && req->barriers > shared_rounds)
+            w->sync_delay_cycles += (req->barriers - shared_rounds) * r->shared_latency;
+    }
+    if (req->shuffles > 0.0) {
+        w->instructions += req->shuffles;
+        w->data_wavefronts += req->shuffles;
+        w->sync_delay_cycles += req->shuffles * r->shuffle_latency;
+    }
 }
 
 int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
@@ -565,6 +623,7 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
      * so a thread waits the FMA latency once per instruction of its
      * longest chain */
     w->alu_delay_cycles = alu_instructions * r->fma_latency / chains;
+    cost_sync(req, r, shape, w);
     if (!req->l2_warm)
         write_back_dirty(r, shape, w);
     return SIMT_OK;

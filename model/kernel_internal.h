@@ -46,6 +46,7 @@ struct warp_cost {
     double memory_delay_cycles; /* exposed load latency at no load (order statistics included) */
     double dram_queue_rounds;   /* load rounds that wait in DRAM bank queues (miss-weighted) */
     double alu_delay_cycles;    /* exposed dependent-arithmetic latency */
+    double sync_delay_cycles;   /* exposed block-barrier waits and dependent warp shuffles */
     double tensor_cycles;       /* demand on the SM's whole tensor pipe (kernel_tensor.h) */
 };
 
@@ -77,6 +78,10 @@ struct rates {
     double sector_bytes;                 /* L2 sector: the unit a slice's atomic step updates */
     double tensor_per_cycle[SIMT_DTYPE_COUNT]; /* tensor flops per SM per cycle; 0: unused */
     int sub_partitions;                        /* warp schedulers per SM, one tensor unit each */
+    double barrier_latency,
+        barrier_per_warp;     /* cycles: a barrier's wait, and its skew per warp of the block */
+    double barrier_data_path; /* data-path cycles of one block barrier; 0: not priced */
+    double shuffle_latency;   /* cycles of a dependent warp shuffle */
 };
 
 /* Where a launch puts its warps: what the working-set rules need. */
@@ -85,6 +90,7 @@ struct launch_shape {
     double resident_warps;  /* per SM, full wave */
     double resident_blocks; /* per SM, full wave */
     double warps_total;     /* whole grid */
+    double warps_per_block;
     double shared_bytes_per_block;
 };
 

@@ -11,54 +11,89 @@
 
 /* --- solver --- */
 
-struct mva_state {
-    double queue[SIMT_MVA_MAX_CENTERS];
-    double util[SIMT_MVA_MAX_CENTERS];
-    double residence[SIMT_MVA_MAX_CENTERS];
-    double throughput;
-    double cycle_time;
+/* The recursion's state after n customers: the throughput x (after the
+ * cap), the cycle time and each center's residence. A center's queue is
+ * x r and its utilisation x d: formed where needed rather than stored. */
+struct walk {
+    double x, total;
+    double r[SIMT_MVA_MAX_CENTERS];
 };
 
-/* One MVA step: from the state with n - 1 customers to n. */
-static void mva_step(const struct simt_mva_center *c, int count, double delay, double cap, double n,
-                     struct mva_state *s)
+/* One MVA step, from the state with n - 1 customers to n. An arrival waits
+ * for the queue ahead of it; the customer in service has a mean residual
+ * of (1 + scv) / 2 of a service time instead of a whole one (Reiser's
+ * correction): r = d (1 + queue - util (1 - scv) / 2), half being
+ * (1 - scv) / 2 per center (halving is exact, so u half is the same double
+ * as u (1 - scv) / 2). A saturated bottleneck caps the throughput, the
+ * extra time being queueing there. The recursion is a chain of dependent
+ * operations step after step, so it keeps its state in locals rather than
+ * storing and reloading a queue and a utilisation per center. */
+static inline __attribute__((always_inline)) void
+walk_step(const double *d, const double *half, int count, double delay, double cap, double n, struct walk *w)
 {
-    double total = delay;
+    double x = w->x, total = delay;
     for (int k = 0; k < count; k++) {
-        /* An arrival waits for the queue ahead of it; the customer in
-         * service has a mean residual of (1 + scv) / 2 of a service time
-         * instead of a whole one (Reiser's correction). */
-        double scv = c[k].scv;
-        double r = c[k].demand * (1.0 + s->queue[k] - s->util[k] * (1.0 - scv) / 2.0);
-        if (r < c[k].demand)
-            r = c[k].demand;
-        s->residence[k] = r;
+        double r = d[k] * (1.0 + x * w->r[k] - x * d[k] * half[k]);
+        if (r < d[k])
+            r = d[k];
+        w->r[k] = r;
         total += r;
     }
-    double x = n / total;
+    x = n / total;
     if (cap > 0.0 && x > cap) {
-        /* The bottleneck is saturated: the extra time is queueing there. */
         x = cap;
         total = n / x;
     }
-    s->throughput = x;
-    s->cycle_time = total;
-    for (int k = 0; k < count; k++) {
-        s->queue[k] = x * s->residence[k];
-        s->util[k] = x * c[k].demand;
-    }
+    w->x = x;
+    w->total = total;
 }
 
-static int mva_valid(const struct simt_mva_center *centers, int count, double delay, double *cap)
+/* Steps 1..whole from no customers, stopping at saturation; returns 1
+ * when it saturated. */
+static int walk_to(const double *d, const double *half, int count, double delay, double cap, double whole,
+                   struct walk *w)
+{
+    double near_cap = cap * (1.0 - 1e-12);
+    struct walk at = *w; /* a local the compiler may keep in registers */
+    int saturated = 0;
+    for (double n = 1.0; n <= whole; n += 1.0) {
+        walk_step(d, half, count, delay, cap, n, &at);
+        if (cap > 0.0 && at.x >= near_cap) {
+            saturated = 1;
+            break;
+        }
+    }
+    *w = at;
+    return saturated;
+}
+
+/* The busy centers of a network: their demands and halves, and where each
+ * sits in the caller's list. */
+struct busy {
+    int count;
+    double d[SIMT_MVA_MAX_CENTERS], half[SIMT_MVA_MAX_CENTERS];
+    int where[SIMT_MVA_MAX_CENTERS];
+};
+
+/* Checks a network and keeps its busy centers (demand > 0) in b; *cap is
+ * 1 / the largest demand (0 when none). Returns 0 for an invalid network. */
+static int pack(const struct simt_mva_center *centers, int count, double delay, struct busy *b, double *cap)
 {
     if (count < 0 || count > SIMT_MVA_MAX_CENTERS || !(delay >= 0.0) || !isfinite(delay))
         return 0;
     double largest = 0.0;
+    b->count = 0;
     for (int k = 0; k < count; k++) {
-        if (!(centers[k].demand >= 0.0) || !isfinite(centers[k].demand) || !(centers[k].scv >= 0.0))
+        double demand = centers[k].demand, scv = centers[k].scv;
+        if (!(demand >= 0.0) || !isfinite(demand) || !(scv >= 0.0))
             return 0;
-        if (centers[k].demand > largest)
-            largest = centers[k].demand;
+        if (demand > largest)
+            largest = demand;
+        if (demand > 0.0) {
+            b->d[b->count] = demand;
+            b->half[b->count] = (1.0 - scv) / 2.0;
+            b->where[b->count++] = k;
+        }
     }
     if (largest <= 0.0 && delay <= 0.0)
         return 0;
@@ -66,55 +101,51 @@ static int mva_valid(const struct simt_mva_center *centers, int count, double de
     return 1;
 }
 
-static void copy_out(const struct mva_state *s, int count, double scale_throughput,
-                     struct simt_mva_result *out)
+/* The recursion over the busy centers; out (zeroed) gets each one's
+ * residence and utilisation at its place. */
+static void solve_busy(const struct busy *b, double delay, double cap, double customers,
+                       struct simt_mva_result *out)
 {
-    memset(out, 0, sizeof *out);
-    out->throughput = s->throughput * scale_throughput;
-    out->cycle_time = s->cycle_time;
-    for (int k = 0; k < count; k++) {
-        out->residence[k] = s->residence[k];
-        out->utilisation[k] = s->util[k] * scale_throughput;
-    }
-}
-
-/* The recursion over centers that all have demand. */
-static void solve_busy(const struct simt_mva_center *centers, int count, double delay, double cap,
-                       double customers, struct simt_mva_result *out)
-{
-    struct mva_state s;
-    memset(&s, 0, sizeof s);
+    const double *d = b->d;
+    const int *where = b->where;
+    int count = b->count;
+    struct walk w;
+    w.x = 0.0;
+    w.total = 0.0;
+    for (int k = 0; k < count; k++)
+        w.r[k] = 0.0;
     double whole = floor(customers);
     double fraction = customers - whole;
     if (whole < 1.0) {
         /* fewer than one customer: the single customer's loop, scaled */
-        mva_step(centers, count, delay, cap, 1.0, &s);
-        copy_out(&s, count, customers, out);
+        walk_step(d, b->half, count, delay, cap, 1.0, &w);
+        out->throughput = w.x * customers;
+        out->cycle_time = w.total;
+        for (int k = 0; k < count; k++) {
+            out->residence[where[k]] = w.r[k];
+            out->utilisation[where[k]] = w.x * d[k] * customers;
+        }
         return;
     }
-    int saturated = 0;
-    for (double n = 1.0; n <= whole; n += 1.0) {
-        mva_step(centers, count, delay, cap, n, &s);
-        if (cap > 0.0 && s.throughput >= cap * (1.0 - 1e-12)) {
-            /* saturated: more customers only queue at the bottleneck */
-            saturated = 1;
-            s.throughput = cap;
-            s.cycle_time = customers / cap;
-            break;
-        }
+    int saturated = walk_to(d, b->half, count, delay, cap, whole, &w);
+    /* saturated: more customers only queue at the bottleneck */
+    out->throughput = saturated ? cap : w.x;
+    out->cycle_time = saturated ? customers / cap : w.total;
+    for (int k = 0; k < count; k++) {
+        out->residence[where[k]] = w.r[k];
+        out->utilisation[where[k]] = w.x * d[k];
     }
     if (fraction > 0.0 && !saturated) {
-        struct mva_state next = s;
-        mva_step(centers, count, delay, cap, whole + 1.0, &next);
+        struct walk next = w;
+        walk_step(d, b->half, count, delay, cap, whole + 1.0, &next);
         /* interpolate between n and n + 1 customers */
-        s.throughput += fraction * (next.throughput - s.throughput);
-        s.cycle_time += fraction * (next.cycle_time - s.cycle_time);
+        out->throughput += fraction * (next.x - w.x);
+        out->cycle_time += fraction * (next.total - w.total);
         for (int k = 0; k < count; k++) {
-            s.residence[k] += fraction * (next.residence[k] - s.residence[k]);
-            s.util[k] += fraction * (next.util[k] - s.util[k]);
+            out->residence[where[k]] += fraction * (next.r[k] - w.r[k]);
+            out->utilisation[where[k]] += fraction * (next.x * d[k] - w.x * d[k]);
         }
     }
-    copy_out(&s, count, 1.0, out);
 }
 
 /* A center with no demand never holds a customer: its residence, queue and
@@ -125,31 +156,12 @@ static void solve_busy(const struct simt_mva_center *centers, int count, double 
 int simt_mva_solve(const struct simt_mva_center *centers, int count, double delay, double customers,
                    struct simt_mva_result *out)
 {
-    double cap;
-    if (!mva_valid(centers, count, delay, &cap) || !(customers > 0.0) || customers > SIMT_MVA_MAX_CUSTOMERS)
+    struct busy b;
+    double cap = 0.0;
+    if (!pack(centers, count, delay, &b, &cap) || !(customers > 0.0) || customers > SIMT_MVA_MAX_CUSTOMERS)
         return SIMT_EINVAL;
-    struct simt_mva_center busy[SIMT_MVA_MAX_CENTERS] = {0}; /* all set before use; quiets -O3 */
-    int where[SIMT_MVA_MAX_CENTERS];
-    int busy_count = 0;
-    for (int k = 0; k < count; k++) {
-        if (centers[k].demand > 0.0) {
-            busy[busy_count] = centers[k];
-            where[busy_count++] = k;
-        }
-    }
-    if (busy_count == count) {
-        solve_busy(centers, count, delay, cap, customers, out);
-        return SIMT_OK;
-    }
-    struct simt_mva_result packed;
-    solve_busy(busy, busy_count, delay, cap, customers, &packed);
     memset(out, 0, sizeof *out);
-    out->throughput = packed.throughput;
-    out->cycle_time = packed.cycle_time;
-    for (int j = 0; j < busy_count; j++) {
-        out->residence[where[j]] = packed.residence[j];
-        out->utilisation[where[j]] = packed.utilisation[j];
-    }
+    solve_busy(&b, delay, cap, customers, out);
     return SIMT_OK;
 }
 
@@ -159,16 +171,18 @@ static double customers_for(const struct simt_mva_center *center, double delay, 
                             double max_customers)
 {
     double cap = center->demand > 0.0 ? 1.0 / center->demand : 0.0;
-    struct mva_state s;
-    memset(&s, 0, sizeof s);
+    double d = center->demand, half = (1.0 - center->scv) / 2.0;
+    struct walk w;
+    memset(&w, 0, sizeof w);
     double previous_util = 0.0;
     for (double n = 1.0; n <= max_customers; n += 1.0) {
-        mva_step(center, 1, delay, cap, n, &s);
-        if (s.util[0] >= target) {
-            double gain = s.util[0] - previous_util;
+        walk_step(&d, &half, 1, delay, cap, n, &w);
+        double util = w.x * d;
+        if (util >= target) {
+            double gain = util - previous_util;
             return gain > 0.0 ? (n - 1.0) + (target - previous_util) / gain : n;
         }
-        previous_util = s.util[0];
+        previous_util = util;
     }
     return (double)INFINITY;
 }

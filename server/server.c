@@ -38,6 +38,11 @@
 /* A body buffer up to this size is kept for the connection's next request. */
 #define KEEP_BODY_CAPACITY ((size_t)64 * 1024)
 #define FIRST_BODY_CAPACITY ((size_t)4096)
+/* microhttpd's memory pool per connection (request line, headers, the
+ * read and write buffers): one page above its default of 32 KiB, so that
+ * it is mapped (see daemon_start); a header block of 40 000 bytes is
+ * still refused (431) */
+#define CONNECTION_POOL_BYTES ((size_t)36 * 1024)
 /* costly requests waiting for the heavy thread at most; more get 503 */
 #define SIMT_HEAVY_QUEUE 64u
 
@@ -796,6 +801,14 @@ static struct MHD_Daemon *daemon_start(struct simt_server *srv, const struct sim
      * divides among pool workers and enforces by no longer accepting (so the
      * client hangs in the backlog), is set above ours so it never binds. */
     unsigned mhd_limit = (cfg->max_connections + 1) * cfg->threads;
+    /* Each connection's buffers (microhttpd's memory pool) are mapped for
+     * it and unmapped when it closes: microhttpd 0.9.75 maps pools larger
+     * than 32 KiB and takes smaller ones from malloc, where they land in the
+     * accepting event thread's arena. Those arenas kept the most pools they
+     * ever held at once (the share of a client's connections one thread
+     * happened to accept), so resident memory crept up in steps of tens of
+     * pools over millions of requests (tests/bench/RESULTS.md). */
+    size_t pool_bytes = CONNECTION_POOL_BYTES;
     /* the pool size goes last: MHD_OPTION_END in its place ends the list */
     enum MHD_OPTION pool_option = cfg->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END;
     return MHD_start_daemon(
@@ -803,10 +816,10 @@ static struct MHD_Daemon *daemon_start(struct simt_server *srv, const struct sim
         /* the logger first, so that option errors reach it too */
         MHD_OPTION_EXTERNAL_LOGGER, (MHD_LogCallback)&on_mhd_log, (void *)srv, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)mhd_limit,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s, MHD_OPTION_NOTIFY_COMPLETED,
-        (MHD_RequestCompletedCallback)&on_completed, (void *)srv, MHD_OPTION_NOTIFY_CONNECTION,
-        (MHD_NotifyConnectionCallback)&on_connection, (void *)srv, MHD_OPTION_URI_LOG_CALLBACK,
-        &on_raw_target, (void *)srv, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        pool_bytes, MHD_OPTION_NOTIFY_COMPLETED, (MHD_RequestCompletedCallback)&on_completed, (void *)srv,
+        MHD_OPTION_NOTIFY_CONNECTION, (MHD_NotifyConnectionCallback)&on_connection, (void *)srv,
+        MHD_OPTION_URI_LOG_CALLBACK, &on_raw_target, (void *)srv, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned int)cfg->max_connections_per_ip, pool_option, (unsigned int)cfg->threads, MHD_OPTION_END);
 }
 

@@ -23,6 +23,18 @@
 # 3. Resident memory of the uncached simtd (VmRSS) after 1 million and after
 #    RSS_REQUESTS varied requests, loaded by wrk in 20-second bursts.
 #
+# The record for issue 13 (its acceptance figures) should come from a quiet
+# machine: nothing else running (check `uptime`), the default build
+# (RelWithDebInfo, as every figure in RESULTS.md), and about 15 minutes
+# (part 3's 10 million requests take most of it):
+#
+#   cmake -S . -B build && cmake --build build -j
+#   tests/bench/bench.sh build/server/simtd | tee bench.txt
+#
+# then copy the three tables and the load averages it prints into
+# tests/bench/RESULTS.md. tests/bench/rss.sh repeats part 3 alone, with the
+# resident pages split by mapping and, on request, malloc's own counts.
+#
 # Environment (defaults in brackets):
 #   DURATION [10s]  CONNECTIONS [64]  WRK_THREADS [1]  ROUNDS [3]
 #   COUNT [300]            requests per server-time measurement
@@ -31,6 +43,10 @@
 #   KEEP_TMP=1             keep the temporary directory (configs, logs)
 set -euo pipefail
 
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
+    sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+    exit 0
+fi
 SIMTD=${1:-build/server/simtd}
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}

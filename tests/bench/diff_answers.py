@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """diff_answers.py - differential check of the model's answers: varied POST
-/v1/kernel and /v1/latency-hiding bodies (random GPU, launch, resources,
-accesses of every space, op and pattern, branches, tensor flops; every
-latency level, ILP, request size, active SMs, target and the occupancy
-form) sent in-process through two builds' api_loop (API_LOOP_PRINT=1), the
+/v1/kernel, /v1/latency-hiding and /v1/occupancy/sweep bodies (random GPU,
+launch, resources, accesses of every space, op and pattern, branches,
+tensor flops; every latency level, ILP, request size, active SMs, target
+and the occupancy form; every swept field, range and format) sent in-process through two builds' api_loop (API_LOOP_PRINT=1), the
 status and answer bytes of each compared.
 
     tests/bench/diff_answers.py OLD_API_LOOP NEW_API_LOOP [COUNT] [SEED]
 
 Prints how many answers matched byte for byte per route and the first
 differences; exits 1 on any difference. With only bodies wanted:
-    tests/bench/diff_answers.py --bodies kernel|latency COUNT [SEED]
+    tests/bench/diff_answers.py --bodies kernel|latency|sweep COUNT [SEED]
 Not run by ctest (it needs two builds); see RESULTS.md, "model hot spot".
 """
 import json
@@ -97,7 +97,39 @@ def latency(rng, ids):
     return body
 
 
-ROUTES = {"kernel": ("/v1/kernel", kernel), "latency": ("/v1/latency-hiding", latency)}
+def sweep(rng, ids):
+    """Occupancy sweeps of every varied field, both formats, with and without
+    a range, grid, cluster, carveout and shared memory; some points (or all)
+    unlaunchable."""
+    vary = rng.choice(["block_size", "registers_per_thread", "dynamic_shared_bytes"])
+    body = {"gpu": rng.choice(ids), "vary": vary}
+    if vary != "block_size":
+        body["block_size"] = rng.choice([32, 64, 96, 128, 256, 512, 1024])
+    if vary != "registers_per_thread":
+        body["registers_per_thread"] = rng.choice([16, 24, 32, 40, 64, 96, 128, 168, 255])
+    if rng.random() < 0.4:
+        body["static_shared_bytes"] = rng.choice([0, 1024, 4224, 12288, 40000, 60000])
+    if vary != "dynamic_shared_bytes" and rng.random() < 0.3:
+        body["dynamic_shared_bytes"] = rng.choice([0, 1024, 16384, 50000])
+    if rng.random() < 0.3:
+        body["carveout_percent"] = rng.choice([0, 25, 50, 100])
+    if rng.random() < 0.4:
+        body["grid_size"] = rng.choice([1, 132, 1000, 99999])
+    if rng.random() < 0.15:
+        body["cluster_size"] = rng.choice([2, 4, 8])
+    if rng.random() < 0.8:
+        top = {"block_size": 1024, "registers_per_thread": 255, "dynamic_shared_bytes": 232448}[vary]
+        step = rng.choice({"block_size": [1, 32, 64, 96], "registers_per_thread": [1, 1, 2, 8],
+                           "dynamic_shared_bytes": [1, 64, 64, 128, 1000, 1024]}[vary])
+        start = rng.randrange(0, top // 2)
+        body.update({"from": start, "to": min(top, start + step * rng.choice([1, 16, 300, 1023])), "step": step})
+    if rng.random() < 0.5:
+        body["format"] = rng.choice(["points", "columns"])
+    return body
+
+
+ROUTES = {"kernel": ("/v1/kernel", kernel), "latency": ("/v1/latency-hiding", latency),
+          "sweep": ("/v1/occupancy/sweep", sweep)}
 
 
 def bodies(kind, count, seed):

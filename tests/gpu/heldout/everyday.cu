@@ -241,6 +241,7 @@ static void run_streams(Held &h) {
         d.int_ops = 30;
         d.accesses = {acc("global", "load", 8, 4, 1, 8), acc("shared", "store", 2, 4, 1), acc("shared", "load", 2, 4, 1),
                       acc("global", "atomic", 1.0 / 256, 4, 0, 1, -1, 1)};
+        d.barriers = 9; /* e_reduce: one after s[t] = v, one per step st = 128 .. 1 */
         Stats s = time_cold(h, [&] { e_reduce<<<n / 2048, 256>>>(h.A, h.O); });
         add_case(h, "reduce_sum_2^" + sz(lg), "reduction", "everyday", d, s, "cold");
     }
@@ -251,6 +252,7 @@ static void run_streams(Held &h) {
         d.int_ops = 45;
         d.accesses = {acc("global", "load", 1, 4, 1), acc("shared", "store", 11, 4, 1), acc("shared", "load", 20, 4, 1),
                       acc("global", "store", 1, 4, 1)};
+        d.barriers = 11; /* e_scan: one after the first store, one per step off = 1 .. 512 */
         Stats s = time_cold(h, [&] { e_scan<<<n / 1024, 1024>>>(h.A, h.O); });
         add_case(h, "scan_block1024_2^" + sz(lg), "scan", "everyday", d, s, "cold");
     }
@@ -276,6 +278,7 @@ static void softmax_case(Held &h, int rows) {
     d.accesses = {acc("global", "load", E, 4, 1, in_flight), acc("global", "load", E, 4, 1, in_flight, 0),
                   acc("global", "load", E, 4, 1, in_flight, 0), acc("global", "store", E, 4, 1),
                   acc("shared", "store", 4, 4, 1), acc("shared", "load", 6, 4, 1)};
+    d.barriers = 20; /* two block_reduce calls of 10 (two before the tree, one per step st = 128 .. 1) */
     Stats s = time_cold(h, [&] { e_softmax<E><<<rows, 256>>>(h.A, h.O); });
     add_case(h, "softmax_" + sz(rows) + "x" + sz(256 * E), "softmax", "everyday", d, s, "cold");
 }
@@ -292,6 +295,7 @@ static void layernorm_case(Held &h, int rows) {
                   acc("global", "load", E, 4, 1, in_flight, -1, 256LL * E),
                   acc("global", "load", E, 4, 1, in_flight, -1, 256LL * E),
                   acc("global", "store", E, 4, 1), acc("shared", "store", 4, 4, 1), acc("shared", "load", 6, 4, 1)};
+    d.barriers = 20; /* two block_reduce calls of 10 */
     Stats s = time_cold(h, [&] { e_layernorm<E><<<rows, 256>>>(h.A, h.B, h.Cb, h.O); });
     add_case(h, "layernorm_" + sz(rows) + "x" + sz(256 * E), "layernorm", "everyday", d, s, "cold");
 }
@@ -403,6 +407,7 @@ static void run_grids(Held &h) {
         d.int_ops = 24;
         d.accesses = {acc("global", "load", 4, 4, 1, 4), acc("shared", "store", 4, 4, 1), acc("shared", "load", 4, 4, 33),
                       acc("global", "store", 4, 4, 1)};
+        d.barriers = 1; /* e_transpose_tile: between the tile's stores and loads */
         dim3 g(n / 32, n / 32), b(32, 8);
         Stats s = time_cold(h, [&] { e_transpose_tile<<<g, b>>>(h.A, h.O, n); });
         add_case(h, "transpose_tile_padded_" + sz(n), "transpose", "everyday", d, s, "cold");
@@ -461,6 +466,7 @@ static void run_indirect(Held &h) {
         /* x[c] is indexed by the column alone: every warp reads the same C elements */
         d.accesses = {acc("global", "load", per, 4, 1, 4), acc("global", "load", per, 4, 1, 4, -1, g.cols),
                       acc("global", "store", 1, 4, 0)};
+        d.shuffles = 5; /* e_gemv: __shfl_xor_sync for o = 16 .. 1 */
         Stats s = time_cold(h, [&] { e_gemv<<<g.rows / 8, 256>>>(h.A, h.B, h.O, g.cols); });
         add_case(h, "gemv_fp32_" + sz(g.rows) + "x" + sz(g.cols), "gemv", "everyday", d, s, "cold");
     }

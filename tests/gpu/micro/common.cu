@@ -109,6 +109,8 @@ std::string request_json(const KernelDesc &d) {
     if (d.int_ops >= 0) o += ", \"int_ops\": " + jnum(d.int_ops);
     if (d.int_mul_ops > 0) o += ", \"int_mul_ops\": " + jnum(d.int_mul_ops);
     if (d.alu_chains > 1) o += ", \"alu_chains\": " + jnum(d.alu_chains);
+    if (d.barriers > 0) o += ", \"barriers\": " + jnum(d.barriers);
+    if (d.shuffles > 0) o += ", \"shuffles\": " + jnum(d.shuffles);
     o += ", \"accesses\": [";
     for (size_t i = 0; i < d.accesses.size(); i++) {
         const Access &a = d.accesses[i];

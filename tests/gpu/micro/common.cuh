@@ -54,6 +54,8 @@ struct KernelDesc {
     double int_ops = -1; /* integer ALU instructions per thread; -1: not said */
     double int_mul_ops = 0; /* integer multiply-adds per thread (IMAD: the FMA pipe); 0: not said */
     double alu_chains = 1;  /* independent arithmetic chains per thread; 1: not said */
+    double barriers = 0; /* __syncthreads a thread passes; 0: not said */
+    double shuffles = 0; /* warp shuffles a thread executes; 0: not said */
     bool l2_warm = false;
     std::vector<Access> accesses;
     std::string branch = "{\"paths\": 1}";
