@@ -63,16 +63,21 @@
  *   - Atomics with `distinct_addresses` D: over a set that fits in L2
  *     (D x element bytes) they stay in L2. A warp's atomic instruction
  *     sends one request per line its lanes touch to the L2 slice holding
- *     the line; a slice serves a request's lanes at
- *     l2_slice_atomic_lanes_per_clock, the lanes on one address one after
- *     another at l2_same_address_atomics_per_clock (the compiler does not
- *     merge them: REDG), and the set spreads over one slice per
- *     l2_atomic_slice_bytes; each slice is a chip-wide center scaled by
- *     the SMs issuing. Every line request also takes a slot of the L2's
- *     atomic line requests (l2_atomics_per_clock). H200:
- *     tests/gpu/results/h200/atomics_int_rates.json and the fit half's 1-bin
- *     and 2^20-bin histograms; without the same-address rate contention is
- *     not priced and an assumption says so.
+ *     the line (the compiler does not merge lanes: REDG); the slice's
+ *     atomic unit works through the request one sector at a time, each
+ *     word once a step, so a sector takes as many steps as its busiest word
+ *     has lanes: a step that updates the whole sector at
+ *     l2_slice_atomic_lanes_per_clock, any other step one same-address time
+ *     (l2_same_address_atomics_per_clock) however few lanes it carries. The
+ *     set is k chunks of l2_atomic_slice_bytes hashed over the chip's C
+ *     slices (l2_atomics_per_clock over the same-address rate) and runs at
+ *     k / (1 + (k - 1) / C) slices' rate; each slice is a chip-wide center
+ *     scaled by the SMs issuing. Every line request also takes a slot of
+ *     the L2's atomic line requests (l2_atomics_per_clock). H200:
+ *     tests/gpu/results/h200/atomics_int_rates.json and
+ *     atomics_few_rates.json; fit half: histograms of 4096 bins -32% -> +4%
+ *     (1 and 2^20 bins unchanged); without the same-address rate
+ *     contention is not priced and an assumption says so.
  *   - A store that leaves part of each DRAM granule unwritten (after the
  *     block's other rows filled what they could) is a read-modify-write:
  *     the granule is read as well as written, its row opened for each.
@@ -109,11 +114,8 @@
  * Known to be missing: the rest of the overlap lost at block barriers;
  * data shared by every warp that the request
  * cannot mark (a GEMV's vector, a layer norm's weights, a gather's small
- * table: priced as DRAM traffic per warp, +50% to +230%); atomics over a
- * few lines run slower than their slices' rates (histograms of 16 and 256
- * bins -37% and -50%, 4096 bins -32%: a request of a few lanes seems to
- * cost a slice more than its lanes, not modelled). Atomics are priced as
- * reads (their write-back is not counted). */
+ * table: priced as DRAM traffic per warp, +50% to +230%). Atomics are
+ * priced as reads (their write-back is not counted). */
 #ifndef SIMT_KERNEL_H
 #define SIMT_KERNEL_H
 

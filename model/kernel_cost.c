@@ -301,64 +301,102 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
     return SIMT_OK;
 }
 
+/* One sector's share of a warp atomic request. The slice's atomic unit
+ * updates one sector at a time, each word of it at most once a step: the
+ * lanes on one address take one step each, so the sector takes as many
+ * steps as its busiest word has lanes. A step that updates every word of
+ * the sector takes words / l2_slice_atomic_lanes_per_clock (8 words: 1.17
+ * clocks; no figure: not limited), any other step one same-address time
+ * (1.45 clocks), however few lanes it carries. H200,
+ * tests/gpu/results/h200/atomics_few_rates.json: 1, 2 or 4 lanes on one
+ * sector take 1.47 clocks a request, 8 lanes 1.18; 2 and 4 lanes one per
+ * sector 2.9 and 5.8; 4 lanes on each of 8 words spread over 4 sectors
+ * 23.2 (16 steps) against 4.65 for 8 words of one sector (4 full steps);
+ * lanes 10, 6, 4, 4, 2, 2, 2, 2 on 8 words of 2 sectors 22.5 (16 steps). */
+static double sector_cycles(const int64_t *address, const int64_t *sector, int n, int s,
+                            double words_per_sector, const struct rates *r)
+{
+    int on_word[SIMT_MAX_LANES], words = 0, steps = 0;
+    for (int i = 0; i < n; i++) {
+        int first = sector[i] == sector[s];
+        for (int j = 0; j < i && first; j++)
+            first = address[j] != address[i];
+        if (!first)
+            continue;
+        int lanes = 0;
+        for (int j = 0; j < n; j++)
+            lanes += address[j] == address[i];
+        on_word[words++] = lanes;
+        if (lanes > steps)
+            steps = lanes;
+    }
+    double same_cycles =
+        r->atomic_same_address_per_s > 0.0 ? r->clock_hz / r->atomic_same_address_per_s : 0.0;
+    double lane_cycles = r->atomic_slice_lanes_per_cycle > 0.0 ? 1.0 / r->atomic_slice_lanes_per_cycle : 0.0;
+    double cycles = 0.0;
+    for (int step = 1; step <= steps; step++) {
+        int lanes = 0;
+        for (int k = 0; k < words; k++)
+            lanes += on_word[k] >= step;
+        /* a full step at the slice's lane rate (0: not limited), a partial
+         * one no faster than one same-address time */
+        cycles += lanes >= words_per_sector ? lanes * lane_cycles : fmax(same_cycles, lanes * lane_cycles);
+    }
+    return cycles;
+}
+
 /* One warp atomic instruction at the L2. Its lanes leave the SM as one
  * request per line they touch, each to the L2 slice that holds the line
  * (REDG/ATOMG: the compiler does not merge lanes; on the H200 32 lanes on
- * one address take 32 times as long as one lane, atomics_int_rates.json).
- * A slice works through a request's lanes at l2_slice_atomic_lanes_per_clock
- * (32 words of one line: 4.65 clocks a request), but the lanes on one
- * address one after another at the same-address rate (0.688 a clock): a
- * request takes the longer of the two. On the H200 a request of 16 lanes
- * on each of 2 words takes 23 clocks (16 x 1.45), one of 2 lanes on each
- * of 16 words 4.65, as of 32 distinct words. Returns the slice cycles (SM
+ * one address take 32 times as long as one lane, atomics_int_rates.json),
+ * and the slice works through the request's sectors one after another
+ * (sector_cycles). A request of a few lanes on as many sectors thus costs
+ * the slice a step per sector, not per lane. Returns the slice cycles (SM
  * clocks) of the instruction summed over its lines; *requests: its lines. */
 static double atomic_request_cycles(const struct simt_warp_access *p, const struct rates *r, double *requests)
 {
-    int64_t line[SIMT_MAX_LANES], address[SIMT_MAX_LANES];
+    int64_t line[SIMT_MAX_LANES], sector[SIMT_MAX_LANES], address[SIMT_MAX_LANES];
     int n = 0;
     int64_t line_bytes = r->line_bytes > 0.0 ? (int64_t)r->line_bytes : 128;
+    int64_t sector_bytes = r->sector_bytes > 0.0 ? (int64_t)r->sector_bytes : 32;
+    double words_per_sector = p->element_bytes > 0 ? fmax(1.0, (double)sector_bytes / p->element_bytes) : 1.0;
     for (int lane = 0; lane < p->lanes && lane < SIMT_MAX_LANES; lane++) {
         if (!simt_warp_access_lane_active(p, lane))
             continue;
         address[n] = simt_warp_access_address(p, lane);
         line[n] = simt_floor_div(address[n], line_bytes);
+        sector[n] = simt_floor_div(address[n], sector_bytes);
         n++;
     }
-    double same_cycles =
-        r->atomic_same_address_per_s > 0.0 ? r->clock_hz / r->atomic_same_address_per_s : 0.0;
     double cycles = 0.0;
     *requests = 0.0;
     for (int i = 0; i < n; i++) {
-        int first = 1, lanes_in_line = 0, most_on_one = 0;
-        for (int j = 0; j < i && first; j++)
-            first = line[j] != line[i];
-        if (!first)
-            continue;
-        for (int j = 0; j < n; j++) {
-            if (line[j] != line[i])
-                continue;
-            lanes_in_line++;
-            int same = 0;
-            for (int k = 0; k < n; k++)
-                same += address[k] == address[j];
-            if (same > most_on_one)
-                most_on_one = same;
+        int first_in_line = 1, first_in_sector = 1;
+        for (int j = 0; j < i; j++) {
+            first_in_line = first_in_line && line[j] != line[i];
+            first_in_sector = first_in_sector && sector[j] != sector[i];
         }
-        double lane_cycles =
-            r->atomic_slice_lanes_per_cycle > 0.0 ? lanes_in_line / r->atomic_slice_lanes_per_cycle : 0.0;
-        cycles += fmax(lane_cycles, most_on_one * same_cycles);
-        *requests += 1.0;
+        if (first_in_line)
+            *requests += 1.0;
+        if (first_in_sector)
+            cycles += sector_cycles(address, sector, n, i, words_per_sector, r);
     }
     return cycles;
 }
 
 /* Atomics contended across the grid: the grid's atomics of an access over
- * D addresses go to the slices that hold them, set bytes /
- * l2_atomic_slice_bytes of them (at least one: on the H200 the same
- * requests over 1, 2, 4..8, 16 and 32 consecutive lines run at 1, 1, 2, 4
- * and 8 times one line's rate), and each slice serves its share one request
- * after another. Every request also takes a slot of the L2's atomic line
- * requests chip-wide (l2_atomics_per_clock). */
+ * D addresses go to the slices that hold them, and each slice serves its
+ * share one request after another. The set spreads over k = set bytes /
+ * l2_atomic_slice_bytes chunks (at least one), each hashed to one of the
+ * chip's C slices, C = l2_atomics_per_clock / l2_same_address_atomics_per_clock
+ * (a one-step request costs a slice one same-address time: H200 48.6 /
+ * 0.688 = 71). A slice that holds one chunk holds on average 1 + (k - 1) / C
+ * of them, so the set runs at k / (1 + (k - 1) / C) slices' rate, never
+ * more than C. H200, atomics_int_rates.json (32 lanes on one line's words,
+ * the lines consecutive): 1 KiB 1.96 slices (model 1.97), 2 KiB 3.86 (3.83),
+ * 4 KiB 7.64 (7.25), 16 KiB 23.3 (22.3); 32 lanes on one word of each of
+ * 1024 lines 49 (55). Every request also takes a slot of the L2's atomic
+ * line requests chip-wide (l2_atomics_per_clock). */
 static void contend(const struct simt_kernel_access *a, const struct rates *r, struct warp_cost *w,
                     unsigned *assumed)
 {
@@ -374,15 +412,12 @@ static void contend(const struct simt_kernel_access *a, const struct rates *r, s
         return;
     }
     *assumed |= SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION;
-    double slices = 1.0;
+    double chunks = 1.0;
     if (r->atomic_slice_bytes > 0.0)
-        slices = fmax(1.0, a->distinct_addresses * a->pattern.element_bytes / r->atomic_slice_bytes);
-    /* no more slices than the chip has: a one-lane request costs a slice one
-     * same-address time, so the chip's request rate over that rate counts
-     * them (H200: 48.6 / 0.688 = 71; 32 lanes on one word of each of 1024
-     * lines run at 49 slices' rate, the hash leaving some slices more) */
+        chunks = fmax(1.0, a->distinct_addresses * a->pattern.element_bytes / r->atomic_slice_bytes);
+    double slices = chunks;
     if (r->atomics_per_s > 0.0)
-        slices = fmin(slices, fmax(1.0, r->atomics_per_s / r->atomic_same_address_per_s));
+        slices = chunks / (1.0 + (chunks - 1.0) * r->atomic_same_address_per_s / r->atomics_per_s);
     if (r->atomic_slice_lanes_per_cycle > 0.0)
         *assumed |= SIMT_KERNEL_ASSUMED_ATOMIC_SLICES;
     w->contended_atomics += a->count * cycles / slices;

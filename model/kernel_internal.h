@@ -75,6 +75,7 @@ struct rates {
     double atomics_per_s;                /* the L2's atomic line requests a second; 0: not priced */
     double atomic_slice_lanes_per_cycle; /* lanes of one request a slice completes per SM clock; 0: none */
     double atomic_slice_bytes;           /* contiguous bytes per slice of an atomic set; 0: one slice */
+    double sector_bytes;                 /* L2 sector: the unit a slice's atomic step updates */
     double tensor_per_cycle[SIMT_DTYPE_COUNT]; /* tensor flops per SM per cycle; 0: unused */
     int sub_partitions;                        /* warp schedulers per SM, one tensor unit each */
     double barrier_latency,

@@ -442,9 +442,11 @@ END_TEST
  * one counter. At 0.5 same-address atomics a clock (5e8/s), 256000 atomics
  * take 512 us: the L2 term. A warp's request: 32 lanes on 1 address, 64
  * slice cycles; 8000 warps at the one slice = 512000 cycles. With the lanes
- * on 32 distinct words of the 256 (stride 1): 2 cycles a request (one lane
- * per address; no slice lane rate in the fixture), 16 us: no longer the
- * bound. Without the figure: not priced, and said so. */
+ * on 32 distinct words of the 256 (stride 1): four full sector steps, not
+ * limited without a slice lane rate (none in the fixture): no longer the
+ * bound. One lane on each of 32 sectors (stride 8 words): 32 steps of one
+ * lane, 2 cycles each, as slow as 32 lanes on one address. Without the
+ * figure: not priced, and said so. */
 START_TEST(test_distinct_addresses)
 {
     struct simt_kernel_request req = base_request(1000, 256, 32);
@@ -460,8 +462,11 @@ START_TEST(test_distinct_addresses)
     req.accesses[0].distinct_addresses = 256;
     req.accesses[0].pattern.lane_stride_elements = 1;
     r = predict_on(&gpu, &req);
-    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 16e-6, 1e-12);
+    ck_assert_msg(r.breakdown_s[SIMT_BOUND_L2] < 1e-6, "L2 %.6g", r.breakdown_s[SIMT_BOUND_L2]);
     ck_assert_msg(r.execution_s < 20e-6, "execution %.6g", r.execution_s);
+    req.accesses[0].pattern.lane_stride_elements = 8;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 512e-6, 1e-12);
     req.accesses[0].pattern.lane_stride_elements = 0;
     /* the same lanes on 256 addresses, all 32 of a warp on one of them: the
      * lanes of one address still serialize (64 cycles a request) */
@@ -486,10 +491,13 @@ END_TEST
 /* L2 slices (fixture: 2 clocks per same-address atomic, a slice serves 8
  * lanes a clock, one slice per 512 bytes; 1 GHz). 8000 warps, one 4-byte
  * atomic each:
- *   32 lanes on 32 words of one line, D 32 (128 B, one slice): a request
- *     takes max(32 / 8, 1 x 2) = 4 cycles; 8000 x 4 = 32 us;
+ *   32 lanes on 32 words of one line, D 32 (128 B, one slice): four full
+ *     sector steps of 8 lanes, 1 cycle each; 8000 x 4 = 32 us;
  *   the same over D 1024 (4 KiB: 8 slices): 4 us;
- *   16 lanes on each of 2 words, D 2: max(32 / 8, 16 x 2) = 32 cycles, 256 us;
+ *   16 lanes on each of 2 words, D 2: one sector, 16 steps of 2 lanes at
+ *     2 cycles (same address), 32 cycles, 256 us;
+ *   4 lanes on 4 words of each of 8 sectors, D 64 (one slice): 8 partial
+ *     steps, 16 cycles, 128 us;
  *   32 lanes each in its own line (stride 32), D 1024: 32 requests of one
  *     lane, 2 cycles each, 64 cycles over 8 slices: 64 us. */
 START_TEST(test_atomic_slices)
@@ -513,24 +521,42 @@ START_TEST(test_atomic_slices)
         req.accesses[0].pattern.lane_address_bytes[l] = (l % 2) * 4;
     r = predict_on(&gpu, &req);
     ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 256e-6, 1e-12);
+    req.accesses[0].distinct_addresses = 64;
+    for (int l = 0; l < 32; l++)
+        req.accesses[0].pattern.lane_address_bytes[l] = ((l % 8) * 8 + l / 8) * 4;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 128e-6, 1e-12);
     req.accesses[0].pattern.explicit_addresses = 0;
     req.accesses[0].pattern.lane_stride_elements = 32;
     req.accesses[0].distinct_addresses = 1024;
     r = predict_on(&gpu, &req);
     ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 64e-6, 1e-12);
-    /* a chip of 2 line requests a clock over 0.5 a slice has 4 slices: the
-     * 4 KiB set's 8 become 4, 8 us (its request slots alone: 4 us) */
+    /* a chip of 2 line requests a clock over 0.5 a slice has C = 4 slices:
+     * the 4 KiB set's k = 8 chunks run at 8 / (1 + 7 / 4) = 32 / 11 slices'
+     * rate, 11 us (its request slots alone: 4 us) */
     gpu.l2_atomics_per_clock = 2;
     req.accesses[0].pattern.lane_stride_elements = 1;
     r = predict_on(&gpu, &req);
-    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 8e-6, 1e-12);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 11e-6, 1e-12);
     gpu.l2_atomics_per_clock = 0;
-    /* a faster slice is never slower */
-    gpu.l2_slice_atomic_lanes_per_clock = 0;
+    /* a faster slice is never slower: full steps at 16 lanes a clock take
+     * half as long (16 us), and without the figure they are not limited;
+     * partial steps (one lane a sector, stride 8) keep their 2 cycles */
     req.accesses[0].pattern.lane_stride_elements = 1;
     req.accesses[0].distinct_addresses = 32;
+    gpu.l2_slice_atomic_lanes_per_clock = 16;
     r = predict_on(&gpu, &req);
     ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 16e-6, 1e-12);
+    gpu.l2_slice_atomic_lanes_per_clock = 0;
+    r = predict_on(&gpu, &req);
+    ck_assert_msg(r.breakdown_s[SIMT_BOUND_L2] < 1e-6, "L2 %.6g", r.breakdown_s[SIMT_BOUND_L2]);
+    req.accesses[0].pattern.lane_stride_elements = 8;
+    req.accesses[0].distinct_addresses = 256; /* 1 KiB: 2 slices */
+    double unlimited = predict_on(&gpu, &req).breakdown_s[SIMT_BOUND_L2];
+    gpu.l2_slice_atomic_lanes_per_clock = 8;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_L2], 256e-6, 1e-12);
+    ck_assert_double_eq_tol(unlimited, 256e-6, 1e-12);
 }
 END_TEST
 

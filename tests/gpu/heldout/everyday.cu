@@ -440,7 +440,17 @@ static void run_indirect(Held &h) {
     }
     for (int iters : {8, 32, 128, 512}) {
         KernelDesc d = desc((const void *)e_hash, n / 256, 256);
-        d.int_ops = 8.0 * iters + 8;
+        /* e_hash's loop (x = hash32(x ^ j), kernels.cuh:33-39, unrolled 4)
+         * by pipe: an iteration is 3 SHF.R and 3 LOP3 on the ALU (each
+         * x ^= x >> k is a shift and an XOR; the last XOR of one iteration
+         * and the next one's ^ j fuse into one 3-input LOP3, as ptxas fuses
+         * xorshift's two XORs, atomics_int_rates.json sass_loop_body) and 2
+         * IMAD on the FMA pipe (x *= 0x7feb352d, x *= 0x846ca68b); j, j + 1..3
+         * and the trip count are warp-uniform (uniform datapath), the loop's
+         * ISETP one ALU instruction per 4 iterations. PTX (nvcc -ptx, CUDA
+         * 13.0): 16 xor, 12 shr, 8 mul.lo, 3 add of j per 4 iterations. */
+        d.int_ops = 6.0 * iters + iters / 4.0 + 8;
+        d.int_mul_ops = 2.0 * iters;
         d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
         Stats s = time_cold(h, [&] { e_hash<<<n / 256, 256>>>((const unsigned *)h.A, (unsigned *)h.O, iters); });
         add_case(h, "hash_loop_" + sz(iters) + "_rounds", "hash_loop", "everyday", d, s, "cold");
