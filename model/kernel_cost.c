@@ -507,6 +507,22 @@ static void cost_sync(const struct simt_kernel_request *req, const struct rates 
     }
 }
 
+/* A block with barriers loads, then meets at a __syncthreads to share what
+ * it loaded (a reduction's first phase, a tile's fill): no warp of it
+ * passes the barrier before the last one's loads have arrived (CUDA C++
+ * Programming Guide, Synchronization Functions), so a round of its global
+ * loads lasts as long as the slowest of the whole block's DRAM accesses,
+ * not of one warp's: the expected maximum of warps_per_block times as many
+ * latencies (the harmonic spread in cost_global). The request does not say
+ * which loads a barrier follows; every global load round of a block with
+ * barriers is taken to end at one. */
+static double block_wait_of(const struct simt_kernel_request *req, const struct launch_shape *shape)
+{
+    if (!(req->barriers > 0.0) || !(shape->warps_per_block > 1.0))
+        return 1.0;
+    return shape->warps_per_block;
+}
+
 int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, struct warp_cost *w,
                           unsigned *assumed, struct simt_diag *diag)
@@ -518,12 +534,16 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
     int rc = place_accesses(gpu, req, r, shape, levels, tables, assumed, diag);
     if (rc != SIMT_OK)
         return rc;
+    double block_wait = block_wait_of(req, shape);
     for (int i = 0; i < req->access_count; i++) {
         const struct simt_kernel_access *a = &req->accesses[i];
         if (a->count <= 0.0)
             continue;
         double independent = a->independent < a->count ? a->independent : a->count;
         double rounds = ceil(a->count / independent - 1e-9);
+        /* the accesses whose slowest sets the round's latency: in a block
+         * with barriers, every warp's (block_wait) */
+        double waited = independent * block_wait;
         int is_load = a->op == SIMT_OP_LOAD;
         double latency = 0.0;
         w->instructions += a->count;
@@ -532,10 +552,10 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
         case SIMT_SPACE_LOCAL: {
             double queued = w->dram_queue_rounds;
             if (a->op == SIMT_OP_LOAD && a->distinct_addresses > 0.0)
-                rc = cost_table(gpu, a, shape->rows, levels[i], &tables[i], independent, rounds, r, w,
-                                assumed, &latency, diag);
+                rc = cost_table(gpu, a, shape->rows, levels[i], &tables[i], waited, rounds, r, w, assumed,
+                                &latency, diag);
             else
-                rc = cost_global(gpu, a, shape->rows, levels[i], independent, rounds, r, w, assumed, &latency,
+                rc = cost_global(gpu, a, shape->rows, levels[i], waited, rounds, r, w, assumed, &latency,
                                  diag);
             if (rc != SIMT_OK)
                 return rc;
