@@ -136,6 +136,7 @@ static const struct simt_hwdb_field fields[] = {
     F(barrier_cycles_per_warp, "latency", DOUBLE, 0, 1000, OPT),
     F(shuffle_latency_cycles, "latency", DOUBLE, 0, 10000, OPT),
     F(barrier_data_path_cycles, "throughput", DOUBLE, 0, 10000, OPT),
+    F(block_launch_cycles, "throughput", DOUBLE, 0, 100000, OPT),
 
     /* --- interconnect --- */
     F(nvlink_generation, "interconnect", INT, 0, 16, OPT),

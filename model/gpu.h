@@ -175,6 +175,7 @@ struct simt_gpu_spec {
     double barrier_latency_cycles;   /* a __syncthreads once the block's warps are there, cycles */
     double barrier_cycles_per_warp;  /* the block's warps reach a barrier one after another: per warp */
     double barrier_data_path_cycles; /* cycles of the SM's L1/shared data path one block barrier takes */
+    double block_launch_cycles;      /* SM cycles per block the SMs take new blocks at; 0: not priced */
     double shuffle_latency_cycles;   /* a dependent warp shuffle (shfl.sync), cycles */
 
     /* --- interconnect --- */

@@ -193,6 +193,7 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
     d[C_ATOMIC_UNITS] =
         r->atomics_per_s > 0.0 ? w->atomic_ops / (r->atomics_per_s / active_sms / r->clock_hz) : 0.0;
     d[C_TENSOR] = simt_kernel_tensor_demand(w, r, serialization, resident_warps);
+    d[C_LAUNCH] = w->launch_cycles;
 }
 
 struct phase {
@@ -367,6 +368,7 @@ static void read_sync_rates(const struct simt_gpu_spec *gpu, const struct simt_f
                             const struct simt_kernel_request *req, struct rates *r, simt_figure_mask *used,
                             unsigned *assumed)
 {
+    r->block_launch = gpu->block_launch_cycles;
     if (req->barriers > 0.0) {
         r->barrier_latency = gpu->barrier_latency_cycles;
         r->barrier_per_warp = gpu->barrier_cycles_per_warp;

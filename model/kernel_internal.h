@@ -23,6 +23,7 @@ enum center {
     C_ATOMIC,       /* the SM's share of the L2 slices its contended atomics serialize at */
     C_ATOMIC_UNITS, /* the SM's share of the L2's atomic line requests (chip-wide) */
     C_TENSOR,       /* the tensor pipe (kernel_tensor.h) */
+    C_LAUNCH,       /* the SM taking new blocks: launch and retire, one block at a time */
     C_COUNT
 };
 
@@ -48,6 +49,7 @@ struct warp_cost {
     double alu_delay_cycles;    /* exposed dependent-arithmetic latency */
     double sync_delay_cycles;   /* exposed block-barrier waits and dependent warp shuffles */
     double tensor_cycles;       /* demand on the SM's whole tensor pipe (kernel_tensor.h) */
+    double launch_cycles;       /* the warp's share of its block's launch and retire (SM cycles) */
 };
 
 /* Figures the model reads, per SM per cycle. */
@@ -81,6 +83,7 @@ struct rates {
     double barrier_latency,
         barrier_per_warp;     /* cycles: a barrier's wait, and its skew per warp of the block */
     double barrier_data_path; /* data-path cycles of one block barrier; 0: not priced */
+    double block_launch;      /* SM cycles per block taken; 0: not priced */
     double shuffle_latency;   /* cycles of a dependent warp shuffle */
 };
 
