@@ -791,6 +791,45 @@ START_TEST(test_barriers_and_shuffles)
 }
 END_TEST
 
+/* Block launch and the block's slowest warp.
+ *   100000 empty blocks of 64 threads on 100 SMs with block_launch_cycles
+ *     200: the SMs take 1000 blocks each at 200 cycles a block, so the
+ *     launch center binds: at least 200000 cycles, within 5%; without the
+ *     figure far less.
+ *   a DRAM load then one barrier: the block's warps all wait for the
+ *     slowest warp's load, so 8 warps a block wait longer than 1 (the same
+ *     total warps, barrier figures without a per-warp term); without the
+ *     barrier the block size does not change the load's latency. */
+START_TEST(test_block_launch_and_wait)
+{
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.block_launch_cycles = 200;
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    double clock = simt_figure_get(&figures, SIMT_FIG_CLOCK);
+    struct simt_kernel_request req = base_request(100000, 64, 32);
+    double cycles = predict_on(&gpu, &req).execution_s * clock;
+    ck_assert_msg(cycles >= 200000.0 * (1.0 - 1e-9) && cycles <= 200000.0 * 1.05, "cycles %.9g", cycles);
+    struct simt_gpu_spec bare = fixture_gpu();
+    ck_assert(predict_on(&bare, &req).execution_s * clock < 100000.0);
+
+    gpu.block_launch_cycles = 0; /* a warp's share of it depends on the block's size */
+    gpu.barrier_latency_cycles = 10;
+    gpu.barrier_cycles_per_warp = 0;
+    gpu.barrier_data_path_cycles = 0;
+    struct simt_kernel_request one = base_request(800, 32, 32), eight = base_request(100, 256, 32);
+    add_access(&one, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 4, 1);
+    add_access(&eight, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 4, 1);
+    double alone_one = predict_on(&gpu, &one).breakdown_s[SIMT_BOUND_LATENCY];
+    double alone_eight = predict_on(&gpu, &eight).breakdown_s[SIMT_BOUND_LATENCY];
+    ck_assert_double_eq_tol(alone_one, alone_eight, 1e-15);
+    one.barriers = eight.barriers = 1;
+    alone_one = predict_on(&gpu, &one).breakdown_s[SIMT_BOUND_LATENCY];
+    alone_eight = predict_on(&gpu, &eight).breakdown_s[SIMT_BOUND_LATENCY];
+    ck_assert_msg(alone_eight > alone_one * 1.01, "%.9g %.9g", alone_eight, alone_one);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kernel");
@@ -816,6 +855,7 @@ int main(void)
     tcase_add_loop_test(tc, test_dram_rows, 0, (int)(sizeof rows_rows / sizeof rows_rows[0]));
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bads / sizeof bads[0]));
     tcase_add_test(tc, test_barriers_and_shuffles);
+    tcase_add_test(tc, test_block_launch_and_wait);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
