@@ -127,20 +127,34 @@ static const int split_factors[] = {1, 2, 3, 4, 6, 8, 12, 16};
  * and 512^3 on an H200: 32x32 and 32x64, gemm_kernels.json). Largest
  * first, so that ties go to the larger tile. */
 static const struct tile_shape tensor_tiles[] = {
-    {256, 128}, {128, 256}, {128, 192}, {256, 64}, {64, 256}, {128, 128},
-    {128, 64},  {64, 128},  {64, 64},   {64, 32},  {32, 64},  {32, 32},
+    {256, 128, 0}, {128, 256, 0}, {128, 192, 0}, {256, 64, 0}, {64, 256, 0}, {128, 128, 0},
+    {128, 64, 0},  {64, 128, 0},  {64, 64, 0},   {64, 32, 0},  {32, 64, 0},  {32, 32, 0},
 };
 /* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and
  * 8x64 are cuBLAS's skinny-M kernels (fp32 m = 16 and m <= 8 on an H200,
  * gemm_kernels.json), and so are 32x128 (m = 16 and 32 with n = 16384,
  * gemm_probe.json) and 64x256 (m = 64, both files). */
 static const struct tile_shape simt_tiles[] = {
-    {128, 128}, {64, 256}, {128, 64}, {64, 128}, {64, 64}, {32, 128}, {32, 64}, {8, 64},
+    {128, 128, 0}, {64, 256, 0}, {128, 64, 0}, {64, 128, 0},
+    {64, 64, 0},   {32, 128, 0}, {32, 64, 0},  {8, 64, 0},
+};
+/* The mma.sync kernels cuBLAS runs for int8 on Hopper (torch._int_mm), by
+ * the tile and stage count in their names (cutlass_80_tensorop_i16832gemm_s8
+ * _MxN_128xS: tests/gpu/results/h200/gemm_probe.json and gemm_kernels.json):
+ * 128x256 and 128x64 with 3 stages, 128x128 with 5, 64x64 with 6. Their
+ * multistage mainloop keeps S - 1 stages of cp.async loads in flight (CUTLASS
+ * include/cutlass/gemm/threadblock/mma_multistage.h: the prologue issues
+ * kStages - 1 stages and the mainloop issues one as it consumes one). */
+static const struct tile_shape int8_mma_sync_tiles[] = {
+    {128, 256, 3},
+    {128, 128, 5},
+    {128, 64, 3},
+    {64, 64, 6},
 };
 /* Matrix-vector products (m or n of 1) run as GEMV on the FMA units: one
  * row (or column) of the output per block of 256. */
-static const struct tile_shape gemv_row = {1, 256};
-static const struct tile_shape gemv_column = {256, 1};
+static const struct tile_shape gemv_row = {1, 256, 0};
+static const struct tile_shape gemv_column = {256, 1, 0};
 
 static int64_t ceil_div(int64_t a, int64_t b)
 {
@@ -231,9 +245,13 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
 }
 
 /* Operand bytes per second one SM draws from L2 while `active` SMs share it. */
-static double l2_feed(const struct kernel_rate *rate, double active, double stage_bytes)
+static double l2_feed(const struct kernel_rate *rate, const struct tile_shape *tile, double active,
+                      double stage_bytes)
 {
-    double in_flight = rate->in_flight_stages_per_s * stage_bytes;
+    /* a kernel of known depth keeps all its stages but the one it computes
+     * on in flight; else the fitted depth */
+    double stages = tile->stages > 0 ? (double)(tile->stages - 1) / IN_FLIGHT_STAGES : 1.0;
+    double in_flight = rate->in_flight_stages_per_s * stages * stage_bytes;
     if (!(rate->l2_bytes_per_s > 0.0))
         return in_flight;
     double share = rate->l2_bytes_per_s / active;
@@ -329,8 +347,8 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
             math_s = stage_s;
     }
     double stage_bytes = tile_bytes / (double)k_per_split * (double)tile_k;
-    double feed_full_s = tile_bytes / l2_feed(rate, (double)ctx->sm_count, stage_bytes);
-    double feed_rest_s = rest > 0 ? tile_bytes / l2_feed(rate, (double)rest, stage_bytes) : 0.0;
+    double feed_full_s = tile_bytes / l2_feed(rate, tile, (double)ctx->sm_count, stage_bytes);
+    double feed_rest_s = rest > 0 ? tile_bytes / l2_feed(rate, tile, (double)rest, stage_bytes) : 0.0;
     double waves = (double)full + (rest > 0 ? 1.0 : 0.0);
     c->compute_s = waves * math_s;
     c->l2_s = (double)full * feed_full_s + feed_rest_s;
@@ -395,7 +413,7 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
         (rows * ctx->a_weight + cols * rate->column_share) * (double)tile_k * ctx->element_bytes;
     double active = iterations < (double)ctx->sm_count ? iterations : (double)ctx->sm_count;
     double math_s = iteration_flops / tile_rate(rate, tile);
-    double feed_s = iteration_bytes / l2_feed(rate, active, iteration_bytes);
+    double feed_s = iteration_bytes / l2_feed(rate, tile, active, iteration_bytes);
     c->compute_s = per_sm * math_s;
     c->l2_s = per_sm * feed_s;
     double busy = per_sm * (math_s > feed_s ? math_s : feed_s);
@@ -423,7 +441,7 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
         for (size_t s = 0; s < sizeof split_factors / sizeof split_factors[0]; s++) {
             int split = split_factors[s];
             /* every split must get at least one K tile */
-            if (split > 1 && (int64_t)split * tile_k > ctx->req->k)
+            if (split > 1 && ((int64_t)split * tile_k > ctx->req->k || !ctx->split_k))
                 break;
             struct candidate c;
             evaluate(ctx, rate, &tiles[i], tile_k, split, &c);
@@ -523,6 +541,7 @@ static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gem
     ctx->reduce_in_kernel = s->path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
     ctx->fill_s = 2.0 * s->latency_s;
     ctx->memset_s = WORKSPACE_MEMSET_S;
+    ctx->split_k = 1;
     ctx->l2_latency_s = s->clock > 0.0 ? s->l2_latency_cycles / s->clock : 0.0;
     s->tile_k = s->path.tile_k_bytes * 8 / simt_gemm_tile_bits(req->dtype);
     if (s->tile_k < 1)
@@ -626,6 +645,13 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
             l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
         s->stream_k = 0;
         s->ctx.reduce_in_kernel = 0;
+        if (s->mma_sync_int8) {
+            /* their own tiles; one block per output tile: no int8 kernel
+             * seen splits K (grid z of 1, no reduction kernel) */
+            s->path.tiles = int8_mma_sync_tiles;
+            s->path.tile_count = sizeof int8_mma_sync_tiles / sizeof int8_mma_sync_tiles[0];
+            s->ctx.split_k = 0;
+        }
         /* with no clock figure only the non-TMA fraction applies */
         /* aligned (int8): 16-byte loads, no limit beyond the fraction */
         rate->loads_per_s_per_sm =
@@ -679,7 +705,7 @@ static void try_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_
         return;
     struct simt_gemm_small_n sn;
     simt_gemm_small_n_stream(gpu, req, s->ctx.element_bytes, s->in_flight_latency_s, &sn);
-    static const struct tile_shape small_n_tile = {SIMT_GEMM_SMALL_N_M, SIMT_GEMM_SMALL_N_COLUMNS};
+    static const struct tile_shape small_n_tile = {SIMT_GEMM_SMALL_N_M, SIMT_GEMM_SMALL_N_COLUMNS, 0};
     struct candidate c;
     memset(&c, 0, sizeof c);
     c.tile = &small_n_tile;
@@ -849,7 +875,8 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             out,
             "int8: torch._int_mm runs Ampere-generation mma.sync kernels on Hopper (cutlass_80 i16832, seen "
             "on an H200), not the cuBLASLt kernel behind the int8 figure: priced as the fallback kernels, "
-            "%.2f of the rate, no stream-K, no TMA multicast",
+            "%.2f of the rate, no stream-K, no TMA multicast, no split-K (one block per output tile), and "
+            "their own tiles with the stages in flight their names give",
             NONTMA_FRACTION);
     else if (!out->alignment_ok)
         assume(

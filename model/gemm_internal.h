@@ -49,6 +49,7 @@ void simt_gemm_describe_operands(const struct simt_gemm_request *req, int alignm
 struct tile_shape {
     int m;
     int n;
+    int stages; /* K stages the kernel's shared-memory pipeline holds, from its name; 0: not known */
 };
 
 /* What one candidate kernel costs. */
@@ -71,6 +72,7 @@ struct shape_context {
     double l2_total_bytes;        /* the L2's size */
     double fill_s;                /* per wave: first loads and last stores, one DRAM latency each */
     double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
+    int split_k;                  /* 1: the library's kernels may split K; 0: one block per output tile */
 };
 
 /* How fast an SM runs one kind of kernel. */

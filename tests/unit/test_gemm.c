@@ -862,6 +862,13 @@ START_TEST(int8_on_hopper_is_mma_sync)
     g.measured_tensor_flops_per_s[SIMT_DTYPE_FP8] = 1.28e15;
     struct simt_gemm_result f = predict_ok(&g, 8192, 8192, 8192, 1, SIMT_DTYPE_FP8);
     ck_assert(f.time_s < 0.75 * r.time_s);
+    /* skinny, long K: one block per output tile of the int8 kernels' own
+     * tiles (cutlass_80 i16832 128x256, 128x128, 128x64, 64x64), never split */
+    r = predict_ok(&g, 128, 1024, 65536, 1, SIMT_DTYPE_INT8);
+    ck_assert_int_eq(r.split_k, 1);
+    ck_assert_int_eq(r.tiles, (128 / r.tile_m) * (1024 / r.tile_n));
+    ck_assert(r.tile_m == 128 ? r.tile_n == 256 || r.tile_n == 128 || r.tile_n == 64
+                              : r.tile_m * r.tile_n == 64 * 64);
 }
 END_TEST
 
