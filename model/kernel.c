@@ -595,7 +595,9 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
              fmax(res->int32_s, res->tensor_s));
     res->breakdown_s[SIMT_BOUND_SFU] = busiest_warps * d[C_SFU] / r->clock_hz;
     res->breakdown_s[SIMT_BOUND_LATENCY] = alone / r->clock_hz;
-    res->breakdown_s[SIMT_BOUND_LAUNCH] = r->launch_s;
+    /* launch: the host's launch overhead, or the SMs taking the grid's
+     * blocks one at a time (C_LAUNCH, block_launch_cycles), the larger */
+    res->breakdown_s[SIMT_BOUND_LAUNCH] = fmax(r->launch_s, busiest_warps * d[C_LAUNCH] / r->clock_hz);
     res->bound = SIMT_BOUND_LAUNCH;
     for (int b = 0; b < SIMT_BOUND_COUNT; b++)
         if (res->breakdown_s[b] > res->breakdown_s[res->bound])

@@ -95,7 +95,8 @@
  *     instruction of one chain (fp32_fma_8chains_1block_per_sm +241% -> 0%).
  * Tensor-core work (flops_tensor) is one more center, the SM's tensor
  * pipe, priced in kernel_tensor.h; its term is part of compute.
- * `bound` names the largest of the breakdown terms; advice reruns the model
+ * `bound` names the largest of the breakdown terms (launch: the host's
+ * launch overhead or the SMs' block launch rate, the larger); advice reruns the model
  * with one change each and ranks the changes by estimated speedup.
  *
  * Block barriers and warp shuffles (kernel_cost.c, cost_sync): each of
