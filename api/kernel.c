@@ -312,120 +312,95 @@ static void write_advice(struct simt_jsonw *w, const struct simt_kernel_request 
     simt_jsonw_object_end(w);
 }
 
+/* What the kernel model assumed (simt_kernel_result.assumed), in the order
+ * the answer lists them. */
+static const struct {
+    unsigned bit;
+    const char *text;
+} kernel_assumed[] = {
+    {SIMT_KERNEL_ASSUMED_COLD_DRAM,
+     "global data comes from DRAM once per launch (nothing left in L2 by earlier launches), and the dirty "
+     "lines its fills evict are written back"},
+    {SIMT_KERNEL_ASSUMED_NO_REUSE,
+     "a strided global access in a one-row block: the rest of each sector it touches serves no other warp"},
+    {SIMT_KERNEL_ASSUMED_ROW_REUSE,
+     "a strided global access in a multi-row block is a column of a 2D tile: the block's other rows use the "
+     "rest of each sector, merged in L2 (DRAM bytes at most the per-warp sectors divided by the rows)"},
+    {SIMT_KERNEL_ASSUMED_FMA, "flops are FMAs: 2 flops per instruction (4 for packed fp16)"},
+    {SIMT_KERNEL_ASSUMED_DEPENDENT_ALU,
+     "arithmetic latency: one dependent chain per thread (each instruction waits for the previous)"},
+    {SIMT_KERNEL_ASSUMED_PARTIAL_WARP, "the block's last warp is partial and priced as a full warp"},
+    {SIMT_KERNEL_ASSUMED_LOCAL_L1, "local memory (spills) hits in L1"},
+    {SIMT_KERNEL_ASSUMED_CONSTANT_L1, "constant cache: distinct addresses served one after another at "
+                                      "constant_requests_per_s; latency taken as L1's"},
+    {SIMT_KERNEL_ASSUMED_L2_LATENCY,
+     "L2 latency: absent from the GPU record; an L2 hit is taken to cost a DRAM access"},
+    {SIMT_KERNEL_ASSUMED_SRAM_LATENCY,
+     "shared memory and L1 are one SRAM: the record lacks one of their latencies and the other stands in"},
+    {SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT,
+     "DRAM row activations not limited: the GPU record has no measured dram_row_activations_per_s, so "
+     "accesses 256 B or more apart are priced by their bytes alone (on an H200 such reads reach 60% of the "
+     "read bandwidth)"},
+    {SIMT_KERNEL_ASSUMED_REPEAT_L1, "a repeated access hits L1: what the SM's resident warps read with the "
+                                    "access it repeats fits in the L1 left beside their shared memory"},
+    {SIMT_KERNEL_ASSUMED_REPEAT_L2,
+     "a repeated access hits L2: its working set exceeds the SM's L1 but the whole wave's fits in L2"},
+    {SIMT_KERNEL_ASSUMED_REPEAT_DRAM,
+     "a repeated access misses: the wave's working set exceeds L2, so it is read from DRAM again"},
+    {SIMT_KERNEL_ASSUMED_L2_WARM, "l2_warm: the launch's global data fits in L2 and is there already; no "
+                                  "DRAM traffic, L2 latency and bandwidth"},
+    {SIMT_KERNEL_ASSUMED_L2_WARM_MISS,
+     "l2_warm, but the launch's data exceeds L2: streamed through an LRU cache, none of it is left there, so "
+     "it comes from DRAM (with no other work's dirty lines to write back)"},
+    {SIMT_KERNEL_ASSUMED_INT_PIPE,
+     "int_ops take issue slots and the INT32 pipe (int32_ops_per_s); they are off the dependent chain"},
+    {SIMT_KERNEL_ASSUMED_PARTIAL_STORE, "a store that leaves part of each DRAM granule unwritten is a "
+                                        "read-modify-write: the granule is read, merged and written back"},
+    {SIMT_KERNEL_ASSUMED_NO_INT_PIPE,
+     "int_ops: the GPU record has no INT32 figure; they take issue slots only"},
+    {SIMT_KERNEL_ASSUMED_INT_MUL_PIPE, "int_mul_ops run on the FMA pipe (int32_mul_ops_per_clock_per_sm) and "
+                                       "take its FP32 issue; off the dependent chain"},
+    {SIMT_KERNEL_ASSUMED_NO_INT_MUL_RATE,
+     "int_mul_ops: the GPU record has no int32_mul_ops_per_clock_per_sm; priced at the INT32 rate"},
+    {SIMT_KERNEL_ASSUMED_ATOMIC_SLICES,
+     "contended atomics: each warp instruction sends one request per line its lanes touch to the L2 slice "
+     "holding the line; a slice serves a request's lanes at l2_slice_atomic_lanes_per_clock, lanes on one "
+     "address one after another, and the addresses spread over one slice per l2_atomic_slice_bytes"},
+    {SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION, "contended atomics: the lanes on one address are served one "
+                                            "after another at the L2 (l2_same_address_atomics_per_clock)"},
+    {SIMT_KERNEL_ASSUMED_ATOMIC_L2,
+     "atomics over distinct_addresses that fit in L2 are served there (no DRAM traffic); every line request "
+     "takes a slot of the L2's atomic units (l2_atomics_per_clock)"},
+    {SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE,
+     "distinct_addresses given, but the GPU record has no l2_same_address_atomics_per_clock: contention "
+     "across warps not priced"},
+    {SIMT_KERNEL_ASSUMED_TENSOR_PIPE,
+     "tensor flops run on the SM's tensor pipe at the GPU's dense tensor figure for their type / SMs / "
+     "clock, one warp instruction per mma.sync shape (m16n8k16 for 16-bit types), MMA latency hidden by "
+     "independent accumulators; mma.sync operands come from registers loaded from shared memory (the "
+     "request's shared accesses), and wgmma reading its operands from shared memory directly is priced at "
+     "the same pipe rate"},
+    {SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS,
+     "fewer warps resident per SM than warp schedulers: an MMA issues on its warp's own scheduler, so the "
+     "tensor pipe reaches only warps / schedulers of its rate"},
+    {SIMT_KERNEL_ASSUMED_BARRIERS,
+     "each block barrier holds a warp until its block's last warp arrives: the barrier's latency plus a "
+     "share per warp of the block (barrier_latency_cycles, barrier_cycles_per_warp), and the block's barrier "
+     "takes the SM's data path (barrier_data_path_cycles)"},
+    {SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES,
+     "barriers: the GPU record has no barrier figures; they take issue slots only"},
+    {SIMT_KERNEL_ASSUMED_SHUFFLES, "warp shuffles: one data-path wavefront each (32 lanes a clock per SM), "
+                                   "one after another in a dependent chain (shuffle_latency_cycles each)"},
+    {SIMT_KERNEL_ASSUMED_SHUFFLE_LATENCY, "shuffle latency: absent from the GPU record; the shared-memory "
+                                          "latency stands in (shuffles cross the same data path)"},
+    {SIMT_KERNEL_ASSUMED_NO_LAUNCH, "launch overhead: 0 (the GPU record has no launch_overhead_s)"},
+};
+
 static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_result *r)
 {
-    if (r->assumed & SIMT_KERNEL_ASSUMED_COLD_DRAM)
-        simt_call_assume(
-            call,
-            "global data comes from DRAM once per launch (nothing left in L2 by earlier launches), and the "
-            "dirty lines its fills evict are written back");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_REUSE)
-        simt_call_assume(call,
-                         "a strided global access in a one-row block: the rest of each sector it touches "
-                         "serves no other warp");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_ROW_REUSE)
-        simt_call_assume(call,
-                         "a strided global access in a multi-row block is a column of a 2D tile: the block's "
-                         "other rows use the rest of each sector, merged in L2 (DRAM bytes at most the "
-                         "per-warp sectors divided by the rows)");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_FMA)
-        simt_call_assume(call, "flops are FMAs: 2 flops per instruction (4 for packed fp16)");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_DEPENDENT_ALU)
-        simt_call_assume(call,
-                         "arithmetic latency: one dependent chain per thread (each instruction waits for "
-                         "the previous)");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_PARTIAL_WARP)
-        simt_call_assume(call, "the block's last warp is partial and priced as a full warp");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_LOCAL_L1)
-        simt_call_assume(call, "local memory (spills) hits in L1");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_CONSTANT_L1)
-        simt_call_assume(call, "constant cache: distinct addresses served one after another at "
-                               "constant_requests_per_s; latency taken as L1's");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_L2_LATENCY)
-        simt_call_assume(call,
-                         "L2 latency: absent from the GPU record; an L2 hit is taken to cost a DRAM access");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_SRAM_LATENCY)
-        simt_call_assume(call,
-                         "shared memory and L1 are one SRAM: the record lacks one of their latencies and the "
-                         "other stands in");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_ROW_LIMIT)
-        simt_call_assume(
-            call, "DRAM row activations not limited: the GPU record has no measured "
-                  "dram_row_activations_per_s, so accesses 256 B or more apart are priced by their bytes "
-                  "alone (on an H200 such reads reach 60%% of the read bandwidth)");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_REPEAT_L1)
-        simt_call_assume(call,
-                         "a repeated access hits L1: what the SM's resident warps read with the access it "
-                         "repeats fits in the L1 left beside their shared memory");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_REPEAT_L2)
-        simt_call_assume(call, "a repeated access hits L2: its working set exceeds the SM's L1 but the whole "
-                               "wave's fits in L2");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_REPEAT_DRAM)
-        simt_call_assume(call, "a repeated access misses: the wave's working set exceeds L2, so it is read "
-                               "from DRAM again");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_L2_WARM)
-        simt_call_assume(call, "l2_warm: the launch's global data fits in L2 and is there already; no DRAM "
-                               "traffic, L2 latency and bandwidth");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_L2_WARM_MISS)
-        simt_call_assume(call, "l2_warm, but the launch's data exceeds L2: streamed through an LRU cache, "
-                               "none of it is left there, so it comes from DRAM (with no other work's dirty "
-                               "lines to write back)");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_INT_PIPE)
-        simt_call_assume(call, "int_ops take issue slots and the INT32 pipe (int32_ops_per_s); they are off "
-                               "the dependent chain");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_PARTIAL_STORE)
-        simt_call_assume(call,
-                         "a store that leaves part of each DRAM granule unwritten is a read-modify-write: "
-                         "the granule is read, merged and written back");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_INT_PIPE)
-        simt_call_assume(call, "int_ops: the GPU record has no INT32 figure; they take issue slots only");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_INT_MUL_PIPE)
-        simt_call_assume(call, "int_mul_ops run on the FMA pipe (int32_mul_ops_per_clock_per_sm) and take "
-                               "its FP32 issue; off the dependent chain");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_INT_MUL_RATE)
-        simt_call_assume(call, "int_mul_ops: the GPU record has no int32_mul_ops_per_clock_per_sm; priced at "
-                               "the INT32 rate");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_SLICES)
-        simt_call_assume(call, "contended atomics: each warp instruction sends one request per line its "
-                               "lanes touch to the L2 slice holding the line; a slice serves a request's "
-                               "lanes at l2_slice_atomic_lanes_per_clock, lanes on one address one after "
-                               "another, and the addresses spread over one slice per l2_atomic_slice_bytes");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION)
-        simt_call_assume(call, "contended atomics: the lanes on one address are served one after another at "
-                               "the L2 (l2_same_address_atomics_per_clock)");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_ATOMIC_L2)
-        simt_call_assume(call, "atomics over distinct_addresses that fit in L2 are served there (no DRAM "
-                               "traffic); every line request takes a slot of the L2's atomic units "
-                               "(l2_atomics_per_clock)");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE)
-        simt_call_assume(call, "distinct_addresses given, but the GPU record has no "
-                               "l2_same_address_atomics_per_clock: contention across warps not priced");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_TENSOR_PIPE)
-        simt_call_assume(
-            call, "tensor flops run on the SM's tensor pipe at the GPU's dense tensor figure for their "
-                  "type / SMs / clock, one warp instruction per mma.sync shape (m16n8k16 for 16-bit "
-                  "types), MMA latency hidden by independent accumulators; mma.sync operands come from "
-                  "registers loaded from shared memory (the request's shared accesses), and wgmma "
-                  "reading its operands from shared memory directly is priced at the same pipe rate");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS)
-        simt_call_assume(call,
-                         "fewer warps resident per SM than warp schedulers: an MMA issues on its warp's "
-                         "own scheduler, so the tensor pipe reaches only warps / schedulers of its rate");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_BARRIERS)
-        simt_call_assume(call, "each block barrier holds a warp until its block's last warp arrives: the "
-                               "barrier's latency plus a share per warp of the block "
-                               "(barrier_latency_cycles, barrier_cycles_per_warp), and the block's barrier "
-                               "takes the SM's data path (barrier_data_path_cycles)");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES)
-        simt_call_assume(call, "barriers: the GPU record has no barrier figures; they take issue slots only");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_SHUFFLES)
-        simt_call_assume(call, "warp shuffles: one data-path wavefront each (32 lanes a clock per SM), one "
-                               "after another in a dependent chain (shuffle_latency_cycles each)");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_SHUFFLE_LATENCY)
-        simt_call_assume(call, "shuffle latency: absent from the GPU record; the shared-memory latency "
-                               "stands in (shuffles cross the same data path)");
-    if (r->assumed & SIMT_KERNEL_ASSUMED_NO_LAUNCH)
-        simt_call_assume(call, "launch overhead: 0 (the GPU record has no launch_overhead_s)");
+    for (size_t i = 0; i < sizeof kernel_assumed / sizeof kernel_assumed[0]; i++)
+        if (r->assumed & kernel_assumed[i].bit)
+            simt_call_assume(call, "%s", kernel_assumed[i].text);
     simt_call_assume(call,
                      "stores do not stall the warp; each dependent round of loads waits for its latency");
     simt_call_assume(
