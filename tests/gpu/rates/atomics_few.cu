@@ -9,32 +9,7 @@
  * GPU time of one launch without CPU gaps, as atomics_int.cu (L2 flush,
  * 50 us sleep kernel, event pair; 2 untimed, 7 timed, median). Prints one
  * JSON object. Standalone: nvcc -O3 -arch=sm_90. */
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
-#include <vector>
-
-#define CK(x)                                                                                               \
-    do {                                                                                                    \
-        cudaError_t e_ = (x);                                                                               \
-        if (e_ != cudaSuccess) {                                                                            \
-            fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                      \
-            exit(1);                                                                                        \
-        }                                                                                                   \
-    } while (0)
-
-__global__ void k_sleep(long long ns) {
-    unsigned long long t0, t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); } while (t - t0 < (unsigned long long)ns);
-}
-__global__ void k_flush(unsigned *p, size_t n) {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        p[i] = (unsigned)i;
-}
+#include "cold_timing.cuh"
 
 __constant__ int tab[32];
 #define PER 4
@@ -49,28 +24,6 @@ __global__ void k_tab(unsigned *h, int rotate) {
         int word = tab[(lane + r) & 31];
         if (word >= 0) atomicAdd(&h[word], 1u);
     }
-}
-
-static unsigned *flush_buf;
-static const size_t flush_words = (size_t)64 << 20;
-static cudaEvent_t e0, e1;
-
-static double time_cold(const std::function<void()> &launch) {
-    std::vector<double> v;
-    for (int r = 0; r < 9; r++) {
-        k_flush<<<1056, 256>>>(flush_buf, flush_words);
-        k_sleep<<<1, 1>>>(50000);
-        CK(cudaEventRecord(e0));
-        launch();
-        CK(cudaEventRecord(e1));
-        CK(cudaEventSynchronize(e1));
-        CK(cudaGetLastError());
-        float ms = 0;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 2) v.push_back(ms * 1e-3);
-    }
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 struct Pat {
