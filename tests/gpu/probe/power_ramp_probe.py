@@ -16,6 +16,8 @@ import torch
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
+ap.add_argument("--long", action="store_true",
+                help="instead: 1500 calls after 1 s idle (bf16, fp8, fp16, tf32), to see when the rate falls")
 args = ap.parse_args()
 dev = "cuda"
 flush = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
@@ -80,7 +82,33 @@ def sustained(fn, count=20, reps=3):
     return statistics.median(t)
 
 
+def long_ramps():
+    out = {"torch": torch.__version__, "cuda": torch.version.cuda, "device": torch.cuda.get_device_name(0),
+           "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "long_rows": []}
+    for dt, (m, n, k) in [("bf16", (4096, 4096, 4096)), ("fp8", (8192, 4096, 4096)),
+                          ("fp16", (4096, 4096, 4096)), ("tf32", (4096, 4096, 2048))]:
+        torch.backends.cuda.matmul.allow_tf32 = dt == "tf32"
+        fn = make(dt, m, n, k)
+        fn(); torch.cuda.synchronize()
+        flops = 2.0 * m * n * k
+        calls = ramp(fn, 2.0, 1500)
+        out["long_rows"].append({"dtype": dt, "m": m, "n": n, "k": k, "gap_s": 2.0, "call_s": calls})
+        cum, line = 0.0, []
+        for i, t in enumerate(calls):
+            cum += t
+            if i % 50 == 0 or i == len(calls) - 1:
+                line.append("%.0fms:%.0f" % (cum * 1e3, flops / t / 1e12))
+        print(dt, " ".join(line), flush=True)
+    return out
+
+
 torch.backends.cuda.matmul.allow_tf32 = False
+if args.long:
+    res = long_ramps()
+    res["driver"] = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                                   capture_output=True, text=True).stdout.strip()
+    json.dump(res, open(args.out, "w"), indent=1)
+    raise SystemExit(0)
 smi = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu",
                         "--format=csv,noheader", "-lms", "20"], stdout=subprocess.PIPE, text=True)
 # ramp shapes: about 0.2-0.4 ms a call; big: the held-out cold single call
