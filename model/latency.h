@@ -87,11 +87,14 @@ struct simt_latency_request {
     double warps_per_sm;    /* resident warps per SM, > 0 */
     double ilp;             /* independent requests (or FMAs) in flight per warp, >= 1 */
     double bytes_per_lane;  /* bytes each lane asks for per request; ignored for fma */
-    int active_sms;         /* SMs sharing the chip's bandwidth; 0 = all */
+    int active_sms;         /* SMs that run warps, sharing the chip's bandwidth; 0 = all */
+    int lanes;              /* lanes of a warp whose accesses make one request; 0 = the warp's size;
+                               ignored for fma. 1 with warps_per_sm 1, ilp 1 and active_sms 1 is a
+                               pointer chase: one dependent load at a time on the whole chip */
     double target_fraction; /* of the peak, for warps_needed; 0 = 0.9 */
 };
 
-/* Sets ilp 1, bytes_per_lane 4, level dram, active_sms 0, target 0. */
+/* Sets ilp 1, bytes_per_lane 4, level dram, active_sms 0, lanes 0, target 0. */
 void simt_latency_request_init(struct simt_latency_request *req);
 
 struct simt_latency_result {
@@ -110,7 +113,8 @@ struct simt_latency_result {
 };
 
 /* Returns SIMT_OK and fills *out. SIMT_EINVAL (diag->field "warps_per_sm",
- * "ilp", "bytes_per_lane", "target_fraction") for out-of-range input;
+ * "ilp", "bytes_per_lane", "target_fraction", "active_sms", "lanes") for
+ * out-of-range input (lanes: more than the GPU's warp size);
  * SIMT_EUNSAT when the GPU lacks a figure the level needs (diag->field the
  * database field). diag may be NULL; *out untouched on failure. */
 int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
