@@ -35,9 +35,10 @@ static const struct simt_api_field fields[] = {
                     "The fraction of the peak warps_needed aims at."),
     SIMT_ROW_INT("active_sms", 0, 1, 1 << 20, 0, B, lat.active_sms,
                  "SMs that run warps, sharing the chip's bandwidth; default all."),
-    SIMT_ROW_INT("lanes", 0, 1, 64, 0, B, lat.lanes,
-                 "Lanes of a warp whose accesses make one request (at most the warp's size); default all. "
-                 "1 with warps_per_sm 1 and active_sms 1: a one-thread pointer chase."),
+    SIMT_ROW_INT(
+        "lanes", 0, 1, 64, 0, B, lat.lanes,
+        "Lanes of a warp whose accesses make one request (at most the warp's size; ignored for fma); "
+        "default all. 1 with warps_per_sm 1 and active_sms 1: a one-thread pointer chase."),
     SIMT_OCCUPANCY_ROW_BLOCK_SIZE(SIMT_API_REQUIRED_IN_FORM | OCC_FORM, B, occ.),
     SIMT_OCCUPANCY_ROW_REGISTERS(SIMT_API_REQUIRED_IN_FORM | OCC_FORM, B, occ.),
     SIMT_OCCUPANCY_ROW_STATIC_SHARED(OCC_FORM, B, occ.),
