@@ -218,6 +218,8 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
         path->tiles = tensor_tiles;
         path->tile_count = sizeof tensor_tiles / sizeof tensor_tiles[0];
         path->tile_k_bytes = newer ? 128 : 64;
+        if (dtype == SIMT_DTYPE_FP64 && gpu->vendor == SIMT_VENDOR_NVIDIA)
+            simt_gemm_dmma_tiles(&path->tiles, &path->tile_count);
     } else if (dtype == SIMT_DTYPE_FP32 || dtype == SIMT_DTYPE_FP64) {
         path->figure = dtype == SIMT_DTYPE_FP32 ? SIMT_FIG_FP32 : SIMT_FIG_FP64;
         path->tiles = simt_tiles;

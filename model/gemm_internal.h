@@ -109,6 +109,10 @@ struct candidate {
     double time_s;
 };
 
+/* The FP64 tensor-core (DMMA) kernels' tiles (gemm_family.c): *tiles and
+ * *count set to a static list. */
+void simt_gemm_dmma_tiles(const struct tile_shape **tiles, size_t *count);
+
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */
 const char *simt_gemm_arch_family(const struct simt_gpu_spec *gpu);
