@@ -51,8 +51,9 @@ int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_g
 
 /* The tf32 mma.sync kernels' tiles and pipeline stages, by their names
  * (cutlass_80_tensorop_s1688gemm_MxN_KxS; our m x n is their N x M):
- * 64x64 with 6 stages, 128x64 (theirs 64x128 with 6 stages, our 64x128),
- * 256x64 with 4 (our 64x256), 128x128, 256x128 and 128x256 with 3. */
+ * 64x64 with 6 stages; their 128x64 (our 64x128) with 6; their 256x64
+ * (our 64x256) with 4; 128x128, their 256x128 (our 128x256) and their
+ * 128x256 (our 256x128) with 3. */
 static const struct tile_shape tf32_mma_sync_tiles[] = {
     {256, 128, 3}, {128, 256, 3}, {128, 128, 3}, {64, 256, 4}, {64, 128, 6}, {64, 64, 6},
 };
@@ -84,14 +85,16 @@ int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct s
 /* The mma.sync kernels cuBLAS runs for int8 on Hopper (torch._int_mm), by
  * the tile and stage count in their names (cutlass_80_tensorop_i16832gemm_s8
  * _MxN_128xS: tests/gpu/results/h200/gemm_probe.json and gemm_kernels.json):
- * 128x256 and 128x64 with 3 stages, 128x128 with 5, 64x64 with 6. Their
+ * their 128x256 and 128x64 (our 256x128 and 64x128: int8 32x28672x4096 ran
+ * 128x64 on a grid of 8 x 28 = 224 blocks, 28672/128 x 32/64) with 3
+ * stages, 128x128 with 5, 64x64 with 6. Their
  * multistage mainloop keeps S - 1 stages of cp.async loads in flight (CUTLASS
  * include/cutlass/gemm/threadblock/mma_multistage.h: the prologue issues
  * kStages - 1 stages and the mainloop issues one as it consumes one). */
 static const struct tile_shape int8_mma_sync_tiles[] = {
-    {128, 256, 3},
+    {256, 128, 3},
     {128, 128, 5},
-    {128, 64, 3},
+    {64, 128, 3},
     {64, 64, 6},
 };
 

@@ -1,8 +1,9 @@
 /* test_gemm_small.c - the GEMM model's kernel families for small, short-K
  * and skinny shapes (model/gemm_family.c): FP64's DMMA tiles, tf32 on
  * Hopper as Ampere's mma.sync kernels for short K and small outputs, the
- * reduction kernel behind outputs of a few tiles, and the stores of C
- * that tf32's Hopper kernels do not hide under their math. On a made-up
+ * reduction kernel behind outputs of a few tiles, int8's tiles on Hopper,
+ * and the stores of C that tf32's and int8's Hopper kernels do not hide
+ * under their math. On a made-up
  * GPU with round numbers (as test_gemm.c's), so that every expected value
  * can be worked by hand beside it. */
 #include <check.h>
@@ -162,6 +163,29 @@ START_TEST(fp64_dmma_tiles)
 }
 END_TEST
 
+/* int8 on Hopper (torch._int_mm's mma.sync kernels): their tiles in our
+ * m x n (a 32-row GEMM takes a 64-row tile, the 256-row tile is 256x128),
+ * and C's int32 stores after the math: 8192^2 x 16, 256x128 tiles, 16
+ * waves of 2*256*128*128 flops (K pads to one 128-deep stage) at 0.73 of
+ * 2e15 * 0.66 / 128 per SM = 23.275 us, then 8192^2 * 4 B at 4e12 B/s =
+ * 67.109 us. */
+START_TEST(int8_tiles_and_stores)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    g.tensor_dense_flops_per_s[SIMT_DTYPE_INT8] = 2.0e15;
+    struct simt_gemm_result r = predict_ok(&g, 32, 8192, 4096, SIMT_DTYPE_INT8);
+    ck_assert_int_eq(r.tile_m, 64);
+    r = predict_ok(&g, 8192, 8192, 16, SIMT_DTYPE_INT8);
+    ck_assert_int_eq(r.tile_m, 256);
+    ck_assert_int_eq(r.tile_n, 128);
+    ck_assert_int_eq(says(&r, "epilogue"), 1);
+    double math = 16.0 * 2.0 * 256.0 * 128.0 * 128.0 / (NONTMA * 2.0e15 * 0.66 / 128.0);
+    double write = 8192.0 * 8192.0 * 4.0 / 4.0e12;
+    ck_assert_double_eq_tol(r.time_s, math + write + FLOOR, 1e-11);
+}
+END_TEST
+
 static Suite *gemm_small_suite(void)
 {
     Suite *s = suite_create("gemm_small");
@@ -170,6 +194,7 @@ static Suite *gemm_small_suite(void)
     tcase_add_test(tc, tf32_short_k_stores_after_math);
     tcase_add_test(tc, tf32_few_tiles_reduce_kernel);
     tcase_add_test(tc, fp64_dmma_tiles);
+    tcase_add_test(tc, int8_tiles_and_stores);
     suite_add_tcase(s, tc);
     return s;
 }
