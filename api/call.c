@@ -258,6 +258,11 @@ static const char *figure_note(const struct simt_figure_set *set, enum simt_figu
                    : "no write figure: the DRAM read figure stands in";
     case SIMT_FIGURE_DERIVED:
         return "the datasheet per-clock rate at the measured clock";
+    case SIMT_FIGURE_DATASHEET:
+        return id == SIMT_FIG_TENSOR_SINGLE_CALL || id == SIMT_FIG_TENSOR_BOOST_WINDOW
+                   ? "not a datasheet figure: a sibling card's measurement (the record's sources.throughput "
+                     "says whose)"
+                   : NULL;
     default:
         return NULL;
     }

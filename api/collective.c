@@ -32,6 +32,10 @@ static const struct simt_api_field fields[] = {
     SIMT_ROW_CHOICE("algorithm", 0, algorithm_choices, 0, R, algorithm,
                     "auto (NCCL's choice, NVLink SHARP included where the NVSwitch has it), ring, tree, nvls "
                     "or direct."),
+    SIMT_ROW_NUMBER("host_memory_bytes_per_s", 0, 1.0, 1.0e15, 0.0, R, host_memory_bytes_per_s,
+                    "Link pcie, GPUs without peer-to-peer (GeForce cards): the host memory's sustained "
+                    "bandwidth, through which every transfer then passes (written and read: a node's GPUs "
+                    "share it as 2 x gpus flows); left out, peer-to-peer over PCIe."),
 };
 #undef R
 
@@ -83,6 +87,8 @@ static json_t *answer_collective(struct simt_call *call)
         simt_call_set_real(answer, "link_bytes_per_s", r.link_bytes_per_s);
     if (req.nodes > 1)
         simt_call_set_real(answer, "network_bytes_per_s", r.network_bytes_per_s);
+    if (req.host_memory_bytes_per_s > 0.0)
+        json_object_set_new(answer, "host_memory_bound", json_boolean(r.host_memory_bound));
 
     if (!link_given)
         simt_call_assume(call, "link: %s (not given; %s)", simt_link_name(req.link),

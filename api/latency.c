@@ -34,7 +34,11 @@ static const struct simt_api_field fields[] = {
     SIMT_ROW_NUMBER("target_fraction", 0, 1e-6, 0.999999, 0.9, B, lat.target_fraction,
                     "The fraction of the peak warps_needed aims at."),
     SIMT_ROW_INT("active_sms", 0, 1, 1 << 20, 0, B, lat.active_sms,
-                 "SMs sharing the chip's bandwidth; default all."),
+                 "SMs that run warps, sharing the chip's bandwidth; default all."),
+    SIMT_ROW_INT(
+        "lanes", 0, 1, 64, 0, B, lat.lanes,
+        "Lanes of a warp whose accesses make one request (at most the warp's size; ignored for fma); "
+        "default all. 1 with warps_per_sm 1 and active_sms 1: a one-thread pointer chase."),
     SIMT_OCCUPANCY_ROW_BLOCK_SIZE(SIMT_API_REQUIRED_IN_FORM | OCC_FORM, B, occ.),
     SIMT_OCCUPANCY_ROW_REGISTERS(SIMT_API_REQUIRED_IN_FORM | OCC_FORM, B, occ.),
     SIMT_OCCUPANCY_ROW_STATIC_SHARED(OCC_FORM, B, occ.),
@@ -165,8 +169,14 @@ static json_t *answer_latency(struct simt_call *call)
             "loaded latency: each SM's requests queue for its share of the %s bandwidth "
             "(closed network, mean-value analysis); unloaded latency is the pointer-chase figure",
             levels[level]);
-    if (!fma)
+    if (!fma && req.lanes > 0 && req.lanes < gpu->spec.warp_size)
+        simt_call_assume(call, "one request per warp = %g bytes (%d of the warp's %d lanes, coalesced)",
+                         r.request_bytes, req.lanes, gpu->spec.warp_size);
+    else if (!fma)
         simt_call_assume(call, "one request per warp = %g bytes (all lanes, coalesced)", r.request_bytes);
+    if (req.active_sms > 0 && req.active_sms < gpu->spec.sm_count && !fma && req.level != SIMT_LATENCY_SHARED)
+        simt_call_assume(call, "SMs running warps: %d of %d, sharing the %s bandwidth", req.active_sms,
+                         gpu->spec.sm_count, levels[level]);
     if (!isfinite(r.warps_needed))
         simt_call_assume(call, "warps_needed: the target is not reached with up to 4096 warps at this ILP");
     else if (r.warps_needed > gpu->spec.max_warps_per_sm && gpu->spec.max_warps_per_sm > 0)

@@ -123,6 +123,9 @@ static const struct simt_hwdb_field fields[] = {
     F(issue_slots_per_clock_per_sm, "throughput", DOUBLE, 0.25, 64, ALL),
     F(tensor_dense_flops_per_s, "throughput", DTYPES, 0, 1e18, ALL),
     F(tensor_sparse_flops_per_s, "throughput", DTYPES, 0, 1e18, OPT),
+    /* a single call's boost before the power limit (figures.h); absent: none */
+    F(tensor_single_call_ratio, "throughput", DOUBLE, 1, 4, OPT),
+    F(tensor_boost_window_s, "throughput", DOUBLE, 0, 10, OPT),
 
     /* --- latencies, cycles of the SM clock --- */
     F(fma_latency_cycles, "latency", DOUBLE, 1, 1000, ALL),
@@ -161,6 +164,8 @@ static const struct simt_hwdb_field fields[] = {
     M(fp64_flops_per_s, DOUBLE, 1e8, 1e17),
     M(sfu_ops_per_s, DOUBLE, 1e8, 1e17),
     M(tensor_flops_per_s, DTYPES, 0, 1e18),
+    M(tensor_single_call_ratio, DOUBLE, 1, 4),
+    M(tensor_boost_window_s, DOUBLE, 0, 10),
     M(launch_overhead_s, DOUBLE, 1e-8, 1e-2),
     M(clock_hz, DOUBLE, 1e8, 1e10),
     M(dram_write_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),

@@ -222,6 +222,37 @@ static void scale_tensor(const struct simt_gpu_spec *record, struct simt_gpu_spe
     }
 }
 
+/* A single call's boost (figures.h): the record's field and the measured
+ * one give the same thing, whoever measured it, so an override of the
+ * record's field replaces the measured value outright. */
+static void replace_boost(const struct simt_gpu_spec *record, struct simt_gpu_spec *spec, const char *name,
+                          const char *measured_name, int dtype, enum simt_figure_id id,
+                          const char *const *overridden, size_t count, struct simt_figure_overrides *marks,
+                          struct simt_whatif_scaled *scaled, size_t *n)
+{
+    const struct simt_hwdb_field *field = simt_hwdb_field_find(name);
+    if (field == NULL)
+        return;
+    const double *at = (const double *)(const void *)((const char *)record + field->offset);
+    const double *was = dtype >= 0 ? &at[dtype] : at;
+    double *now = measured_slot(spec, name, dtype);
+    double *m = measured_slot(spec, measured_name, dtype);
+    if (now == NULL || m == NULL)
+        return;
+    if (was_overridden(measured_name, overridden, count)) {
+        marks->measured |= SIMT_FIG_BIT(id);
+        return;
+    }
+    if (!was_overridden(name, overridden, count) || !(*now < *was || *now > *was))
+        return;
+    marks->measured |= SIMT_FIG_BIT(id);
+    if (*m > 0.0) {
+        double from = *m;
+        *m = *now;
+        note(scaled, n, measured_name, name, dtype, from, *m);
+    }
+}
+
 void simt_whatif_scale_measured(const struct simt_gpu_spec *record, struct simt_gpu_spec *spec,
                                 const char *const *overridden, size_t count,
                                 struct simt_figure_overrides *marks, struct simt_whatif_scaled *scaled,
@@ -237,6 +268,10 @@ void simt_whatif_scale_measured(const struct simt_gpu_spec *record, struct simt_
                    scaled_count);
     scale_tensor(record, spec, overridden, count, compute_ratio, compute_touched, marks, scaled,
                  scaled_count);
+    replace_boost(record, spec, "tensor_single_call_ratio", "measured_tensor_single_call_ratio", -1,
+                  SIMT_FIG_TENSOR_SINGLE_CALL, overridden, count, marks, scaled, scaled_count);
+    replace_boost(record, spec, "tensor_boost_window_s", "measured_tensor_boost_window_s", -1,
+                  SIMT_FIG_TENSOR_BOOST_WINDOW, overridden, count, marks, scaled, scaled_count);
     for (size_t i = 0; i < sizeof fractions / sizeof fractions[0]; i++)
         if (was_overridden(fractions[i].name, overridden, count))
             marks->fraction |= SIMT_FIG_BIT(fractions[i].id);

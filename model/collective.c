@@ -175,8 +175,9 @@ struct fabric {
     int gpus; /* per node */
     int nodes;
     int ranks;
-    double intra_bytes_per_s; /* achievable per GPU within a node; HUGE_VAL when one GPU a node */
-    double net_bytes_per_s;   /* achievable per GPU between nodes; HUGE_VAL for one node */
+    double intra_bytes_per_s;      /* achievable per GPU within a node; HUGE_VAL when one GPU a node */
+    double net_bytes_per_s;        /* achievable per GPU between nodes; HUGE_VAL for one node */
+    double link_alone_bytes_per_s; /* the link's achievable rate when host memory bounds intra (else 0) */
     enum hop intra_hop;
 };
 
@@ -327,6 +328,13 @@ static int check_coll_request(const struct simt_collective_request *req, struct 
     if (req->network_bytes_per_s < 0.0 || !isfinite(req->network_bytes_per_s))
         return simt_diag_fail(diag, SIMT_EINVAL, "network_bytes_per_s",
                               "network_bytes_per_s must be a positive number");
+    if (req->host_memory_bytes_per_s < 0.0 || !isfinite(req->host_memory_bytes_per_s))
+        return simt_diag_fail(diag, SIMT_EINVAL, "host_memory_bytes_per_s",
+                              "host_memory_bytes_per_s must be a positive number");
+    if (req->host_memory_bytes_per_s > 0.0 && req->link != SIMT_LINK_PCIE)
+        return simt_diag_fail(diag, SIMT_EINVAL, "host_memory_bytes_per_s",
+                              "host_memory_bytes_per_s applies to link \"pcie\" (GPUs without peer-to-peer "
+                              "reach each other through host memory)");
     if ((int64_t)req->gpus * req->nodes > 1000000)
         return simt_diag_fail(diag, SIMT_EINVAL, "nodes", "gpus * nodes must be at most 1000000");
     return SIMT_OK;
@@ -359,6 +367,29 @@ static int setup_xgmi(const struct simt_gpu_spec *gpu, const struct simt_figure_
     return SIMT_OK;
 }
 
+/* PCIe GPUs without peer-to-peer (GeForce cards: "GeForce cards do not
+ * support P2P", NCCL's maintainer, github.com/NVIDIA/nccl-tests/issues/287)
+ * reach each other through host memory, NCCL's SHM transport: the sender
+ * writes a chunk there and the receiver reads it, so each GPU's flow costs
+ * the host memory twice its rate and a node's flows share it ("On PCI
+ * systems, the performance you get is usually determined by the bandwidth
+ * your CPU and memory can deliver. In your case, with 8 GPUs, that's 8
+ * flows at 28GB/s in both directions", github.com/NVIDIA/nccl/issues/1639,
+ * sjeaugey). A GPU's rate is then the smaller of its link's and
+ * host / (2 gpus). */
+static void host_path(const struct simt_collective_request *req, struct fabric *f,
+                      struct simt_collective_result *out)
+{
+    if (!(req->host_memory_bytes_per_s > 0.0) || req->gpus < 2)
+        return;
+    double share = req->host_memory_bytes_per_s / (2.0 * (double)req->gpus);
+    if (share < f->intra_bytes_per_s) {
+        f->link_alone_bytes_per_s = f->intra_bytes_per_s;
+        f->intra_bytes_per_s = share;
+        out->host_memory_bound = 1;
+    }
+}
+
 /* The link between the node's GPUs (NVLink or PCIe) at its achievable rate
  * (a figure); SIMT_EUNSAT when the GPU has no such link, or the link cannot
  * join that many GPUs. */
@@ -367,6 +398,7 @@ static int setup_link(const struct simt_gpu_spec *gpu, const struct simt_figure_
                       struct simt_collective_result *out, double *link_raw, struct simt_diag *diag)
 {
     *link_raw = 0.0;
+    f->link_alone_bytes_per_s = 0.0;
     f->intra_hop = HOP_NVLINK;
     f->intra_bytes_per_s = HUGE_VAL;
     if (req->link == SIMT_LINK_NVLINK) {
@@ -397,6 +429,7 @@ static int setup_link(const struct simt_gpu_spec *gpu, const struct simt_figure_
         out->figures_used |= SIMT_FIG_BIT(SIMT_FIG_PCIE_BANDWIDTH);
         if (req->gpus > 1)
             f->intra_bytes_per_s = figures->value[SIMT_FIG_PCIE_BANDWIDTH];
+        host_path(req, f, out);
     }
     return SIMT_OK;
 }
@@ -484,7 +517,13 @@ static void assume_collective(const struct simt_collective_request *req, const s
                : out->nvswitch             ? "NVLink through NVSwitch"
                : req->nvlink_pairs_only    ? "NVLink bridge between two PCIe cards"
                                            : "NVLink directly between the GPUs",
-               link_raw, f->intra_bytes_per_s);
+               link_raw, out->host_memory_bound ? f->link_alone_bytes_per_s : f->intra_bytes_per_s);
+    if (req->gpus > 1 && req->host_memory_bytes_per_s > 0.0)
+        assume(out,
+               "host memory: no peer-to-peer, so NCCL stages every transfer in host memory (written by the "
+               "sender, read by the receiver): %d flows share %.4g bytes/s twice over, %.4g bytes/s a GPU%s",
+               req->gpus, req->host_memory_bytes_per_s, req->host_memory_bytes_per_s / (2.0 * req->gpus),
+               out->host_memory_bound ? ", below the PCIe link's: the bound" : ", above the PCIe link's");
     if (req->nodes > 1)
         assume(out,
                "network: %.4g bytes/s per GPU per direction%s x %.2f achievable (ESTIMATE) = %.4g bytes/s; a "

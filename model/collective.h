@@ -84,6 +84,12 @@ struct simt_collective_request {
     /* the figures to use (the caller's, knowing its policy and what-if);
      * NULL: built from gpu, measured figures preferred */
     const struct simt_figure_set *figures;
+    /* link PCIe only: the sustained bandwidth of the host's memory (bytes/s,
+     * all sockets) when the GPUs cannot reach each other's memory directly
+     * (no peer-to-peer: GeForce cards); 0: peer-to-peer over PCIe. NCCL then
+     * stages every transfer in host memory, written by the sender and read
+     * by the receiver, so a node's gpus flows share it twice over. */
+    double host_memory_bytes_per_s;
 };
 
 #define SIMT_COLLECTIVE_MAX_ASSUMPTIONS 8
@@ -102,6 +108,7 @@ struct simt_collective_result {
     double link_bytes_per_s;    /* achievable per-GPU bandwidth within a node (0 for one GPU a node) */
     double network_bytes_per_s; /* achievable per-GPU network bandwidth (0 for one node) */
     int nvswitch;               /* 1 when NVLink goes through NVSwitch */
+    int host_memory_bound;      /* 1 when host memory, not the PCIe link, bounds link_bytes_per_s */
     simt_figure_mask figures_used;
 
     int assumption_count;
@@ -109,9 +116,10 @@ struct simt_collective_result {
 };
 
 /* Predicts one collective. Returns 0 and fills *out. SIMT_EINVAL for an op
- * or link out of range, bytes <= 0 or not finite, gpus or nodes < 1
- * (diag->field: "op", "link", "bytes", "gpus", "nodes",
- * "network_bytes_per_s", "algorithm"). SIMT_EUNSAT when it cannot run:
+ * or link out of range, bytes <= 0 or not finite, gpus or nodes < 1,
+ * host_memory_bytes_per_s < 0, not finite, or given with a link other than
+ * PCIe (diag->field: "op", "link", "bytes", "gpus", "nodes",
+ * "network_bytes_per_s", "algorithm", "host_memory_bytes_per_s"). SIMT_EUNSAT when it cannot run:
  * fewer than two ranks (send_recv: exactly two), NVLink on a GPU without
  * it, more GPUs than direct NVLink joins, more than a pair over bridges,
  * xGMI on a GPU without Infinity Fabric or more GPUs than its mesh joins

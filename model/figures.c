@@ -101,6 +101,8 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_NVLINK_BANDWIDTH] = "nvlink_bandwidth_bytes_per_s",
     [SIMT_FIG_PCIE_BANDWIDTH] = "pcie_bandwidth_bytes_per_s",
     [SIMT_FIG_XGMI_BANDWIDTH] = "xgmi_bandwidth_bytes_per_s",
+    [SIMT_FIG_TENSOR_BOOST_WINDOW] = "tensor_boost_window_s",
+    [SIMT_FIG_TENSOR_SINGLE_CALL] = "tensor_single_call_ratio",
     SIMT_DTYPE_LIST(TENSOR_NAME) SIMT_DTYPE_LIST(SPARSE_NAME)};
 
 /* The database field a user would fill in to supply a missing figure. */
@@ -130,6 +132,8 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_NVLINK_BANDWIDTH] = "nvlink_bandwidth_bytes_per_s",
     [SIMT_FIG_PCIE_BANDWIDTH] = "pcie_bandwidth_bytes_per_s",
     [SIMT_FIG_XGMI_BANDWIDTH] = "xgmi_bandwidth_bytes_per_s",
+    [SIMT_FIG_TENSOR_BOOST_WINDOW] = "tensor_boost_window_s",
+    [SIMT_FIG_TENSOR_SINGLE_CALL] = "tensor_single_call_ratio",
     SIMT_DTYPE_LIST(DENSE_FIELD) SIMT_DTYPE_LIST(SPARSE_NAME)};
 
 static int valid_id(enum simt_figure_id id)
@@ -288,6 +292,11 @@ void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_
         if (out->source[sparse] == SIMT_FIGURE_DATASHEET && clocked)
             out->source[sparse] = SIMT_FIGURE_DERIVED;
     }
+    /* a single call's boost before the power limit: measured, or a sibling
+     * card's figure in the record's throughput group */
+    pick(out, SIMT_FIG_TENSOR_SINGLE_CALL, gpu->measured_tensor_single_call_ratio,
+         gpu->tensor_single_call_ratio);
+    pick(out, SIMT_FIG_TENSOR_BOOST_WINDOW, gpu->measured_tensor_boost_window_s, gpu->tensor_boost_window_s);
 #ifndef NDEBUG
     for (int id = 0; id < SIMT_FIG_COUNT; id++) {
         assert(out->value[id] >= 0.0 && !isinf(out->value[id]));
@@ -435,6 +444,8 @@ int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id 
     case SIMT_FIGURE_DATASHEET:
         how = (id == SIMT_FIG_SHARED_BANDWIDTH || (id >= SIMT_FIG_FP32 && id <= SIMT_FIG_ISSUE))
                   ? "datasheet per-clock rate at boost clock"
+              : id >= SIMT_FIG_TENSOR_BOOST_WINDOW
+                  ? "the record's figure, not measured on this card: its sources say whose it is"
                   : "datasheet";
         break;
     case SIMT_FIGURE_ABSENT:

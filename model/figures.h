@@ -103,6 +103,11 @@ enum simt_figure_id {
                                    * datasheet's sparse rate times the dtype's achievable
                                    * fraction (no sparse GEMM measured); id = FIRST + dtype */
     SIMT_FIG_TENSOR_SPARSE_LAST = SIMT_FIG_TENSOR_SPARSE_FIRST + SIMT_DTYPE_COUNT - 1,
+    SIMT_FIG_TENSOR_BOOST_WINDOW, /* tensor_boost_window_s: how long, in seconds of tensor work, a
+                                   * call that starts after the GPU idled keeps its boosted rate before
+                                   * the board's power limit pulls the clock down */
+    SIMT_FIG_TENSOR_SINGLE_CALL,  /* tensor_single_call_ratio: that boosted rate over the sustained one
+                                   * (the tensor figures'), for the kernels that reach the power limit */
     SIMT_FIG_COUNT
 };
 

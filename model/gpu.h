@@ -176,7 +176,16 @@ struct simt_gpu_spec {
     double barrier_cycles_per_warp;  /* the block's warps reach a barrier one after another: per warp */
     double barrier_data_path_cycles; /* cycles of the SM's L1/shared data path one block barrier takes */
     double block_launch_cycles;      /* SM cycles per block the SMs take new blocks at; 0: not priced */
-    double shuffle_latency_cycles;   /* a dependent warp shuffle (shfl.sync), cycles */
+    /* A tensor-core GEMM that, run back to back, holds the board at its
+     * power limit runs faster as one call after the GPU idled: the clock
+     * starts high and the limiter pulls it down only after a while. The
+     * single call's rate over the sustained one, the kind of rate the
+     * tensor figures are (0: no boost known), and how long the high rate lasts, in
+     * seconds of a call's tensor work (0: no boost known). A sibling's
+     * figures for a card not measured, measured_* for the measured card. */
+    double tensor_single_call_ratio;
+    double tensor_boost_window_s;
+    double shuffle_latency_cycles; /* a dependent warp shuffle (shfl.sync), cycles */
 
     /* --- interconnect --- */
     int nvlink_generation; /* 0 = none */
@@ -202,6 +211,8 @@ struct simt_gpu_spec {
     double measured_fp64_flops_per_s;
     double measured_sfu_ops_per_s;
     double measured_tensor_flops_per_s[SIMT_DTYPE_COUNT];
+    double measured_tensor_single_call_ratio; /* see tensor_single_call_ratio */
+    double measured_tensor_boost_window_s;    /* see tensor_boost_window_s */
     double measured_launch_overhead_s;
     double measured_clock_hz; /* SM clock the card ran at while measured */
     /* DRAM by direction: measured_dram_bandwidth_bytes_per_s is the best of

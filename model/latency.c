@@ -321,6 +321,11 @@ static int check_latency_request(const struct simt_gpu_spec *gpu, const struct s
         return fail(diag, SIMT_EINVAL, "bytes_per_lane", "bytes_per_lane must be > 0 and at most 1024");
     if (req->target_fraction < 0.0 || req->target_fraction >= 1.0 || isnan(req->target_fraction))
         return fail(diag, SIMT_EINVAL, "target_fraction", "target_fraction must be in (0, 1)");
+    if (req->active_sms < 0)
+        return fail(diag, SIMT_EINVAL, "active_sms", "active_sms must be >= 1 (0: all SMs)");
+    int warp = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    if (req->level != SIMT_LATENCY_FMA && (req->lanes < 0 || req->lanes > warp))
+        return simt_diag_fail(diag, SIMT_EINVAL, "lanes", "lanes must be 1..%d, this GPU's warp size", warp);
     if (gpu->sm_count < 1)
         return fail(diag, SIMT_EUNSAT, "sm_count", "the GPU record has no SMs");
     if ((int)req->level < 0 || (int)req->level > (int)SIMT_LATENCY_FMA)
@@ -421,7 +426,8 @@ static void memory_share(const struct simt_gpu_spec *gpu, const struct simt_figu
 {
     int sms = gpu->sm_count;
     int active = req->active_sms > 0 && req->active_sms < sms ? req->active_sms : sms;
-    int lanes = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    int warp = gpu->warp_size > 0 ? gpu->warp_size : 32;
+    int lanes = req->lanes > 0 ? req->lanes : warp;
     ml->l2 = 0.0;
     if (req->level == SIMT_LATENCY_SHARED) {
         ml->rate_sm = ml->bandwidth / sms / ml->clock;

@@ -37,6 +37,14 @@
  * cause (a fixed point, solved by bisection). This is the loaded-latency
  * curve Volkov measured, rising slowly and then steeply near the peak.
  *
+ * An unloaded dependent chase carries no row cycle of its own: one thread
+ * (lanes 1) on one SM (active_sms 1) asks one granule a round, H(1) = 1, so
+ * the round is L0 itself, and the bank queueing row u / (1 - u) is nil at
+ * the u one load in flight causes; only its transfer through the SM's DRAM
+ * share and L2 port is added. A whole warp's 128 bytes on every SM is a
+ * different question: four granules (row x (H(4) - 1) more) and every SM's
+ * requests queueing, e.g. 838 cycles on an L40S against the chase's 632.
+ *
  * Pure: no allocation, no globals. */
 #ifndef SIMT_LATENCY_H
 #define SIMT_LATENCY_H
@@ -87,11 +95,14 @@ struct simt_latency_request {
     double warps_per_sm;    /* resident warps per SM, > 0 */
     double ilp;             /* independent requests (or FMAs) in flight per warp, >= 1 */
     double bytes_per_lane;  /* bytes each lane asks for per request; ignored for fma */
-    int active_sms;         /* SMs sharing the chip's bandwidth; 0 = all */
+    int active_sms;         /* SMs that run warps, sharing the chip's bandwidth; 0 = all */
+    int lanes;              /* lanes of a warp whose accesses make one request; 0 = the warp's size;
+                               ignored for fma. 1 with warps_per_sm 1, ilp 1 and active_sms 1 is a
+                               pointer chase: one dependent load at a time on the whole chip */
     double target_fraction; /* of the peak, for warps_needed; 0 = 0.9 */
 };
 
-/* Sets ilp 1, bytes_per_lane 4, level dram, active_sms 0, target 0. */
+/* Sets ilp 1, bytes_per_lane 4, level dram, active_sms 0, lanes 0, target 0. */
 void simt_latency_request_init(struct simt_latency_request *req);
 
 struct simt_latency_result {
@@ -110,7 +121,8 @@ struct simt_latency_result {
 };
 
 /* Returns SIMT_OK and fills *out. SIMT_EINVAL (diag->field "warps_per_sm",
- * "ilp", "bytes_per_lane", "target_fraction") for out-of-range input;
+ * "ilp", "bytes_per_lane", "target_fraction", "active_sms", "lanes") for
+ * out-of-range input (lanes: more than the GPU's warp size);
  * SIMT_EUNSAT when the GPU lacks a figure the level needs (diag->field the
  * database field). diag may be NULL; *out untouched on failure. */
 int simt_latency_compute(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,

@@ -31,7 +31,7 @@ static struct simt_collective_result predict_ok(const struct simt_gpu_spec *g, e
                                                 double network)
 {
     struct simt_collective_request req = {op, link, bytes, gpus, nodes, network, SIMT_COLLECTIVE_AUTO,
-                                          0,  NULL};
+                                          0,  NULL, 0.0};
     struct simt_collective_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -290,7 +290,8 @@ START_TEST(error_rows_test)
                                           error_rows[_i].network,
                                           SIMT_COLLECTIVE_AUTO,
                                           0,
-                                          NULL};
+                                          NULL,
+                                          0.0};
     struct simt_collective_result r;
     struct simt_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -328,7 +329,7 @@ static int predict_alg(const struct simt_gpu_spec *g, enum simt_collective_op op
                        double bytes, int gpus, enum simt_collective_algorithm algorithm, int pairs_only,
                        struct simt_collective_result *r, struct simt_diag *diag)
 {
-    struct simt_collective_request req = {op, link, bytes, gpus, 1, 0.0, algorithm, pairs_only, NULL};
+    struct simt_collective_request req = {op, link, bytes, gpus, 1, 0.0, algorithm, pairs_only, NULL, 0.0};
     memset(diag, 0, sizeof *diag);
     return simt_collective_predict(g, &req, r, diag);
 }
@@ -430,6 +431,45 @@ START_TEST(bridged_pairs_only)
 }
 END_TEST
 
+/* GPUs without peer-to-peer reach each other through host memory: 8 GPUs
+ * and 400 GB/s of host memory give each GPU 400 / (2 x 8) = 25 GB/s, below
+ * the PCIe link's 0.75 x 50 = 37.5: the bound; 2 GPUs get 100, above it:
+ * the link stays. Given with NVLink, or negative: a 400 naming the field. */
+START_TEST(host_memory_path)
+{
+    struct simt_gpu_spec g;
+    switch_gpu(&g);
+    struct simt_collective_request req = {SIMT_COLLECTIVE_ALL_REDUCE,
+                                          SIMT_LINK_PCIE,
+                                          8589934592.0,
+                                          8,
+                                          1,
+                                          0.0,
+                                          SIMT_COLLECTIVE_AUTO,
+                                          0,
+                                          NULL,
+                                          400.0e9};
+    struct simt_collective_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_collective_predict(&g, &req, &r, &diag), SIMT_OK);
+    ck_assert_double_eq_tol(r.link_bytes_per_s, 25.0e9, 1.0);
+    ck_assert_int_eq(r.host_memory_bound, 1);
+    ck_assert(r.busbw_bytes_per_s < 25.0e9 && r.busbw_bytes_per_s > 0.95 * 25.0e9);
+    req.gpus = 2;
+    ck_assert_int_eq(simt_collective_predict(&g, &req, &r, &diag), SIMT_OK);
+    ck_assert_double_eq_tol(r.link_bytes_per_s, 0.75 * 50.0e9, 1.0);
+    ck_assert_int_eq(r.host_memory_bound, 0);
+    req.link = SIMT_LINK_NVLINK;
+    ck_assert_int_eq(simt_collective_predict(&g, &req, &r, &diag), SIMT_EINVAL);
+    ck_assert_str_eq(diag.field, "host_memory_bytes_per_s");
+    req.link = SIMT_LINK_PCIE;
+    req.host_memory_bytes_per_s = -1.0;
+    ck_assert_int_eq(simt_collective_predict(&g, &req, &r, &diag), SIMT_EINVAL);
+    ck_assert_str_eq(diag.field, "host_memory_bytes_per_s");
+}
+END_TEST
+
 static Suite *collective_suite(void)
 {
     Suite *s = suite_create("collective");
@@ -448,6 +488,7 @@ static Suite *collective_suite(void)
     tcase_add_test(tc, hand_worked_nvls);
     tcase_add_test(tc, algorithm_refusals);
     tcase_add_test(tc, bridged_pairs_only);
+    tcase_add_test(tc, host_memory_path);
     suite_add_tcase(s, tc);
     return s;
 }

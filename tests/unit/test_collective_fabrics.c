@@ -50,7 +50,7 @@ static int predict(const struct simt_gpu_spec *g, enum simt_collective_op op, en
                    struct simt_diag *diag)
 {
     struct simt_collective_request req = {op,         link, bytes, gpus, 1, 0.0, SIMT_COLLECTIVE_AUTO,
-                                          pairs_only, NULL};
+                                          pairs_only, NULL, 0.0};
     memset(diag, 0, sizeof *diag);
     return simt_collective_predict(g, &req, r, diag);
 }
