@@ -250,47 +250,6 @@ static double tile_rate(const struct kernel_rate *rate, const struct tile_shape 
     return sm_rate;
 }
 
-/* DRAM traffic of A, B and C (compulsory: each read or written once),
- * priced by its mix: as many bytes as are both read and written move at the
- * copy rate (the bus turning round between them), the rest of the reads at
- * the read rate and the rest of the writes at the write rate. */
-static void dram_traffic(const struct shape_context *ctx, struct candidate *c)
-{
-    const struct simt_gemm_request *req = ctx->req;
-    double m = (double)req->m, n = (double)req->n, k = (double)req->k;
-    double read = (double)req->batch * (m * k * ctx->a_weight + k * n) * ctx->element_bytes;
-    double written = (double)req->batch * m * n * (double)ctx->out_bytes;
-    /* a single call after other work: its fills evict that work's dirty
-     * lines, each written back to DRAM, beyond those its own stores leave
-     * (model/l2_state.h) */
-    double evicted = 0.0;
-    if (ctx->dirty_bytes > 0.0)
-        evicted = simt_cold_l2_write_back(ctx->l2_total_bytes, read + written, written);
-    if (evicted > 0.0)
-        written += evicted;
-    double paired = read < written ? read : written;
-    c->dram_bytes = read + written;
-    c->dram_read_s = read / ctx->dram_bytes_per_s;
-    c->dram_write_s = written / ctx->dram_write_bytes_per_s;
-    c->dram_s = 2.0 * paired / ctx->dram_copy_bytes_per_s + (read - paired) / ctx->dram_bytes_per_s +
-                (written - paired) / ctx->dram_write_bytes_per_s;
-}
-
-static void finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c)
-{
-    c->overhead_s = ctx->launch_s + ctx->floor_s + full_waves * ctx->fill_s;
-    if (ctx->epilogue_after_mainloop) {
-        /* the waves' blocks run in step: their operands stream in under
-         * the math, C's stores come after it, with nothing to hide them */
-        if (c->dram_read_s > busy)
-            busy = c->dram_read_s;
-        busy += c->dram_write_s;
-    }
-    if (c->dram_s > busy)
-        busy = c->dram_s;
-    c->time_s = busy + c->reduce_s + c->overhead_s;
-}
-
 /* Data-parallel: one block per output tile (per K split), dealt to the SMs
  * in waves; each wave takes as long as its slower side, math or the L2 feed
  * shared by the wave's blocks. */
@@ -335,7 +294,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
     if (rest > 0)
         busy += math_s > feed_rest_s ? math_s : feed_rest_s;
 
-    dram_traffic(ctx, c);
+    simt_gemm_dram_traffic(ctx, c);
     /* split-K, in the same kernel (Hopper on): all but one split write fp32
      * partials and the last reads them back through L2 before the
      * epilogue, after a memset has zeroed the semaphores they meet at.
@@ -361,7 +320,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
             }
         }
     }
-    finish(ctx, busy, waves, c);
+    simt_gemm_finish(ctx, busy, waves, c);
 }
 
 /* Stream-K (cuBLAS's Hopper kernels): the K iterations of all tiles are
@@ -396,7 +355,7 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     c->compute_s = per_sm * math_s;
     c->l2_s = per_sm * feed_s;
     double busy = per_sm * (math_s > feed_s ? math_s : feed_s);
-    dram_traffic(ctx, c);
+    simt_gemm_dram_traffic(ctx, c);
     if (fmod(iterations, (double)ctx->sm_count) > 0.0 || output_tiles % ctx->sm_count != 0) {
         double partial_bytes = 2.0 * active * (double)tile->m * (double)tile->n * 4.0;
         double bw = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s : ctx->dram_bytes_per_s;
@@ -406,7 +365,7 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
         c->serial_reduce = 1;
     }
     /* each SM still starts and ends its share of the tiles */
-    finish(ctx, busy, ceil(c->waves), c);
+    simt_gemm_finish(ctx, busy, ceil(c->waves), c);
 }
 
 /* Tries every tile with every split factor, and stream-K where the library
@@ -725,11 +684,11 @@ static void try_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_
     c.waves = (double)c.tiles / (double)gpu->sm_count;
     c.compute_s = 2.0 * (double)req->m * (double)req->n * (double)req->k * (double)req->batch /
                   s->path.peak_flops_per_s;
-    dram_traffic(&s->ctx, &c);
+    simt_gemm_dram_traffic(&s->ctx, &c);
     /* the stream's time: DRAM's rate, or the blocks' bytes in flight */
     if (sn.stream_s > c.dram_s)
         c.dram_s = sn.stream_s;
-    finish(&s->ctx, c.compute_s, sn.rounds, &c);
+    simt_gemm_finish(&s->ctx, c.compute_s, sn.rounds, &c);
     *best = c;
 }
 

@@ -1,6 +1,7 @@
 /* gemm_internal.h - what the GEMM model's files share (gemm.c prices,
  * gemm_request.c checks, gemm_family.c says which kernels cuBLAS runs and
- * their tiles, gemm_small_n.c prices its small-N kernel). Not for other
+ * their tiles, gemm_cost.c prices traffic and sums a time, gemm_small_n.c
+ * prices its small-N kernel). Not for other
  * modules. */
 #ifndef SIMT_GEMM_INTERNAL_H
 #define SIMT_GEMM_INTERNAL_H
@@ -135,6 +136,13 @@ void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *coun
 /* 1 when those kernels run with cuBLAS's split-K reduction kernel behind
  * them whatever the split (outputs of a few tiles). */
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+
+/* A candidate's DRAM traffic (gemm_cost.c): c->dram_bytes, dram_s (the
+ * read/write/copy mix), dram_read_s and dram_write_s. */
+void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c);
+/* Its time from busy (its work), its traffic, reduce_s and the fixed
+ * costs of a kernel of full_waves waves: c->overhead_s and c->time_s. */
+void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c);
 
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */
