@@ -652,10 +652,14 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
      * bound it (on a B200 it would hold a 16384^2 GEMV under 80% of DRAM) */
     gemv.in_flight_stages_per_s = HUGE_VAL;
     int gemv_k = 256 / simt_gemm_tile_bits(req->dtype);
+    /* a GEMV kernel of its own: none of the tile kernels' epilogue or
+     * reduction kernel */
+    struct shape_context ctx = s->ctx;
+    ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = 0;
     struct candidate c;
     memset(&c, 0, sizeof c);
     c.time_s = HUGE_VAL;
-    choose_among(&s->ctx, &gemv, req->m == 1 ? &gemv_row : &gemv_column, 1, gemv_k, 0, &c);
+    choose_among(&ctx, &gemv, req->m == 1 ? &gemv_row : &gemv_column, 1, gemv_k, 0, &c);
     if (c.time_s < best->time_s) {
         *best = c;
         best->gemv = 1;

@@ -141,6 +141,10 @@ START_TEST(tf32_few_tiles_reduce_kernel)
     ck_assert(predict_ok(&g, 128, 128, 128, SIMT_DTYPE_TF32).reduce_s > 0.0);
     ck_assert(predict_ok(&g, 1024, 1024, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
     ck_assert(predict_ok(&g, 16, 18, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
+    /* a matrix-vector product (m = 1) runs as a GEMV, with no reduction
+     * kernel behind it */
+    ck_assert(predict_ok(&g, 1, 16, 64, SIMT_DTYPE_TF32).reduce_s <= 0.0);
+    ck_assert_int_eq(predict_ok(&g, 1, 16, 64, SIMT_DTYPE_TF32).tensor_cores, 0);
     /* Ampere: one kernel */
     round_gpu(&g, 8);
     ck_assert(predict_ok(&g, 16, 16, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
