@@ -32,8 +32,10 @@ static const struct simt_api_field fields[] = {
     SIMT_ROW_BOOL("sparse", 0, 0, R, sparse,
                   "A is 2:4 structured sparse: the GPU's sparse tensor rate (422 where it has none)."),
     SIMT_ROW_CHOICE("launches", 0, gemm_launches, 0, R, launches,
-                    "single: one call on an idle GPU (launch overhead paid); back_to_back: one of a stream "
-                    "of calls (launch hidden behind the previous kernel)."),
+                    "single: one call on an idle GPU (launch overhead paid; where the GPU has the figures, "
+                    "its tensor work runs tensor_single_call_ratio times the sustained rate for its first "
+                    "tensor_boost_window_s, before the power limit pulls the clock down); back_to_back: one "
+                    "of a stream of calls (launch hidden behind the previous kernel; the sustained rate)."),
 };
 #undef R
 

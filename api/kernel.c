@@ -384,9 +384,10 @@ static const struct {
      "fewer warps resident per SM than warp schedulers: an MMA issues on its warp's own scheduler, so the "
      "tensor pipe reaches only warps / schedulers of its rate"},
     {SIMT_KERNEL_ASSUMED_BARRIERS,
-     "each block barrier holds a warp until its block's last warp arrives: the barrier's latency plus a "
-     "share per warp of the block (barrier_latency_cycles, barrier_cycles_per_warp), and the block's barrier "
-     "takes the SM's data path (barrier_data_path_cycles)"},
+     "each block barrier holds a warp until its block's last warp arrives: the barrier's latency plus its "
+     "block's warps' arrivals, which the SM's barrier unit takes one at a time for every resident block "
+     "(barrier_latency_cycles, barrier_cycles_per_warp); the block's barrier takes the SM's data path "
+     "(barrier_data_path_cycles), and a barrier after shared stores waits for them to land"},
     {SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES,
      "barriers: the GPU record has no barrier figures; they take issue slots only"},
     {SIMT_KERNEL_ASSUMED_SHUFFLES, "warp shuffles: one data-path wavefront each (32 lanes a clock per SM), "

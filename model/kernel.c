@@ -194,6 +194,7 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
         r->atomics_per_s > 0.0 ? w->atomic_ops / (r->atomics_per_s / active_sms / r->clock_hz) : 0.0;
     d[C_TENSOR] = simt_kernel_tensor_demand(w, r, serialization, resident_warps);
     d[C_LAUNCH] = w->launch_cycles;
+    d[C_BARRIER] = serialization * w->barrier_cycles;
 }
 
 struct phase {
@@ -205,19 +206,65 @@ struct phase {
     double memory_residence;
 };
 
-/* One MVA solve of the SM's network (centers: the per-stream demands) at
- * DRAM utilisation u: the loads that miss wait W(u) more per round in DRAM
- * bank queues. Fills m and the delay used. */
+/* The SM's network as the solver takes it: the centers the warp uses
+ * (demand > 0), at most SIMT_MVA_MAX_CENTERS of them; where a warp uses
+ * more, the least used join the delay (a center far from busy costs its
+ * service time and little queueing). memory_at: where C_DRAM, C_ROWS and
+ * C_L2 went, -1 when unused. */
+struct network {
+    struct simt_mva_center centers[SIMT_MVA_MAX_CENTERS];
+    int count;
+    double folded_delay; /* the demand of the centers that joined the delay */
+    int memory_at[3];
+};
+
+static void build_network(const struct simt_mva_center *all, struct network *net)
+{
+    int used[C_COUNT];
+    int n = 0;
+    for (int k = 0; k < C_COUNT; k++)
+        if (all[k].demand > 0.0)
+            used[n++] = k;
+    net->folded_delay = 0.0;
+    while (n > SIMT_MVA_MAX_CENTERS) {
+        int least = 0;
+        for (int i = 1; i < n; i++)
+            if (all[used[i]].demand < all[used[least]].demand)
+                least = i;
+        net->folded_delay += all[used[least]].demand;
+        used[least] = used[--n];
+    }
+    net->count = n;
+    for (int j = 0; j < 3; j++)
+        net->memory_at[j] = -1;
+    for (int i = 0; i < n; i++) {
+        net->centers[i] = all[used[i]];
+        if (used[i] <= C_L2) /* C_DRAM, C_ROWS, C_L2 */
+            net->memory_at[used[i]] = i;
+    }
+}
+
+/* One MVA solve of the SM's network (the per-stream demands) at DRAM
+ * utilisation u: the loads that miss wait W(u) more per round in DRAM bank
+ * queues. Fills m and the delay used. */
 static int solve_at(const struct warp_cost *w, const struct rates *r, double serialization,
-                    const struct simt_mva_center *centers, double customers, double u,
-                    struct simt_mva_result *m, double *delay_out)
+                    const struct network *net, double customers, double u, struct simt_mva_result *m,
+                    double *delay_out)
 {
     /* each bank an M/M/1 server busy one row cycle per access: W = tRC u / (1 - u) */
     double wait = r->dram_row_cycle * u / (1.0 - u);
     double delay = serialization * (w->memory_delay_cycles + w->dram_queue_rounds * wait +
-                                    w->alu_delay_cycles + w->sync_delay_cycles);
+                                    w->alu_delay_cycles + w->sync_delay_cycles) +
+                   w->slot_delay_cycles + net->folded_delay;
     *delay_out = delay;
-    return simt_mva_solve(centers, C_COUNT, delay, customers, m);
+    if (net->count == 0) {
+        /* a pure delay: each warp on its own */
+        memset(m, 0, sizeof *m);
+        m->throughput = customers / delay;
+        m->cycle_time = delay;
+        return SIMT_OK;
+    }
+    return simt_mva_solve(net->centers, net->count, delay, customers, m);
 }
 
 /* Time for `warps` resident warps per SM to finish one lifetime each, with
@@ -236,7 +283,10 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
     for (int k = 0; k < C_COUNT; k++)
         total += d[k] / streams;
     memset(out, 0, sizeof *out);
+    /* the latency term: the warps' own work alone; the slot's idle time
+     * around each block is the launcher's, reported under launch */
     out->alone = total;
+    total += w->slot_delay_cycles;
     if (total <= 0.0)
         return SIMT_OK;
     double customers = warps * streams;
@@ -251,10 +301,12 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
         /* the DRAM share only caps throughput here: its queueing is the banks' W(u) */
         centers[k].scv = k == C_L2 ? 1.0 : 0.0;
     }
+    struct network net;
+    build_network(centers, &net);
     struct simt_mva_result m;
     double delay = 0.0;
     double lo = 0.0, hi = 1.0;
-    int rc = solve_at(w, r, serialization, centers, customers, 0.0, &m, &delay);
+    int rc = solve_at(w, r, serialization, &net, customers, 0.0, &m, &delay);
     if (rc != SIMT_OK)
         return rc;
     double u0 = m.throughput / streams * dram_per_warp;
@@ -265,7 +317,7 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
         double delay_lo = delay;
         for (int it = 0; it < 48; it++) {
             double u = 0.5 * (lo + hi);
-            if ((rc = solve_at(w, r, serialization, centers, customers, u, &m, &delay)) != SIMT_OK)
+            if ((rc = solve_at(w, r, serialization, &net, customers, u, &m, &delay)) != SIMT_OK)
                 return rc;
             if (m.throughput / streams * dram_per_warp > u) {
                 lo = u;
@@ -284,7 +336,9 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
     out->cycles = customers / m.throughput;
     out->cycle_time = m.cycle_time;
     out->delay = delay;
-    out->memory_residence = m.residence[C_DRAM] + m.residence[C_ROWS] + m.residence[C_L2];
+    for (int j = 0; j < 3; j++)
+        if (net.memory_at[j] >= 0)
+            out->memory_residence += m.residence[net.memory_at[j]];
     return SIMT_OK;
 }
 
@@ -590,14 +644,21 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
     res->constant_s = busiest_warps * d[C_CONSTANT] / r->clock_hz;
     res->int32_s = busiest_warps * fmax(d[C_INT32], d[C_IMAD]) / r->clock_hz;
     res->tensor_s = busiest_warps * d[C_TENSOR] / r->clock_hz;
+    /* the SM's barrier unit takes the block barriers' arrivals: a compute
+     * resource of the SM, not a data path */
+    double barrier_s = busiest_warps * d[C_BARRIER] / r->clock_hz;
     res->breakdown_s[SIMT_BOUND_COMPUTE] =
         fmax(fmax(fmax(res->issue_s, res->fp32_s), fmax(fmax(res->fp64_s, res->fp16_s), res->constant_s)),
-             fmax(res->int32_s, res->tensor_s));
+             fmax(fmax(res->int32_s, res->tensor_s), barrier_s));
     res->breakdown_s[SIMT_BOUND_SFU] = busiest_warps * d[C_SFU] / r->clock_hz;
     res->breakdown_s[SIMT_BOUND_LATENCY] = alone / r->clock_hz;
     /* launch: the host's launch overhead, or the SMs taking the grid's
-     * blocks one at a time (C_LAUNCH, block_launch_cycles), the larger */
-    res->breakdown_s[SIMT_BOUND_LAUNCH] = fmax(r->launch_s, busiest_warps * d[C_LAUNCH] / r->clock_hz);
+     * blocks one at a time (C_LAUNCH, block_launch_cycles), or each block
+     * slot idle around its blocks' launch and retire, the largest */
+    double slot_rounds = ceil((double)res->blocks / r->sms) / (double)res->occupancy.active_blocks_per_sm;
+    res->breakdown_s[SIMT_BOUND_LAUNCH] =
+        fmax(r->launch_s,
+             fmax(busiest_warps * d[C_LAUNCH], ceil(slot_rounds) * w->slot_delay_cycles) / r->clock_hz);
     res->bound = SIMT_BOUND_LAUNCH;
     for (int b = 0; b < SIMT_BOUND_COUNT; b++)
         if (res->breakdown_s[b] > res->breakdown_s[res->bound])
@@ -715,9 +776,9 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
             ph = tail;
     }
     if (w.load_rounds > 0.0)
-        res.loaded_latency_cycles =
-            (ph.delay - s * (w.alu_delay_cycles + w.sync_delay_cycles) + ph.memory_residence) /
-            (s * w.load_rounds);
+        res.loaded_latency_cycles = (ph.delay - s * (w.alu_delay_cycles + w.sync_delay_cycles) -
+                                     w.slot_delay_cycles + ph.memory_residence) /
+                                    (s * w.load_rounds);
     res.execution_s = cycles / r.clock_hz;
     res.time_s = res.execution_s + r.launch_s;
     res.achieved_dram_bandwidth_bytes_per_s = res.execution_s > 0.0 ? res.dram_bytes / res.execution_s : 0.0;

@@ -100,19 +100,26 @@
  * with one change each and ranks the changes by estimated speedup.
  *
  * Block barriers and warp shuffles (kernel_cost.c, cost_sync): each of
- * `barriers` holds a warp for the barrier's latency plus a share per warp
- * of its block (they arrive one after another) and takes data-path cycles
+ * `barriers` holds a warp for the barrier's latency plus its block's
+ * warps' arrivals, which the SM's barrier unit takes one at a time for
+ * every resident block (a center, C_BARRIER), and takes data-path cycles
  * per block barrier; each barrier's phase reads at least one shared word
- * another warp wrote (a dependent shared round). Each of `shuffles` is one
- * data-path wavefront and one step of a dependent chain. Measured on the
- * H200 (kmemory_probe.json): barrier phases alone on an SM within -4% to
- * -10%, with the SM full -9% to -16% (the overlap lost when a block's
- * warps wait for each other while other blocks hold the data path is not
- * all priced). Fit half: block reductions, scans, softmax and layer norm
- * moved 1-12 points, not more: short blocks with many barriers (softmax
- * and layer norm of 256-512 columns, 65536 blocks) still run about twice
- * as long as predicted.
- * Known to be missing: the rest of the overlap lost at block barriers;
+ * another warp wrote (a dependent shared round), and waits for the shared
+ * stores before it to land. Each of `shuffles` is one data-path wavefront
+ * and one step of a dependent chain. Each block's slot idles for its
+ * launch and retire (2 x block_launch_cycles) besides the SM's launcher
+ * taking one block at a time. Measured on the H200 (kmemory_probe.json,
+ * kblock_probe.json): bare barriers with the SM full within 12% for blocks
+ * up to 256 threads; block reductions (tree rows) median 14.5%, worst -38%
+ * (loaded, the SM full of 512-1024-thread blocks). Fit half:
+ * softmax_65536x256 -48% -> -28%, scans -24% -> -5%.
+ * Known to be missing: the rest of the overlap lost at block barriers
+ * (short barrier-heavy blocks with the SM full still run up to 1.5x as
+ * long as predicted, while alone on the SM they are within 5%: likely the
+ * SM's blocks, alike and started together, keep in step, so their barrier
+ * phases overlap each other's memory work less than independent warps
+ * would; not measured apart); blocks of 512 and 1024
+ * threads launch slower than smaller ones (not priced);
  * data shared by every warp that the request
  * cannot mark (a GEMV's vector, a layer norm's weights, a gather's small
  * table: priced as DRAM traffic per warp, +50% to +230%). Atomics are
@@ -253,8 +260,8 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_ATOMIC_SLICES                                                                    \
     (1u << 25) /* contended atomics: each warp's line requests serialize at the L2 slice holding the line */
 #define SIMT_KERNEL_ASSUMED_BARRIERS                                                                         \
-    (1u << 29) /* block barriers: each waits for the block's warps and takes the SM's data path (measured)   \
-                */
+    (1u << 29) /* block barriers: each waits for the block's warps and takes the SM's barrier unit and data  \
+                  path (measured) */
 #define SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES                                                               \
     (1u << 28) /* barriers, but no barrier figures for this GPU: issue slots only */
 #define SIMT_KERNEL_ASSUMED_SHUFFLES                                                                         \

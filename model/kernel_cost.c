@@ -458,22 +458,80 @@ static void write_back_dirty(const struct rates *r, const struct launch_shape *s
     w->dram_rows += per_warp / r->dram_interleave;
 }
 
+/* Shared memory moved across a barrier: its loads' dependent rounds, and
+ * whether the request stores to shared memory too. */
+static double shared_load_rounds(const struct simt_kernel_request *req, int *loads, int *stores)
+{
+    double rounds = 0.0;
+    *loads = *stores = 0;
+    for (int i = 0; i < req->access_count; i++) {
+        const struct simt_kernel_access *a = &req->accesses[i];
+        if (a->space != SIMT_SPACE_SHARED || !(a->count > 0.0))
+            continue;
+        if (a->op == SIMT_OP_STORE) {
+            *stores = 1;
+            continue;
+        }
+        if (a->op != SIMT_OP_LOAD)
+            continue;
+        *loads = 1;
+        rounds += ceil(a->count / fmin(a->independent, a->count) - 1e-9);
+    }
+    return rounds;
+}
+
 /* Block barriers and warp shuffles (per_thread.barriers, .shuffles).
  * A __syncthreads holds each warp of the block until the last one arrives
- * (CUDA C++ Programming Guide, Synchronization Functions), so a warp that
- * passes one waits the barrier's own latency plus the spread of its block's
- * warps, which reach it one after another as the schedulers issue them; and
- * the SM spends data-path cycles on each block's barrier. H200
- * (kmemory_probe.json, fit data): phases of {read a neighbour's shared
+ * (CUDA C++ Programming Guide, Synchronization Functions). The SM takes the
+ * arrivals one warp at a time (barrier_cycles_per_warp), so a warp that
+ * passes one waits the barrier's own latency plus its block's arrivals,
+ * and the SM's arrivals, every resident block's, queue for that one unit
+ * (C_BARRIER); the SM also spends data-path cycles on each block's barrier.
+ * H200, fit data: kmemory_probe.json, phases of {read a neighbour's shared
  * word, add, store} cost 13, 16, 24 and 36 cycles more with __syncthreads
  * than with __syncwarp for blocks of 2, 4, 8 and 16 warps alone on an SM
  * (10 + 1.67 a warp), and with the SM full 26, 31, 54, 74 and 124 cycles
- * more per SM for 2 to 32 blocks (3.2 a block beyond the latency's share).
+ * more per SM for 2 to 32 blocks (3.2 a block beyond the latency's share);
+ * kblock_probe.json, bare __syncthreads with no memory traffic: alone on
+ * the SM 20, 24, 32, 44 and 76 cycles each for blocks of 2 to 32 warps
+ * (1.85 a warp), and with the SM full 16.1, 31.3 and 64.9 cycles of the SM
+ * per block barrier for blocks of 8, 16 and 32 warps: 2.0 a warp however
+ * the SM's 64 warps are cut into blocks, a rate no other center of the SM
+ * explains (no memory, 3 instructions a warp between barriers).
  * A warp shuffle moves 32 lanes through the same data path as a shared
  * access (CUDA C++ Programming Guide, throughput table: 32 results per
  * clock per SM for warp shuffles from cc 5.0; measured 0.99 warp shuffles
  * a clock per SM), and a reduction's shuffles depend on each other: each
  * waits the shuffle's latency. */
+static void cost_barriers(const struct simt_kernel_request *req, const struct rates *r,
+                          const struct launch_shape *shape, struct warp_cost *w)
+{
+    w->instructions += req->barriers;
+    w->sync_delay_cycles +=
+        req->barriers * (r->barrier_latency + r->barrier_per_warp * shape->warps_per_block);
+    w->barrier_cycles = req->barriers * r->barrier_per_warp;
+    if (shape->warps_per_block > 0.0)
+        w->data_wavefronts += req->barriers * r->barrier_data_path / shape->warps_per_block;
+    /* A barrier orders shared memory: after it the block's warps read what
+     * the others wrote before it, so no warp passes it before the block's
+     * earlier shared stores have landed, and after it the reads wait their
+     * own latency. Each barrier's phase of a block that passes data through
+     * shared memory thus holds a dependent shared store and read on the
+     * block's critical path, also where the request's per-thread average
+     * (a tree's halving active threads) gives the warp fewer rounds than
+     * barriers. H200 (kblock_probe.json, tree rows, one block per SM): a
+     * tree level {if (t < s) s[t] += s[t + s]; __syncthreads} takes 74, 84,
+     * 105 and 148 cycles for blocks of 4, 8, 16 and 32 warps, against 24,
+     * 32, 44 and 76 for a bare barrier: some 45 cycles more, the store's and
+     * the read's latency (23 each). */
+    int loads = 0, stores = 0;
+    double rounds = shared_load_rounds(req, &loads, &stores);
+    if (loads && req->barriers > rounds)
+        w->sync_delay_cycles += (req->barriers - rounds) * r->shared_latency;
+    if (loads && stores)
+        w->sync_delay_cycles += req->barriers * r->shared_latency;
+}
+
 static void cost_sync(const struct simt_kernel_request *req, const struct rates *r,
                       const struct launch_shape *shape, struct warp_cost *w)
 {
@@ -484,32 +542,23 @@ static void cost_sync(const struct simt_kernel_request *req, const struct rates 
      * 256 threads run at 157 cycles a block per SM, blocks of 1, 5 and 20
      * barrier phases of 64 threads no slower: many short blocks are bound
      * by the rate the SMs take them, not by their occupancy. Each warp
-     * carries its share of its block's. */
-    if (r->block_launch > 0.0 && shape->warps_per_block > 0.0)
+     * carries its share of its block's.
+     * The block's slot on the SM is not free during that time: it waits
+     * for the block's launch before its first warp runs, and after its last
+     * warp exits for its retire, each taken as long as one launch (the
+     * retire undoes what the launch set up), before the next block can
+     * have the slot. H200 (kblock_probe.json, bar rows with no barriers,
+     * fit data): 65536 empty blocks held to one resident block per SM by
+     * their shared memory run at 383, 389, 408 and 439 cycles a block per
+     * SM for 2, 4, 8 and 16 warps, two resident at half that, against 157
+     * with the SM full: the slot's idle time, 2 x 157 cycles, plus the
+     * launcher's own. */
+    if (r->block_launch > 0.0 && shape->warps_per_block > 0.0) {
         w->launch_cycles = r->block_launch / shape->warps_per_block;
-    if (req->barriers > 0.0) {
-        w->instructions += req->barriers;
-        w->sync_delay_cycles +=
-            req->barriers * (r->barrier_latency + r->barrier_per_warp * shape->warps_per_block);
-        if (shape->warps_per_block > 0.0)
-            w->data_wavefronts += req->barriers * r->barrier_data_path / shape->warps_per_block;
-        /* a barrier orders shared memory: after it the block's warps read
-         * what the others wrote, so each barrier's phase holds at least one
-         * dependent shared read on the block's critical path, also where
-         * the request's per-thread average (a tree's halving active
-         * threads) gives the warp fewer rounds than barriers */
-        double shared_rounds = 0.0;
-        int shared_loads = 0;
-        for (int i = 0; i < req->access_count; i++) {
-            const struct simt_kernel_access *a = &req->accesses[i];
-            if (a->space != SIMT_SPACE_SHARED || a->op != SIMT_OP_LOAD || !(a->count > 0.0))
-                continue;
-            shared_loads = 1;
-            shared_rounds += ceil(a->count / fmin(a->independent, a->count) - 1e-9);
-        }
-        if (shared_loads && req->barriers > shared_rounds)
-            w->sync_delay_cycles += (req->barriers - shared_rounds) * r->shared_latency;
+        w->slot_delay_cycles = 2.0 * r->block_launch;
     }
+    if (req->barriers > 0.0)
+        cost_barriers(req, r, shape, w);
     if (req->shuffles > 0.0) {
         w->instructions += req->shuffles;
         w->data_wavefronts += req->shuffles;

@@ -24,6 +24,7 @@ enum center {
     C_ATOMIC_UNITS, /* the SM's share of the L2's atomic line requests (chip-wide) */
     C_TENSOR,       /* the tensor pipe (kernel_tensor.h) */
     C_LAUNCH,       /* the SM taking new blocks: launch and retire, one block at a time */
+    C_BARRIER,      /* the SM's barrier unit: one warp's arrival at a block barrier at a time */
     C_COUNT
 };
 
@@ -50,6 +51,8 @@ struct warp_cost {
     double sync_delay_cycles;   /* exposed block-barrier waits and dependent warp shuffles */
     double tensor_cycles;       /* demand on the SM's whole tensor pipe (kernel_tensor.h) */
     double launch_cycles;       /* the warp's share of its block's launch and retire (SM cycles) */
+    double barrier_cycles;      /* the warp's arrivals at block barriers, SM barrier-unit cycles */
+    double slot_delay_cycles;   /* its block's slot idle for the block's launch and retire (SM cycles) */
 };
 
 /* Figures the model reads, per SM per cycle. */
@@ -81,7 +84,7 @@ struct rates {
     double tensor_per_cycle[SIMT_DTYPE_COUNT]; /* tensor flops per SM per cycle; 0: unused */
     int sub_partitions;                        /* warp schedulers per SM, one tensor unit each */
     double barrier_latency,
-        barrier_per_warp;     /* cycles: a barrier's wait, and its skew per warp of the block */
+        barrier_per_warp;     /* cycles: a barrier's wait, and each warp's arrival at the SM's barrier unit */
     double barrier_data_path; /* data-path cycles of one block barrier; 0: not priced */
     double block_launch;      /* SM cycles per block taken; 0: not priced */
     double shuffle_latency;   /* cycles of a dependent warp shuffle */

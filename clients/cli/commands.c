@@ -121,6 +121,8 @@ static const struct field latency_fields[] = {
     {"ilp", T_INT, "independent operations per warp in flight [1]"},
     {"bytes_per_lane", T_NUM, "bytes each lane moves per access"},
     {"level", T_STR, "dram | l2 | shared | fma"},
+    {"active_sms", T_INT, "SMs that run warps [all]"},
+    {"lanes", T_INT, "lanes of a warp in one request [warp size]; 1: a one-thread pointer chase"},
     OCCUPANCY_FIELDS,
     FIGURES_FIELD,
     {NULL, T_INT, NULL}};
@@ -158,6 +160,7 @@ static const struct field collective_fields[] = {
     {"algorithm", T_STR, "auto ring tree nvls direct [auto]"},
     {"nodes", T_INT, "nodes [1]"},
     {"network_bytes_per_s", T_NUM, "network bandwidth per GPU between nodes"},
+    {"host_memory_bytes_per_s", T_NUM, "pcie without peer-to-peer: the host memory all flows share"},
     FIGURES_FIELD,
     {NULL, T_INT, NULL}};
 static const struct field compare_fields[] = {

@@ -742,15 +742,18 @@ END_TEST
  * SM, 100 SMs, on the fixture with barrier figures 10 cycles + 2 a warp,
  * 4 data-path cycles a block barrier, shuffles 20 cycles.
  *   100 barriers: a warp waits 100 x (10 + 2 x 8) = 2600 cycles, takes
- *     100 x 4 / 8 = 50 data-path cycles and 100 / 4 = 25 issue cycles:
- *     alone 2675 cycles (latency_s 2.675 us); the SM's data path
- *     8 x 50 = 400 cycles (shared_s 0.4 us).
+ *     100 x 4 / 8 = 50 data-path cycles, 100 / 4 = 25 issue cycles and
+ *     100 x 2 = 200 cycles of the SM's barrier unit: alone 2875 cycles
+ *     (latency_s 2.875 us); the SM's data path 8 x 50 = 400 cycles
+ *     (shared_s 0.4 us).
  *   the same without barrier figures: issue slots only, 25 cycles.
  *   5 shuffles: 5 x 20 + 5 wavefronts + 5 / 4 issue = 106.25 cycles;
  *     without a shuffle latency the shared latency (30) stands in: 156.25.
  *   10 barriers beside a shared load of count 2 (2 rounds): each barrier's
  *     phase reads shared memory, so 8 more shared rounds: the latency term
- *     grows by 10 x 26 + 8 x 30 + 10 x 4 / 8 + 10 / 4 = 507.5 cycles. */
+ *     grows by 10 x 26 + 8 x 30 + 10 x 4 / 8 + 10 / 4 + 10 x 2 = 527.5
+ *     cycles; with a shared store too, each barrier also waits for the
+ *     stores before it to land: 10 x 30 = 300 cycles more. */
 START_TEST(test_barriers_and_shuffles)
 {
     struct simt_kernel_request req = base_request(100, 256, 32);
@@ -761,9 +764,9 @@ START_TEST(test_barriers_and_shuffles)
     gpu.barrier_data_path_cycles = 4;
     gpu.shuffle_latency_cycles = 20;
     struct simt_kernel_result r = predict_on(&gpu, &req);
-    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_LATENCY], 2.675e-6, 1e-12);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_LATENCY], 2.875e-6, 1e-12);
     ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_SHARED], 0.4e-6, 1e-12);
-    ck_assert(r.time_s > 2.675e-6 + 2e-6);
+    ck_assert(r.time_s > 2.875e-6 + 2e-6);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_BARRIERS);
     struct simt_gpu_spec bare = fixture_gpu();
     r = predict_on(&bare, &req);
@@ -783,7 +786,13 @@ START_TEST(test_barriers_and_shuffles)
     double without = predict_on(&gpu, &req).breakdown_s[SIMT_BOUND_LATENCY];
     req.barriers = 10;
     double with = predict_on(&gpu, &req).breakdown_s[SIMT_BOUND_LATENCY];
-    ck_assert_double_eq_tol(with - without, 507.5e-9, 1e-12);
+    ck_assert_double_eq_tol(with - without, 527.5e-9, 1e-12);
+    struct simt_kernel_request stored = req;
+    add_access(&stored, SIMT_SPACE_SHARED, SIMT_OP_STORE, 1, 1, 4, 1);
+    double stored_with = predict_on(&gpu, &stored).breakdown_s[SIMT_BOUND_LATENCY];
+    stored.barriers = 0;
+    double stored_without = predict_on(&gpu, &stored).breakdown_s[SIMT_BOUND_LATENCY];
+    ck_assert_double_eq_tol(stored_with - stored_without, 827.5e-9, 1e-12);
     /* more barriers never make a kernel faster */
     double before = predict_on(&gpu, &req).time_s;
     req.barriers = 20;
@@ -830,6 +839,54 @@ START_TEST(test_block_launch_and_wait)
 }
 END_TEST
 
+/* The SM's barrier unit and the block's slot, on the fixture (100 SMs, 1
+ * GHz, 64 warps an SM) with barrier figures 10 cycles + 2 a warp.
+ *   8000 blocks of 256 threads (80 a SM, 8 resident: the SM full), 200 bare
+ *     barriers a thread: the SM's barrier unit takes 80 x 8 x 200 x 2 =
+ *     256000 arrival cycles, which bounds the time from below (the
+ *     latency alone would allow 10 waves x 200 x 26 = 52000), and the
+ *     compute term says so; halving barrier_cycles_per_warp halves it.
+ *   10000 empty blocks of 64 threads, one resident a SM (their shared
+ *     memory), block_launch_cycles 200: each slot idles 2 x 200 around
+ *     each block, so 100 blocks a SM take at least 100 x 400 cycles, where
+ *     the launcher alone (200 a block) would allow 20000; with the SM full
+ *     (no shared memory) the launcher's rate binds again, within 5%. */
+START_TEST(test_barrier_unit_and_block_slot)
+{
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.barrier_latency_cycles = 10;
+    gpu.barrier_cycles_per_warp = 2;
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    double clock = simt_figure_get(&figures, SIMT_FIG_CLOCK);
+    struct simt_kernel_request req = base_request(8000, 256, 32);
+    req.barriers = 200;
+    struct simt_kernel_result r = predict_on(&gpu, &req);
+    ck_assert_int_eq(r.occupancy.active_blocks_per_sm, 8);
+    double cycles = r.execution_s * clock;
+    ck_assert_msg(cycles >= 256000.0 * (1.0 - 1e-9) && cycles <= 256000.0 * 1.1, "cycles %.9g", cycles);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_COMPUTE] * clock, 256000.0, 1e-6);
+    gpu.barrier_cycles_per_warp = 1;
+    double halved = predict_on(&gpu, &req).execution_s * clock;
+    ck_assert_msg(halved < 0.6 * cycles, "halved %.9g of %.9g", halved, cycles);
+
+    struct simt_gpu_spec launch = fixture_gpu();
+    launch.block_launch_cycles = 200;
+    simt_figure_set_init(&launch, SIMT_POLICY_PREFER_MEASURED, &figures);
+    struct simt_kernel_request one = base_request(10000, 64, 32);
+    one.dynamic_shared_bytes = 150000;
+    r = predict_on(&launch, &one);
+    ck_assert_int_eq(r.occupancy.active_blocks_per_sm, 1);
+    cycles = r.execution_s * clock;
+    ck_assert_msg(cycles >= 100.0 * 400.0, "cycles %.9g", cycles);
+    ck_assert_double_eq_tol(r.breakdown_s[SIMT_BOUND_LAUNCH] * clock, 100.0 * 400.0, 1e-6);
+    one.dynamic_shared_bytes = 0;
+    cycles = predict_on(&launch, &one).execution_s * clock;
+    ck_assert_msg(cycles >= 100.0 * 200.0 * (1.0 - 1e-9) && cycles <= 100.0 * 200.0 * 1.05, "cycles %.9g",
+                  cycles);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kernel");
@@ -856,6 +913,7 @@ int main(void)
     tcase_add_loop_test(tc, test_bad, 0, (int)(sizeof bads / sizeof bads[0]));
     tcase_add_test(tc, test_barriers_and_shuffles);
     tcase_add_test(tc, test_block_launch_and_wait);
+    tcase_add_test(tc, test_barrier_unit_and_block_slot);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -311,7 +311,7 @@ class Client:
         return self.post("/v1/memory/constant", _body(locals()))
 
     def latency_hiding(self, gpu, *, warps_per_sm=None, ilp=None, bytes_per_lane=None, level=None,
-                       block_size=None, registers_per_thread=None, static_shared_bytes=None,
+                       active_sms=None, lanes=None, block_size=None, registers_per_thread=None, static_shared_bytes=None,
                        dynamic_shared_bytes=None, max_dynamic_shared_bytes=None, carveout_percent=None,
                        block_barriers=None, figures=None):
         """POST /v1/latency-hiding: bytes (or operations) in flight per SM
@@ -339,7 +339,7 @@ class Client:
         return self.post("/v1/gemm", _body(locals()))
 
     def collective(self, gpu, op, bytes, gpus, *, link=None, algorithm=None, nodes=None, network_bytes_per_s=None,
-                   figures=None):
+                   host_memory_bytes_per_s=None, figures=None):
         """POST /v1/collective: time, algorithm, algbw and busbw of an
         NCCL-style collective (bytes counted as the NCCL tests count them)."""
         return self.post("/v1/collective", _body(locals()))
