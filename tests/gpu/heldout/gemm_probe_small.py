@@ -104,13 +104,12 @@ def main():
     import torch
     import gemm_bench  # noqa: E402
     import gpu_meta  # noqa: E402
+    from torch_cold import cold_times  # noqa: E402  the house cold-call timing
 
     before = gpu_meta.smi()
     gen = torch.Generator(device="cuda")
     gen.manual_seed(1234)
     flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    e0 = torch.cuda.Event(enable_timing=True)
-    e1 = torch.cuda.Event(enable_timing=True)
     sleep_cycles = int(100e-6 * 1.98e9)
     runs, skipped = [], []
     t_start = time.time()
@@ -126,16 +125,7 @@ def main():
             skipped.append({"name": name, "reason": str(ex)[:300]})
             torch.cuda.synchronize()
             continue
-        t = []
-        for r in range(9):
-            torch.cuda._sleep(sleep_cycles)
-            flush.fill_(r & 0xff)
-            e0.record()
-            fn()
-            e1.record()
-            e1.synchronize()
-            if r >= 2:
-                t.append(e0.elapsed_time(e1) * 1e-3)
+        t = cold_times(fn, 7, flush, sleep_cycles)
         med = statistics.median(t)
         runs.append({"name": name, "m": m, "n": n, "k": k, "dtype": dt, "batch": 1, "measured_s": med,
                      "tflops": 2.0 * m * n * k / med / 1e12, "min_s": min(t), "max_s": max(t), "repeats": 7,
