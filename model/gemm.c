@@ -121,37 +121,6 @@
 /* Split-K factors a library tries. */
 static const int split_factors[] = {1, 2, 3, 4, 6, 8, 12, 16};
 
-/* Thread-block tiles of the tensor-core kernels (CUTLASS/cuBLAS): Hopper's
- * wgmma kernels and Ampere's mma.sync kernels share these output shapes; the
- * K depth is one 128-byte (Hopper on) or 64-byte (before) row of A per
- * stage. The 32-wide ones are what cuBLAS gives small shapes (fp64 256^3
- * and 512^3 on an H200: 32x32 and 32x64, gemm_kernels.json). Largest
- * first, so that ties go to the larger tile. */
-static const struct tile_shape tensor_tiles[] = {
-    {256, 128, 0}, {128, 256, 0}, {128, 192, 0}, {256, 64, 0}, {64, 256, 0}, {128, 128, 0},
-    {128, 64, 0},  {64, 128, 0},  {64, 64, 0},   {64, 32, 0},  {32, 64, 0},  {32, 32, 0},
-};
-/* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and
- * 8x64 are cuBLAS's skinny-M kernels (fp32 m = 16 and m <= 8 on an H200,
- * gemm_kernels.json), and so are 32x128 (m = 16 and 32 with n = 16384,
- * gemm_probe.json) and 64x256 (m = 64, both files). */
-static const struct tile_shape simt_tiles[] = {
-    {128, 128, 0}, {64, 256, 0}, {128, 64, 0}, {64, 128, 0},
-    {64, 64, 0},   {32, 128, 0}, {32, 64, 0},  {8, 64, 0},
-};
-/* The mma.sync kernels cuBLAS runs for int8 on Hopper (torch._int_mm), by
- * the tile and stage count in their names (cutlass_80_tensorop_i16832gemm_s8
- * _MxN_128xS: tests/gpu/results/h200/gemm_probe.json and gemm_kernels.json):
- * 128x256 and 128x64 with 3 stages, 128x128 with 5, 64x64 with 6. Their
- * multistage mainloop keeps S - 1 stages of cp.async loads in flight (CUTLASS
- * include/cutlass/gemm/threadblock/mma_multistage.h: the prologue issues
- * kStages - 1 stages and the mainloop issues one as it consumes one). */
-static const struct tile_shape int8_mma_sync_tiles[] = {
-    {128, 256, 3},
-    {128, 128, 5},
-    {128, 64, 3},
-    {64, 64, 6},
-};
 /* Matrix-vector products (m or n of 1) run as GEMV on the FMA units: one
  * row (or column) of the output per block of 256. */
 static const struct tile_shape gemv_row = {1, 256, 0};
@@ -216,13 +185,13 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
     if (dtype != SIMT_DTYPE_FP32 && simt_figure_get(figures, tensor_id) > 0.0) {
         path->tensor = 1;
         path->figure = tensor_id;
-        path->tiles = tensor_tiles;
-        path->tile_count = sizeof tensor_tiles / sizeof tensor_tiles[0];
+        simt_gemm_tensor_tiles(&path->tiles, &path->tile_count);
         path->tile_k_bytes = newer ? 128 : 64;
+        if (dtype == SIMT_DTYPE_FP64 && gpu->vendor == SIMT_VENDOR_NVIDIA)
+            simt_gemm_dmma_tiles(&path->tiles, &path->tile_count);
     } else if (dtype == SIMT_DTYPE_FP32 || dtype == SIMT_DTYPE_FP64) {
         path->figure = dtype == SIMT_DTYPE_FP32 ? SIMT_FIG_FP32 : SIMT_FIG_FP64;
-        path->tiles = simt_tiles;
-        path->tile_count = sizeof simt_tiles / sizeof simt_tiles[0];
+        simt_gemm_fma_tiles(&path->tiles, &path->tile_count);
         path->tile_k_bytes = 32;
     } else {
         return simt_gemm_lacks_dtype(gpu, dtype, diag);
@@ -281,38 +250,6 @@ static double tile_rate(const struct kernel_rate *rate, const struct tile_shape 
     return sm_rate;
 }
 
-/* DRAM traffic of A, B and C (compulsory: each read or written once),
- * priced by its mix: as many bytes as are both read and written move at the
- * copy rate (the bus turning round between them), the rest of the reads at
- * the read rate and the rest of the writes at the write rate. */
-static void dram_traffic(const struct shape_context *ctx, struct candidate *c)
-{
-    const struct simt_gemm_request *req = ctx->req;
-    double m = (double)req->m, n = (double)req->n, k = (double)req->k;
-    double read = (double)req->batch * (m * k * ctx->a_weight + k * n) * ctx->element_bytes;
-    double written = (double)req->batch * m * n * (double)ctx->out_bytes;
-    /* a single call after other work: its fills evict that work's dirty
-     * lines, each written back to DRAM, beyond those its own stores leave
-     * (model/l2_state.h) */
-    double evicted = 0.0;
-    if (ctx->dirty_bytes > 0.0)
-        evicted = simt_cold_l2_write_back(ctx->l2_total_bytes, read + written, written);
-    if (evicted > 0.0)
-        written += evicted;
-    double paired = read < written ? read : written;
-    c->dram_bytes = read + written;
-    c->dram_s = 2.0 * paired / ctx->dram_copy_bytes_per_s + (read - paired) / ctx->dram_bytes_per_s +
-                (written - paired) / ctx->dram_write_bytes_per_s;
-}
-
-static void finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c)
-{
-    c->overhead_s = ctx->launch_s + ctx->floor_s + full_waves * ctx->fill_s;
-    if (c->dram_s > busy)
-        busy = c->dram_s;
-    c->time_s = busy + c->reduce_s + c->overhead_s;
-}
-
 /* Data-parallel: one block per output tile (per K split), dealt to the SMs
  * in waves; each wave takes as long as its slower side, math or the L2 feed
  * shared by the wave's blocks. */
@@ -357,7 +294,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
     if (rest > 0)
         busy += math_s > feed_rest_s ? math_s : feed_rest_s;
 
-    dram_traffic(ctx, c);
+    simt_gemm_dram_traffic(ctx, c);
     /* split-K, in the same kernel (Hopper on): all but one split write fp32
      * partials and the last reads them back through L2 before the
      * epilogue, after a memset has zeroed the semaphores they meet at.
@@ -365,10 +302,10 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
      * split writes its fp32 partial, and the reduction kernel reads them
      * all through DRAM and writes C; it is a kernel like any other, with
      * its fixed cost and its first loads and last stores. */
-    if (split > 1) {
+    if (split > 1 || ctx->reduce_kernel_always) {
         double mn = (double)req->batch * (double)req->m * (double)req->n * 4.0;
         c->reduce_s = 2.0 * (double)split * mn / ctx->dram_bytes_per_s + ctx->second_kernel_s + ctx->fill_s;
-        if (ctx->reduce_in_kernel && ctx->l2_bytes_per_s > 0.0) {
+        if (split > 1 && ctx->reduce_in_kernel && ctx->l2_bytes_per_s > 0.0) {
             /* serial: the splits of a tile take a semaphore in turn
              * (CUTLASS's serial split-K, include/cutlass/gemm/kernel/
              * gemm.h: semaphore.wait(threadblock_tile_offset.k()) before an
@@ -383,7 +320,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
             }
         }
     }
-    finish(ctx, busy, waves, c);
+    simt_gemm_finish(ctx, busy, waves, c);
 }
 
 /* Stream-K (cuBLAS's Hopper kernels): the K iterations of all tiles are
@@ -418,7 +355,7 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     c->compute_s = per_sm * math_s;
     c->l2_s = per_sm * feed_s;
     double busy = per_sm * (math_s > feed_s ? math_s : feed_s);
-    dram_traffic(ctx, c);
+    simt_gemm_dram_traffic(ctx, c);
     if (fmod(iterations, (double)ctx->sm_count) > 0.0 || output_tiles % ctx->sm_count != 0) {
         double partial_bytes = 2.0 * active * (double)tile->m * (double)tile->n * 4.0;
         double bw = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s : ctx->dram_bytes_per_s;
@@ -428,7 +365,7 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
         c->serial_reduce = 1;
     }
     /* each SM still starts and ends its share of the tiles */
-    finish(ctx, busy, ceil(c->waves), c);
+    simt_gemm_finish(ctx, busy, ceil(c->waves), c);
 }
 
 /* Tries every tile with every split factor, and stream-K where the library
@@ -484,6 +421,7 @@ struct gemm_setup {
     int stream_k;
     int register_fed_b;
     int mma_sync_int8; /* int8 on Hopper: torch._int_mm's Ampere-generation kernels */
+    int mma_sync_tf32; /* tf32 on Hopper with short K or a small output: Ampere's mma.sync kernels */
     int async_mma;     /* Hopper on, a type of the asynchronous warpgroup MMA: TMA, clusters, stream-K */
     double calibration_wave_efficiency;
     double dram_bw;
@@ -548,6 +486,49 @@ static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gem
     s->tile_k = s->path.tile_k_bytes * 8 / simt_gemm_tile_bits(req->dtype);
     if (s->tile_k < 1)
         s->tile_k = 1;
+}
+
+/* The Ampere-generation kernels (mma.sync, cp.async) cuBLAS runs for
+ * unaligned shapes, for int8 on Hopper and for tf32's short-K and small
+ * GEMMs on Hopper: the fallback fraction of the rate, their own tiles. */
+static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                         int alignment_ok, struct gemm_setup *s)
+{
+    struct kernel_rate *rate = &s->rate;
+    const struct gemm_path *path = &s->path;
+    double element_bytes = s->ctx.element_bytes, a_weight = s->ctx.a_weight;
+    /* the fallback kernels are the older data-parallel ones: no
+     * stream-K, no TMA multicast, split-K reduced by a second kernel */
+    rate->unaligned = 1;
+    rate->column_share = 1.0;
+    rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
+    s->stream_k = 0;
+    s->ctx.reduce_in_kernel = 0;
+    if (s->mma_sync_int8) {
+        /* CUTLASS 2.x's epilogue follows the mainloop in the block (back
+         * to back, int8 8192^2 x K: 87.6 us at K = 16 for 268 MB of int32
+         * C, 147.7 us at K = 512: math plus stores, gemm.json) */
+        s->ctx.epilogue_after_mainloop = 1;
+        /* their own tiles; one block per output tile: no int8 kernel
+         * seen splits K (grid z of 1, no reduction kernel) */
+        simt_gemm_int8_mma_sync_tiles(&s->path.tiles, &s->path.tile_count);
+        s->ctx.split_k = 0;
+    }
+    if (s->mma_sync_tf32) {
+        /* their own tiles and stages; split-K with cuBLAS's reduction
+         * kernel, which outputs of a few tiles get unsplit too; each
+         * wave's stores of C after its math (gemm_family.c) */
+        simt_gemm_tf32_mma_sync_tiles(&s->path.tiles, &s->path.tile_count);
+        s->ctx.reduce_kernel_always = alignment_ok && simt_gemm_tf32_reduce_kernel(gpu, req);
+    }
+    /* with no clock figure only the non-TMA fraction applies */
+    /* aligned (int8): 16-byte loads, no limit beyond the fraction */
+    rate->loads_per_s_per_sm =
+        alignment_ok     ? HUGE_VAL
+        : s->clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM *
+                               (double)simt_gemm_slot_elements(req->k, req->n, element_bytes) * s->clock
+                         : HUGE_VAL;
+    s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
 }
 
 /* How fast an SM runs the path's kernels: the peak (de-quantized when it
@@ -623,8 +604,16 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         rate->l2_floor_per_sm =
             l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
     }
-    /* tf32 on wgmma: row-major B fed through registers */
-    s->register_fed_b = hopper_tensor && req->dtype == SIMT_DTYPE_TF32 && s->clock > 0.0;
+    /* tf32 on wgmma: row-major B fed through registers (mma.sync loads
+     * its fragments from shared memory in any layout) */
+    s->mma_sync_tf32 = path->tensor && simt_gemm_tf32_mma_sync(gpu, req);
+    s->register_fed_b = hopper_tensor && req->dtype == SIMT_DTYPE_TF32 && s->clock > 0.0 && !s->mma_sync_tf32;
+    /* tf32's kernels on Hopper, wgmma and mma.sync alike, compute a tile
+     * and then store it: one consumer warpgroup (sm90_xmma ..._
+     * warpgroupsize1x1x1, 2x1x1 cooperating on one tile) or mma.sync warps
+     * with a shared-memory epilogue, none overlapping the next tile's math
+     * with this one's stores (gemm_family.c) */
+    s->ctx.epilogue_after_mainloop = hopper_tensor && req->dtype == SIMT_DTYPE_TF32;
     if (s->register_fed_b) {
         rate->register_b_per_s_per_sm = SCALAR_LOADS_PER_CLOCK_PER_SM * s->clock;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
@@ -638,31 +627,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
      * tests/gpu/results/h200/gemm_kernels.json), the same kind of kernel as
      * the fallback kernels of unaligned shapes: priced the same way */
     s->mma_sync_int8 = hopper_tensor && req->dtype == SIMT_DTYPE_INT8;
-    if (path->tensor && (!alignment_ok || s->mma_sync_int8)) {
-        /* the fallback kernels are the older data-parallel ones: no
-         * stream-K, no TMA multicast, split-K reduced by a second kernel */
-        rate->unaligned = 1;
-        rate->column_share = 1.0;
-        rate->l2_floor_per_sm =
-            l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
-        s->stream_k = 0;
-        s->ctx.reduce_in_kernel = 0;
-        if (s->mma_sync_int8) {
-            /* their own tiles; one block per output tile: no int8 kernel
-             * seen splits K (grid z of 1, no reduction kernel) */
-            s->path.tiles = int8_mma_sync_tiles;
-            s->path.tile_count = sizeof int8_mma_sync_tiles / sizeof int8_mma_sync_tiles[0];
-            s->ctx.split_k = 0;
-        }
-        /* with no clock figure only the non-TMA fraction applies */
-        /* aligned (int8): 16-byte loads, no limit beyond the fraction */
-        rate->loads_per_s_per_sm =
-            alignment_ok     ? HUGE_VAL
-            : s->clock > 0.0 ? SCALAR_LOADS_PER_CLOCK_PER_SM *
-                                   (double)simt_gemm_slot_elements(req->k, req->n, element_bytes) * s->clock
-                             : HUGE_VAL;
-        s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
-    }
+    if (path->tensor && (!alignment_ok || s->mma_sync_int8 || s->mma_sync_tf32))
+        use_mma_sync(gpu, req, alignment_ok, s);
 }
 
 /* A matrix-vector product: GEMV on the FMA units, operands streamed once
@@ -686,10 +652,14 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
      * bound it (on a B200 it would hold a 16384^2 GEMV under 80% of DRAM) */
     gemv.in_flight_stages_per_s = HUGE_VAL;
     int gemv_k = 256 / simt_gemm_tile_bits(req->dtype);
+    /* a GEMV kernel of its own: none of the tile kernels' epilogue or
+     * reduction kernel */
+    struct shape_context ctx = s->ctx;
+    ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = 0;
     struct candidate c;
     memset(&c, 0, sizeof c);
     c.time_s = HUGE_VAL;
-    choose_among(&s->ctx, &gemv, req->m == 1 ? &gemv_row : &gemv_column, 1, gemv_k, 0, &c);
+    choose_among(&ctx, &gemv, req->m == 1 ? &gemv_row : &gemv_column, 1, gemv_k, 0, &c);
     if (c.time_s < best->time_s) {
         *best = c;
         best->gemv = 1;
@@ -718,11 +688,11 @@ static void try_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_
     c.waves = (double)c.tiles / (double)gpu->sm_count;
     c.compute_s = 2.0 * (double)req->m * (double)req->n * (double)req->k * (double)req->batch /
                   s->path.peak_flops_per_s;
-    dram_traffic(&s->ctx, &c);
+    simt_gemm_dram_traffic(&s->ctx, &c);
     /* the stream's time: DRAM's rate, or the blocks' bytes in flight */
     if (sn.stream_s > c.dram_s)
         c.dram_s = sn.stream_s;
-    finish(&s->ctx, c.compute_s, sn.rounds, &c);
+    simt_gemm_finish(&s->ctx, c.compute_s, sn.rounds, &c);
     *best = c;
 }
 
@@ -887,6 +857,14 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             "%.2f of the rate, no stream-K, no TMA multicast, no split-K (one block per output tile), and "
             "their own tiles with the stages in flight their names give",
             NONTMA_FRACTION);
+    else if (s->mma_sync_tf32)
+        assume(out,
+               "tf32: cuBLAS runs Ampere-generation mma.sync kernels (cutlass_80 s1688) for K under 128 or a "
+               "small "
+               "output (seen on an H200): priced as the fallback kernels, %.2f of the rate, their own tiles, "
+               "split-K by a second kernel%s",
+               NONTMA_FRACTION,
+               s->ctx.reduce_kernel_always ? ", which an output of few tiles gets unsplit too" : "");
     else if (!out->alignment_ok)
         assume(
             out,
@@ -919,6 +897,10 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
                "(%.3g s) per wave for the first loads and the last stores; \"launches\": \"back_to_back\" "
                "for one of a stream of calls",
                s->ctx.launch_s, SINGLE_KERNEL_FLOOR_S, 2.0 * s->latency_s);
+    if (s->ctx.epilogue_after_mainloop)
+        assume(out, "epilogue: these kernels (tf32 and int8 on Hopper) store C after a tile's math, not "
+                    "under the next tile's: "
+                    "C's DRAM writes add to the time");
     if (s->rate.in_flight_stages_per_s < HUGE_VAL)
         assume(
             out,

@@ -1,5 +1,8 @@
-/* gemm_internal.h - what the GEMM model's two files share (gemm.c prices,
- * gemm_request.c checks). Not for other modules. */
+/* gemm_internal.h - what the GEMM model's files share (gemm.c prices,
+ * gemm_request.c checks, gemm_family.c says which kernels cuBLAS runs and
+ * their tiles, gemm_cost.c prices traffic and sums a time, gemm_small_n.c
+ * prices its small-N kernel). Not for other
+ * modules. */
 #ifndef SIMT_GEMM_INTERNAL_H
 #define SIMT_GEMM_INTERNAL_H
 
@@ -73,6 +76,8 @@ struct shape_context {
     double fill_s;                /* per wave: first loads and last stores, one DRAM latency each */
     double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
     int split_k;                  /* 1: the library's kernels may split K; 0: one block per output tile */
+    int reduce_kernel_always;     /* the second (reduction) kernel runs even unsplit */
+    int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
 };
 
 /* How fast an SM runs one kind of kernel. */
@@ -103,11 +108,41 @@ struct candidate {
     double l2_s;
     double dram_s;
     double dram_bytes;
+    double dram_read_s;  /* A and B alone, at the read rate */
+    double dram_write_s; /* C (and evicted dirty lines) alone, at the write rate */
     double overhead_s;
     double reduce_s;   /* split-K: partial sums through L2 after the main loop */
     int serial_reduce; /* split-K reduced in the GEMM kernel, split after split (else a second kernel) */
     double time_s;
 };
+
+/* The FP64 tensor-core (DMMA) kernels' tiles (gemm_family.c): *tiles and
+ * *count set to a static list. */
+void simt_gemm_dmma_tiles(const struct tile_shape **tiles, size_t *count);
+
+/* The tensor-core kernels' tiles: *tiles and *count set to a static list. */
+void simt_gemm_tensor_tiles(const struct tile_shape **tiles, size_t *count);
+/* The FMA (SIMT) SGEMM/DGEMM kernels' tiles: *tiles and *count set to a
+ * static list. */
+void simt_gemm_fma_tiles(const struct tile_shape **tiles, size_t *count);
+/* The int8 mma.sync kernels' tiles (torch._int_mm on Hopper): *tiles and
+ * *count set to a static list. */
+void simt_gemm_int8_mma_sync_tiles(const struct tile_shape **tiles, size_t *count);
+/* 1 when cuBLAS runs tf32 as Ampere's mma.sync kernels on this GPU
+ * (Hopper: short K or small outputs; gemm_family.c). */
+int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* Their tiles: *tiles and *count set to a static list. */
+void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *count);
+/* 1 when those kernels run with cuBLAS's split-K reduction kernel behind
+ * them whatever the split (outputs of a few tiles). */
+int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+
+/* A candidate's DRAM traffic (gemm_cost.c): c->dram_bytes, dram_s (the
+ * read/write/copy mix), dram_read_s and dram_write_s. */
+void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c);
+/* Its time from busy (its work), its traffic, reduce_s and the fixed
+ * costs of a kernel of full_waves waves: c->overhead_s and c->time_s. */
+void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c);
 
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */

@@ -178,13 +178,12 @@ def main():
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     import gemm_bench  # noqa: E402  make(): the same products as gemm.json's
     import gpu_meta  # noqa: E402
+    from torch_cold import cold_times  # noqa: E402  the house cold-call timing
 
     before = gpu_meta.smi()
     gen = torch.Generator(device="cuda")
     gen.manual_seed(1234)
     flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    e0 = torch.cuda.Event(enable_timing=True)
-    e1 = torch.cuda.Event(enable_timing=True)
     # cycles of the sleep kernel at the clock read under load (1.98 GHz)
     sleep_cycles = int(args.sleep_us * 1e-6 * 1.98e9)
     runs, skipped = [], []
@@ -202,16 +201,7 @@ def main():
             continue
         e = est_s(dt, m, n, k)
         reps = 7 if e < 0.01 else (5 if e < 0.05 else 3)
-        t = []
-        for r in range(2 + reps):
-            torch.cuda._sleep(sleep_cycles)
-            flush.fill_(r & 0xff)
-            e0.record()
-            fn()
-            e1.record()
-            e1.synchronize()
-            if r >= 2:
-                t.append(e0.elapsed_time(e1) * 1e-3)
+        t = cold_times(fn, reps, flush, sleep_cycles)
         med = statistics.median(t)
         runs.append({"name": name, "m": m, "n": n, "k": k, "dtype": dt, "batch": 1, "measured_s": med,
                      "tflops": 2.0 * m * n * k / med / 1e12, "min_s": min(t), "max_s": max(t),

@@ -7,15 +7,17 @@ sleep kernel and a 256 MiB L2 flush before ONE call between CUDA events) and
 sustained (20 back-to-back calls between one event pair after 0.5 s of the
 same GEMM), sampling SM clock and power with nvidia-smi meanwhile.
 Writes JSON to --out."""
-import argparse, json, statistics, subprocess, time
+import argparse, json, os, statistics, subprocess, sys, time
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from torch_cold import cold_times, sustained_time  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
 args = ap.parse_args()
 dev = "cuda"
 flush = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
-e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 SLEEP = int(100e-6 * 1.98e9)
 
 
@@ -46,30 +48,11 @@ def make(dt, layout, dist, m, n, k):
 
 
 def cold(fn, reps=9):
-    t = []
-    for r in range(2 + reps):
-        torch.cuda._sleep(SLEEP)
-        flush.fill_(r & 0xff)
-        e0.record(); fn(); e1.record(); e1.synchronize()
-        if r >= 2:
-            t.append(e0.elapsed_time(e1) * 1e-3)
-    return statistics.median(t)
+    return statistics.median(cold_times(fn, reps, flush, SLEEP))
 
 
 def sustained(fn, count=20, reps=5):
-    w = time.time()
-    while time.time() - w < 0.5:
-        fn()
-    torch.cuda.synchronize()
-    t = []
-    for _ in range(reps):
-        torch.cuda._sleep(SLEEP)
-        e0.record()
-        for _ in range(count):
-            fn()
-        e1.record(); e1.synchronize()
-        t.append(e0.elapsed_time(e1) * 1e-3 / count)
-    return statistics.median(t)
+    return sustained_time(fn, count, reps, sleep_cycles=SLEEP)
 
 
 smi = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu",

@@ -11,8 +11,11 @@ held-out method's cold single call (sleep kernel, 256 MiB L2 flush, one call
 between events) at 8192^3 (fp64 4096^3) and the sustained rate (0.5 s of
 the GEMM, then 20 calls between one event pair). nvidia-smi samples SM clock
 and power every 20 ms meanwhile. Writes JSON to --out."""
-import argparse, json, statistics, subprocess, time
+import argparse, json, os, statistics, subprocess, sys, time
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from torch_cold import cold_times, sustained_time  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -56,30 +59,11 @@ def ramp(fn, gap, count):
 
 
 def cold(fn, reps=7):
-    e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    t = []
-    for r in range(2 + reps):
-        torch.cuda._sleep(SLEEP)
-        flush.fill_(r & 0xff)
-        e0.record(); fn(); e1.record(); e1.synchronize()
-        if r >= 2:
-            t.append(e0.elapsed_time(e1) * 1e-3)
-    return statistics.median(t)
+    return statistics.median(cold_times(fn, reps, flush, SLEEP))
 
 
 def sustained(fn, count=20, reps=3):
-    e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    w = time.time()
-    while time.time() - w < 0.5:
-        fn()
-    t = []
-    for _ in range(reps):
-        e0.record()
-        for _ in range(count):
-            fn()
-        e1.record(); e1.synchronize()
-        t.append(e0.elapsed_time(e1) * 1e-3 / count)
-    return statistics.median(t)
+    return sustained_time(fn, count, reps)
 
 
 def long_ramps():

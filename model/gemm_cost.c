@@ -1,0 +1,49 @@
+/* gemm_cost.c - what a candidate kernel's DRAM traffic costs (its read,
+ * write and copy mix, the dirty lines a single call evicts) and how its
+ * time is put together from its work, its traffic, its reduction and its
+ * fixed costs. Shared by gemm.c's candidates and gemm_small_n.c's kernel.
+ * Pure. */
+#include "gemm.h"
+#include "gemm_internal.h"
+#include "l2_state.h"
+
+/* DRAM traffic of A, B and C (compulsory: each read or written once),
+ * priced by its mix: as many bytes as are both read and written move at the
+ * copy rate (the bus turning round between them), the rest of the reads at
+ * the read rate and the rest of the writes at the write rate. */
+void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c)
+{
+    const struct simt_gemm_request *req = ctx->req;
+    double m = (double)req->m, n = (double)req->n, k = (double)req->k;
+    double read = (double)req->batch * (m * k * ctx->a_weight + k * n) * ctx->element_bytes;
+    double written = (double)req->batch * m * n * (double)ctx->out_bytes;
+    /* a single call after other work: its fills evict that work's dirty
+     * lines, each written back to DRAM, beyond those its own stores leave
+     * (model/l2_state.h) */
+    double evicted = 0.0;
+    if (ctx->dirty_bytes > 0.0)
+        evicted = simt_cold_l2_write_back(ctx->l2_total_bytes, read + written, written);
+    if (evicted > 0.0)
+        written += evicted;
+    double paired = read < written ? read : written;
+    c->dram_bytes = read + written;
+    c->dram_read_s = read / ctx->dram_bytes_per_s;
+    c->dram_write_s = written / ctx->dram_write_bytes_per_s;
+    c->dram_s = 2.0 * paired / ctx->dram_copy_bytes_per_s + (read - paired) / ctx->dram_bytes_per_s +
+                (written - paired) / ctx->dram_write_bytes_per_s;
+}
+
+void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c)
+{
+    c->overhead_s = ctx->launch_s + ctx->floor_s + full_waves * ctx->fill_s;
+    if (ctx->epilogue_after_mainloop) {
+        /* the waves' blocks run in step: their operands stream in under
+         * the math, C's stores come after it, with nothing to hide them */
+        if (c->dram_read_s > busy)
+            busy = c->dram_read_s;
+        busy += c->dram_write_s;
+    }
+    if (c->dram_s > busy)
+        busy = c->dram_s;
+    c->time_s = busy + c->reduce_s + c->overhead_s;
+}

@@ -1,0 +1,137 @@
+/* gemm_family.c - which family of kernels cuBLAS runs for a GEMM, where
+ * the names of the kernels it ran say so (tests/gpu/results/h200/
+ * gemm_kernels.json, gemm_probe.json, gemm_probe_small.json), and the
+ * tiles of that family. A kernel name's tile is cuBLAS's M x N, and cuBLAS
+ * sees torch's row-major product with the operands swapped (its M is our
+ * n, its N our m): the tiles below are written in our m x n. Pure. */
+#include <stddef.h>
+
+#include "gemm.h"
+#include "gemm_internal.h"
+
+/* FP64 tensor cores run the warp-level DMMA (mma.sync) kernels, never
+ * wgmma (gemm.c, setup_rate): cuBLAS 13.1 on an H200 runs
+ * sm90_xmma_gemm_f64f64 tilesize 32x32, 32x64, 64x64, 64x128 and 128x64,
+ * and cutlass_80_tensorop_d884gemm 32x32 and 64x32, and no larger tile
+ * for any fp64 shape seen (from 16x16x16 to 16016x15728x3488): a DMMA
+ * tile holds its fp64 accumulators in registers, 8 bytes each, so its
+ * tiles are a quarter of the 16-bit kernels' at the same register count.
+ * Largest first, so that ties go to the larger tile. */
+static const struct tile_shape dmma_tiles[] = {
+    {128, 64, 0}, {64, 128, 0}, {64, 64, 0}, {64, 32, 0}, {32, 64, 0}, {32, 32, 0},
+};
+
+void simt_gemm_dmma_tiles(const struct tile_shape **tiles, size_t *count)
+{
+    *tiles = dmma_tiles;
+    *count = sizeof dmma_tiles / sizeof dmma_tiles[0];
+}
+
+/* TF32 on Hopper: cuBLAS 13.1 runs its wgmma kernels (sm90_xmma_gemm_
+ * f32f32_tf32f32) only for GEMMs with K of 128 or more and an output of
+ * more than 2^18 elements or rows of 32768 or more; the rest run Ampere's
+ * mma.sync kernels (cutlass_80_tensorop_s1688gemm), or for unaligned short
+ * K the FMA SGEMM. Seen on an H200 (gemm_kernels.json, gemm_probe.json,
+ * gemm_probe_small.json): K = 16, 48, 64, 96 at every output size from
+ * 1000x300 to 8192x8192 ran mma.sync; K = 128 and 256 at 4096x8192 and
+ * 8192x8192 ran wgmma; outputs of 2x8192, 8x6207, 16x256, 64x256, 64x4096,
+ * 128x128, 256x256, 512x512 and 448x76 ran mma.sync, 4x57344, 128x3376,
+ * 128x4096, 1024x1024 and wider ran wgmma. */
+#define TF32_WGMMA_MIN_K 128
+#define TF32_WGMMA_MIN_OUTPUT (1 << 18)
+#define TF32_WGMMA_MIN_N 32768
+
+int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_TF32 &&
+           !req->sparse &&
+           (req->k < TF32_WGMMA_MIN_K ||
+            (req->m * req->n <= TF32_WGMMA_MIN_OUTPUT && req->n < TF32_WGMMA_MIN_N));
+}
+
+/* The tf32 mma.sync kernels' tiles and pipeline stages, by their names
+ * (cutlass_80_tensorop_s1688gemm_MxN_KxS; our m x n is their N x M):
+ * 64x64 with 6 stages; their 128x64 (our 64x128) with 6; their 256x64
+ * (our 64x256) with 4; 128x128, their 256x128 (our 128x256) and their
+ * 128x256 (our 256x128) with 3. */
+static const struct tile_shape tf32_mma_sync_tiles[] = {
+    {256, 128, 3}, {128, 256, 3}, {128, 128, 3}, {64, 256, 4}, {64, 128, 6}, {64, 64, 6},
+};
+
+void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *count)
+{
+    *tiles = tf32_mma_sync_tiles;
+    *count = sizeof tf32_mma_sync_tiles / sizeof tf32_mma_sync_tiles[0];
+}
+
+/* Outputs of a few tiles: cuBLAS splits K for its mma.sync tf32 kernels
+ * and runs its reduction kernel (splitKreduce) behind them, even where K
+ * is one tile deep: seen on an H200 for outputs of 1 to 16 tiles of
+ * 64x64 in 11 of the 12 such shapes (8x8x8, 16x16x16, 16x80x16,
+ * 16x16x112, 32x32x32, 64x64x64, 16x256x256, 16x16x1024, 448x76x452,
+ * 556x7x1103, 64x256x8192; not 128x128x128), for 64x4096x4096 (64 tiles)
+ * but not 16x4784x16 (75), and never for 80 tiles or more. The rule counts
+ * tiles of 64x64, up to 16 (an eighth of an H200's SMs; a count, not a
+ * share, so that more SMs never add a kernel); aligned shapes only (an
+ * unaligned 1023x6x14 ran one sm80_xmma kernel). */
+#define TF32_FEW_TILES 16
+
+int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
+    return simt_gemm_tf32_mma_sync(gpu, req) && tiles <= TF32_FEW_TILES;
+}
+
+/* The mma.sync kernels cuBLAS runs for int8 on Hopper (torch._int_mm), by
+ * the tile and stage count in their names (cutlass_80_tensorop_i16832gemm_s8
+ * _MxN_128xS: tests/gpu/results/h200/gemm_probe.json and gemm_kernels.json):
+ * their 128x256 and 128x64 (our 256x128 and 64x128: int8 32x28672x4096 ran
+ * 128x64 on a grid of 8 x 28 = 224 blocks, 28672/128 x 32/64) with 3
+ * stages, 128x128 with 5, 64x64 with 6. Their
+ * multistage mainloop keeps S - 1 stages of cp.async loads in flight (CUTLASS
+ * include/cutlass/gemm/threadblock/mma_multistage.h: the prologue issues
+ * kStages - 1 stages and the mainloop issues one as it consumes one). */
+static const struct tile_shape int8_mma_sync_tiles[] = {
+    {256, 128, 3},
+    {128, 128, 5},
+    {64, 128, 3},
+    {64, 64, 6},
+};
+
+void simt_gemm_int8_mma_sync_tiles(const struct tile_shape **tiles, size_t *count)
+{
+    *tiles = int8_mma_sync_tiles;
+    *count = sizeof int8_mma_sync_tiles / sizeof int8_mma_sync_tiles[0];
+}
+
+/* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and
+ * 8x64 are cuBLAS's skinny-M kernels (fp32 m = 16 and m <= 8 on an H200,
+ * gemm_kernels.json), and so are 32x128 (m = 16 and 32 with n = 16384,
+ * gemm_probe.json) and 64x256 (m = 64, both files). */
+static const struct tile_shape simt_tiles[] = {
+    {128, 128, 0}, {64, 256, 0}, {128, 64, 0}, {64, 128, 0},
+    {64, 64, 0},   {32, 128, 0}, {32, 64, 0},  {8, 64, 0},
+};
+
+void simt_gemm_fma_tiles(const struct tile_shape **tiles, size_t *count)
+{
+    *tiles = simt_tiles;
+    *count = sizeof simt_tiles / sizeof simt_tiles[0];
+}
+
+/* Thread-block tiles of the tensor-core kernels (CUTLASS/cuBLAS): Hopper's
+ * wgmma kernels and Ampere's mma.sync kernels share these output shapes; the
+ * K depth is one 128-byte (Hopper on) or 64-byte (before) row of A per
+ * stage. The 32-wide ones are what cuBLAS gives small shapes (fp64 256^3
+ * and 512^3 on an H200: 32x32 and 32x64, gemm_kernels.json). Largest
+ * first, so that ties go to the larger tile. */
+static const struct tile_shape tensor_tiles[] = {
+    {256, 128, 0}, {128, 256, 0}, {128, 192, 0}, {256, 64, 0}, {64, 256, 0}, {128, 128, 0},
+    {128, 64, 0},  {64, 128, 0},  {64, 64, 0},   {64, 32, 0},  {32, 64, 0},  {32, 32, 0},
+};
+
+void simt_gemm_tensor_tiles(const struct tile_shape **tiles, size_t *count)
+{
+    *tiles = tensor_tiles;
+    *count = sizeof tensor_tiles / sizeof tensor_tiles[0];
+}
