@@ -387,7 +387,11 @@ static const struct {
      "each block barrier holds a warp until its block's last warp arrives: the barrier's latency plus its "
      "block's warps' arrivals, which the SM's barrier unit takes one at a time for every resident block "
      "(barrier_latency_cycles, barrier_cycles_per_warp); the block's barrier takes the SM's data path "
-     "(barrier_data_path_cycles), and a barrier after shared stores waits for them to land"},
+     "(barrier_data_path_cycles), and a barrier after shared stores waits for them to land; the SM's "
+     "resident blocks, alike and started together, pass their barriers together, so a wave with memory work "
+     "takes at least its memory phase and its barrier phases one after the other, each barrier also waiting "
+     "for the other resident blocks' arrivals as far as their loads came back together (1 - the DRAM "
+     "utilisation)"},
     {SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES,
      "barriers: the GPU record has no barrier figures; they take issue slots only"},
     {SIMT_KERNEL_ASSUMED_SHUFFLES, "warp shuffles: one data-path wavefront each (32 lanes a clock per SM), "

@@ -108,17 +108,23 @@
  * stores before it to land. Each of `shuffles` is one data-path wavefront
  * and one step of a dependent chain. Each block's slot idles for its
  * launch and retire (2 x block_launch_cycles) besides the SM's launcher
- * taking one block at a time. Measured on the H200 (kmemory_probe.json,
- * kblock_probe.json): bare barriers with the SM full within 12% for blocks
- * up to 256 threads; block reductions (tree rows) median 14.5%, worst -38%
- * (loaded, the SM full of 512-1024-thread blocks). Fit half:
- * softmax_65536x256 -48% -> -28%, scans -24% -> -5%.
- * Known to be missing: the rest of the overlap lost at block barriers
- * (short barrier-heavy blocks with the SM full still run up to 1.5x as
- * long as predicted, while alone on the SM they are within 5%: likely the
- * SM's blocks, alike and started together, keep in step, so their barrier
- * phases overlap each other's memory work less than independent warps
- * would; not measured apart); blocks of 512 and 1024
+ * taking one block at a time. The SM's resident blocks, alike and started
+ * together, stay in step (kernel.c, lockstep_cycles): where a warp has
+ * barriers and memory work, a wave takes at least its memory phase (every
+ * resident warp in the network, the barrier waits left out) plus its
+ * barrier phases one after the other, each barrier also waiting for the
+ * other resident blocks' arrivals at the barrier unit in the proportion
+ * (1 - DRAM utilisation) that their loads came back together. Measured on
+ * the H200 (kmemory_probe.json, kblock_probe.json): bare barriers with the
+ * SM full within 12% for blocks up to 256 threads; block reductions (tree
+ * rows) median 8.4% (14.5% before the blocks kept in step), worst -38%
+ * (512-1024-thread blocks, whose slower launch is not priced). Fit half:
+ * softmax_65536x256 -48% -> -28% (barrier unit) -> +3% (in step),
+ * layernorm_16384x1024 -20% -> -2%, reduce_sum_2^26 -16% -> -7%, scans
+ * -24% -> -5% -> +12%.
+ * Known to be missing: where the barriers do hide behind memory work
+ * (softmax_8192x2048 runs at a copy's rate, +20%: why its blocks fall out
+ * of step while softmax_4096x4096's do not is not known); blocks of 512 and 1024
  * threads launch slower than smaller ones (not priced);
  * data shared by every warp that the request
  * cannot mark (a GEMV's vector, a layer norm's weights, a gather's small

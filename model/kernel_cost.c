@@ -507,6 +507,7 @@ static void cost_barriers(const struct simt_kernel_request *req, const struct ra
                           const struct launch_shape *shape, struct warp_cost *w)
 {
     w->instructions += req->barriers;
+    double before = w->sync_delay_cycles;
     w->sync_delay_cycles +=
         req->barriers * (r->barrier_latency + r->barrier_per_warp * shape->warps_per_block);
     w->barrier_cycles = req->barriers * r->barrier_per_warp;
@@ -530,6 +531,35 @@ static void cost_barriers(const struct simt_kernel_request *req, const struct ra
         w->sync_delay_cycles += (req->barriers - rounds) * r->shared_latency;
     if (loads && stores)
         w->sync_delay_cycles += req->barriers * r->shared_latency;
+    w->barrier_delay_cycles = w->sync_delay_cycles - before;
+}
+
+/* Block barriers and warp shuffles: the GPU record's figures (measured on
+ * the H200 for cc 9.0: tests/gpu/results/h200/kmemory_probe.json). A GPU
+ * without barrier figures prices barriers as issue slots only; one without
+ * a shuffle latency takes the shared-memory latency (shuffles cross the same
+ * SM data path), each stated in the assumptions. */
+void simt_kernel_read_sync_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                                 const struct simt_kernel_request *req, struct rates *r,
+                                 simt_figure_mask *used, unsigned *assumed)
+{
+    r->block_launch = gpu->block_launch_cycles;
+    if (req->barriers > 0.0) {
+        r->barrier_latency = gpu->barrier_latency_cycles;
+        r->barrier_per_warp = gpu->barrier_cycles_per_warp;
+        r->barrier_data_path = gpu->barrier_data_path_cycles;
+        *assumed |=
+            r->barrier_latency > 0.0 ? SIMT_KERNEL_ASSUMED_BARRIERS : SIMT_KERNEL_ASSUMED_NO_BARRIER_FIGURES;
+    }
+    if (req->shuffles > 0.0) {
+        r->shuffle_latency = gpu->shuffle_latency_cycles;
+        if (!(r->shuffle_latency > 0.0)) {
+            r->shuffle_latency = simt_figure_get(figures, SIMT_FIG_SHARED_LATENCY);
+            *used |= SIMT_FIG_BIT(SIMT_FIG_SHARED_LATENCY);
+            *assumed |= SIMT_KERNEL_ASSUMED_SHUFFLE_LATENCY;
+        }
+        *assumed |= SIMT_KERNEL_ASSUMED_SHUFFLES;
+    }
 }
 
 static void cost_sync(const struct simt_kernel_request *req, const struct rates *r,
@@ -587,6 +617,7 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
                           unsigned *assumed, struct simt_diag *diag)
 {
     memset(w, 0, sizeof *w);
+    w->block_warps = shape->warps_per_block;
     enum level levels[SIMT_KERNEL_MAX_ACCESSES];
     struct table tables[SIMT_KERNEL_MAX_ACCESSES];
     double first_latency[SIMT_KERNEL_MAX_ACCESSES] = {0}, first_miss[SIMT_KERNEL_MAX_ACCESSES] = {0};

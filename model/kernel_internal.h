@@ -45,14 +45,16 @@ struct warp_cost {
                                  that hold their addresses, per slice */
     double atomic_ops;        /* global atomic line requests per warp */
     double load_count, load_rounds;
-    double memory_delay_cycles; /* exposed load latency at no load (order statistics included) */
-    double dram_queue_rounds;   /* load rounds that wait in DRAM bank queues (miss-weighted) */
-    double alu_delay_cycles;    /* exposed dependent-arithmetic latency */
-    double sync_delay_cycles;   /* exposed block-barrier waits and dependent warp shuffles */
-    double tensor_cycles;       /* demand on the SM's whole tensor pipe (kernel_tensor.h) */
-    double launch_cycles;       /* the warp's share of its block's launch and retire (SM cycles) */
-    double barrier_cycles;      /* the warp's arrivals at block barriers, SM barrier-unit cycles */
-    double slot_delay_cycles;   /* its block's slot idle for the block's launch and retire (SM cycles) */
+    double memory_delay_cycles;  /* exposed load latency at no load (order statistics included) */
+    double dram_queue_rounds;    /* load rounds that wait in DRAM bank queues (miss-weighted) */
+    double alu_delay_cycles;     /* exposed dependent-arithmetic latency */
+    double sync_delay_cycles;    /* exposed block-barrier waits and dependent warp shuffles */
+    double barrier_delay_cycles; /* the block-barrier part of sync_delay_cycles */
+    double tensor_cycles;        /* demand on the SM's whole tensor pipe (kernel_tensor.h) */
+    double launch_cycles;        /* the warp's share of its block's launch and retire (SM cycles) */
+    double barrier_cycles;       /* the warp's arrivals at block barriers, SM barrier-unit cycles */
+    double slot_delay_cycles;    /* its block's slot idle for the block's launch and retire (SM cycles) */
+    double block_warps;          /* warps in its block */
 };
 
 /* Figures the model reads, per SM per cycle. */
@@ -99,6 +101,11 @@ struct launch_shape {
     double warps_per_block;
     double shared_bytes_per_block;
 };
+
+/* Reads the barrier, shuffle and block-launch figures into r (kernel_cost.c). */
+void simt_kernel_read_sync_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
+                                 const struct simt_kernel_request *req, struct rates *r,
+                                 simt_figure_mask *used, unsigned *assumed);
 
 /* Prices one warp's lifetime with the access models (kernel_cost.c). */
 int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,

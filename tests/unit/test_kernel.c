@@ -887,6 +887,60 @@ START_TEST(test_barrier_unit_and_block_slot)
 }
 END_TEST
 
+/* Blocks in step (kernel.c, lockstep_cycles), on the fixture (100 SMs, 1
+ * GHz, 64 warps an SM) with barrier figures 10 cycles + 2 a warp, no data
+ * path or launch cost: 80000 blocks of 256 threads (8 resident a SM, 100
+ * waves), each thread loading 8 contiguous floats at once.
+ *   20 barriers a thread after the loads: the SM's blocks pass them
+ *     together, so each wave takes its memory phase plus 20 barrier phases
+ *     of at least 10 + 2 x 8 cycles (its own block's arrivals): at least
+ *     100 x 20 x 26 cycles more than the DRAM's time, where the network
+ *     alone would hide them behind the other warps' loads (within 2% of
+ *     the time with no barriers).
+ *   The same with 20 shuffles instead: a shuffle keeps no other warp in
+ *     step, so its waits stay hidden (within 5% of no shuffles).
+ *   One load a thread (DRAM far from busy), 20 barriers: the SM's
+ *     barrier unit has 100 x 64 x 20 x 2 = 256000 cycles of arrivals, which
+ *     the network would spread over the whole time; in step they come in
+ *     bursts after each memory phase, each block waiting for the other
+ *     blocks' arrivals, and the unit idles meanwhile: more than 10% over
+ *     the unit's time. */
+START_TEST(test_blocks_in_step)
+{
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.barrier_latency_cycles = 10;
+    gpu.barrier_cycles_per_warp = 2;
+    gpu.barrier_data_path_cycles = 0;
+    gpu.block_launch_cycles = 0;
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    double clock = simt_figure_get(&figures, SIMT_FIG_CLOCK);
+    struct simt_kernel_request req = base_request(80000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 8, 8, 4, 1);
+    struct simt_kernel_result none = predict_on(&gpu, &req);
+    ck_assert_int_eq(none.occupancy.active_blocks_per_sm, 8);
+    ck_assert_int_eq(none.bound, SIMT_BOUND_DRAM);
+    req.barriers = 20;
+    double with = predict_on(&gpu, &req).execution_s * clock, without = none.execution_s * clock;
+    double dram = none.breakdown_s[SIMT_BOUND_DRAM] * clock;
+    ck_assert_msg(without <= 1.02 * dram, "none %.9g, DRAM %.9g", without, dram);
+    ck_assert_msg(with >= dram + 100.0 * 20.0 * 26.0 * (1.0 - 1e-9), "barriers %.9g, DRAM %.9g", with, dram);
+    req.barriers = 0;
+    req.shuffles = 20;
+    double shuffled = predict_on(&gpu, &req).execution_s * clock;
+    ck_assert_msg(shuffled <= 1.05 * without, "shuffles %.9g, none %.9g", shuffled, without);
+
+    struct simt_kernel_request light = base_request(80000, 256, 32);
+    add_access(&light, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 4, 1);
+    light.barriers = 20;
+    struct simt_kernel_result r = predict_on(&gpu, &light);
+    double unit = r.breakdown_s[SIMT_BOUND_COMPUTE] * clock;
+    ck_assert_double_eq_tol(unit, 100.0 * 64.0 * 20.0 * 2.0, 1e-6);
+    ck_assert_msg(r.execution_s * clock > 1.1 * unit, "cycles %.9g, barrier unit %.9g", r.execution_s * clock,
+                  unit);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kernel");
@@ -914,6 +968,7 @@ int main(void)
     tcase_add_test(tc, test_barriers_and_shuffles);
     tcase_add_test(tc, test_block_launch_and_wait);
     tcase_add_test(tc, test_barrier_unit_and_block_slot);
+    tcase_add_test(tc, test_blocks_in_step);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
