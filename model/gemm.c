@@ -511,7 +511,7 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
         s->ctx.epilogue_after_mainloop = 1;
         /* their own tiles; one block per output tile: no int8 kernel
          * seen splits K (grid z of 1, no reduction kernel) */
-        simt_gemm_int8_mma_sync_tiles(&s->path.tiles, &s->path.tile_count);
+        simt_gemm_int8_mma_sync_tiles(req, &s->path.tiles, &s->path.tile_count);
         s->ctx.split_k = 0;
     }
     if (s->mma_sync_tf32) {

@@ -90,18 +90,36 @@ int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct s
  * stages, 128x128 with 5, 64x64 with 6. Their
  * multistage mainloop keeps S - 1 stages of cp.async loads in flight (CUTLASS
  * include/cutlass/gemm/threadblock/mma_multistage.h: the prologue issues
- * kStages - 1 stages and the mainloop issues one as it consumes one). */
+ * kStages - 1 stages and the mainloop issues one as it consumes one).
+ * Largest first: the first INT8_LARGE_TILES are the 128-row and wider ones. */
 static const struct tile_shape int8_mma_sync_tiles[] = {
     {256, 128, 3},
     {128, 128, 5},
     {64, 128, 3},
     {64, 64, 6},
 };
+#define INT8_LARGE_TILES 2
 
-void simt_gemm_int8_mma_sync_tiles(const struct tile_shape **tiles, size_t *count)
+/* cuBLAS's choice among them is not the least-time one where K is long:
+ * with K of 8192 or more and an output of 2^20 elements or more it runs
+ * 128x128 (or 256x128), never a 64-row tile, even where that leaves half
+ * the SMs idle. Seen on an H200 (gemm_probe.json, gemm_probe_choice.json):
+ * 128x128 for 128x8192 at K = 8192, 16384 and 28672 (64 blocks), 256x4096,
+ * 512x2048 and 1024x1024 at K = 8192 (64 blocks), 96x16384, 64x16384,
+ * 128x12288, 192x8192 at K = 8192 and 256x8192x28672; a 64-row tile for
+ * 128x8192 at K = 1024, 2048 and 4096, 128x16384x2048, 64x16384x2048,
+ * 64x32768x4096 and 1024^3 (K short), and for 32x16384x8192,
+ * 64x8192x28672 and 128x4096x28672 (outputs of 2^19). */
+#define INT8_LARGE_TILE_MIN_K 8192
+#define INT8_LARGE_TILE_MIN_OUTPUT (1 << 20)
+
+void simt_gemm_int8_mma_sync_tiles(const struct simt_gemm_request *req, const struct tile_shape **tiles,
+                                   size_t *count)
 {
     *tiles = int8_mma_sync_tiles;
     *count = sizeof int8_mma_sync_tiles / sizeof int8_mma_sync_tiles[0];
+    if (req->k >= INT8_LARGE_TILE_MIN_K && req->m * req->n >= INT8_LARGE_TILE_MIN_OUTPUT)
+        *count = INT8_LARGE_TILES;
 }
 
 /* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and

@@ -125,9 +125,10 @@ void simt_gemm_tensor_tiles(const struct tile_shape **tiles, size_t *count);
 /* The FMA (SIMT) SGEMM/DGEMM kernels' tiles: *tiles and *count set to a
  * static list. */
 void simt_gemm_fma_tiles(const struct tile_shape **tiles, size_t *count);
-/* The int8 mma.sync kernels' tiles (torch._int_mm on Hopper): *tiles and
- * *count set to a static list. */
-void simt_gemm_int8_mma_sync_tiles(const struct tile_shape **tiles, size_t *count);
+/* The int8 mma.sync kernels' tiles (torch._int_mm on Hopper) that cuBLAS
+ * chooses among for req: *tiles and *count set to a static list. */
+void simt_gemm_int8_mma_sync_tiles(const struct simt_gemm_request *req, const struct tile_shape **tiles,
+                                   size_t *count);
 /* 1 when cuBLAS runs tf32 as Ampere's mma.sync kernels on this GPU
  * (Hopper: short K or small outputs; gemm_family.c). */
 int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);

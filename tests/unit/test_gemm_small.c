@@ -1,7 +1,8 @@
 /* test_gemm_small.c - the GEMM model's kernel families for small, short-K
  * and skinny shapes (model/gemm_family.c): FP64's DMMA tiles, tf32 on
  * Hopper as Ampere's mma.sync kernels for short K and small outputs, the
- * reduction kernel behind outputs of a few tiles, int8's tiles on Hopper,
+ * reduction kernel behind outputs of a few tiles, int8's tiles on Hopper
+ * (and cuBLAS's larger tile where K is long),
  * and the stores of C that tf32's and int8's Hopper kernels do not hide
  * under their math. On a made-up
  * GPU with round numbers (as test_gemm.c's), so that every expected value
@@ -190,6 +191,27 @@ START_TEST(int8_tiles_and_stores)
 }
 END_TEST
 
+/* int8 with K of 8192 or more and an output of 2^20 elements or more:
+ * cuBLAS's 128x128 tile even where a 64-row tile would fill twice the SMs
+ * (128x8192x8192: 64 blocks of 128x128, not 128 of 64x128); a 64-row tile
+ * at K = 4096 or for an output of 2^19, where it is the least time. */
+START_TEST(int8_long_k_large_tile)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    g.tensor_dense_flops_per_s[SIMT_DTYPE_INT8] = 2.0e15;
+    struct simt_gemm_result r = predict_ok(&g, 128, 8192, 8192, SIMT_DTYPE_INT8);
+    ck_assert_int_eq(r.tile_m, 128);
+    ck_assert_int_eq(r.tile_n, 128);
+    ck_assert_int_eq(r.tiles, 64);
+    struct simt_gemm_result shorter = predict_ok(&g, 128, 8192, 4096, SIMT_DTYPE_INT8);
+    ck_assert_int_eq(shorter.tile_m, 64);
+    ck_assert_int_eq(predict_ok(&g, 64, 8192, 8192, SIMT_DTYPE_INT8).tile_m, 64);
+    /* the chosen tile costs its idle SMs: no faster than twice the shorter K */
+    ck_assert(r.time_s > 2.0 * shorter.time_s - FLOOR);
+}
+END_TEST
+
 static Suite *gemm_small_suite(void)
 {
     Suite *s = suite_create("gemm_small");
@@ -199,6 +221,7 @@ static Suite *gemm_small_suite(void)
     tcase_add_test(tc, tf32_few_tiles_reduce_kernel);
     tcase_add_test(tc, fp64_dmma_tiles);
     tcase_add_test(tc, int8_tiles_and_stores);
+    tcase_add_test(tc, int8_long_k_large_tile);
     suite_add_tcase(s, tc);
     return s;
 }
