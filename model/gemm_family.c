@@ -113,12 +113,17 @@ static const struct tile_shape int8_mma_sync_tiles[] = {
 #define INT8_LARGE_TILE_MIN_K 8192
 #define INT8_LARGE_TILE_MIN_OUTPUT (1 << 20)
 
+int simt_gemm_int8_large_tile(const struct simt_gemm_request *req)
+{
+    return req->k >= INT8_LARGE_TILE_MIN_K && req->m * req->n >= INT8_LARGE_TILE_MIN_OUTPUT;
+}
+
 void simt_gemm_int8_mma_sync_tiles(const struct simt_gemm_request *req, const struct tile_shape **tiles,
                                    size_t *count)
 {
     *tiles = int8_mma_sync_tiles;
     *count = sizeof int8_mma_sync_tiles / sizeof int8_mma_sync_tiles[0];
-    if (req->k >= INT8_LARGE_TILE_MIN_K && req->m * req->n >= INT8_LARGE_TILE_MIN_OUTPUT)
+    if (simt_gemm_int8_large_tile(req))
         *count = INT8_LARGE_TILES;
 }
 
@@ -135,6 +140,37 @@ void simt_gemm_fma_tiles(const struct tile_shape **tiles, size_t *count)
 {
     *tiles = simt_tiles;
     *count = sizeof simt_tiles / sizeof simt_tiles[0];
+}
+
+/* FP32 outputs of few tiles with long K: cuBLAS 13.1 runs its CUTLASS SIMT
+ * SGEMM (cutlass_80_simt_sgemm_128x32_8x5, 64x64_8x5, 128x64_8x5) with K
+ * split over gridDim.z into pieces of about 128 (16 of its 8-deep K
+ * stages), many more splits than would fill the SMs once, and its
+ * reduction kernel (splitKreduce_kernel) behind. Seen on an H200 for
+ * n of 512 to 2048 and outputs of at most 2^16 elements (gemm_probe.json,
+ * gemm_probe_small.json, gemm_probe_choice.json): K / 128 splits for
+ * 16x1024 at K = 2048 and 4096, 32x512 and 32x1024 at 8192, 16x512 at
+ * 16384, 48x1024 and 32x2048 at 4096, 48x1264x288 (3); fewer for 16x1024
+ * and 16x2048 at 8192 (37), 16x1312x9200 (42), 64x1024x8192 (32) and
+ * 8x1024x8192 (16). The rule takes K / 128, rounded up, at most one split
+ * per SM. Elsewhere the least-time split stands: wider n runs other
+ * kernels (m <= 8: sgemm_largek, split 7 or 8; 16x4096x2048: gemmSN), and
+ * narrower outputs were seen split otherwise (16x16x6864: 132 ways). */
+#define FMA_SPLIT_MIN_N 512
+#define FMA_SPLIT_MAX_N 2048
+#define FMA_SPLIT_MAX_OUTPUT (1 << 16)
+#define FMA_SPLIT_K_PIECE 128
+
+int simt_gemm_fma_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || req->dtype != SIMT_DTYPE_FP32 ||
+        req->n < FMA_SPLIT_MIN_N || req->n > FMA_SPLIT_MAX_N || req->m * req->n > FMA_SPLIT_MAX_OUTPUT ||
+        req->k < 2 * FMA_SPLIT_K_PIECE)
+        return 0;
+    int64_t split = (req->k + FMA_SPLIT_K_PIECE - 1) / FMA_SPLIT_K_PIECE;
+    if (split > gpu->sm_count)
+        split = gpu->sm_count;
+    return (int)split;
 }
 
 /* Thread-block tiles of the tensor-core kernels (CUTLASS/cuBLAS): Hopper's
