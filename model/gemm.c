@@ -377,7 +377,9 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
 {
     for (size_t i = 0; i < tile_count; i++) {
         for (size_t s = 0; s < sizeof split_factors / sizeof split_factors[0]; s++) {
-            int split = split_factors[s];
+            int split = ctx->fixed_split > 0 ? ctx->fixed_split : split_factors[s];
+            if (ctx->fixed_split > 0 && s > 0)
+                break;
             /* every split must get at least one K tile */
             if (split > 1 && ((int64_t)split * tile_k > ctx->req->k || !ctx->split_k))
                 break;
@@ -511,7 +513,7 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
         s->ctx.epilogue_after_mainloop = 1;
         /* their own tiles; one block per output tile: no int8 kernel
          * seen splits K (grid z of 1, no reduction kernel) */
-        simt_gemm_int8_mma_sync_tiles(&s->path.tiles, &s->path.tile_count);
+        simt_gemm_int8_mma_sync_tiles(req, &s->path.tiles, &s->path.tile_count);
         s->ctx.split_k = 0;
     }
     if (s->mma_sync_tf32) {
@@ -618,6 +620,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         rate->register_b_per_s_per_sm = SCALAR_LOADS_PER_CLOCK_PER_SM * s->clock;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
+    if (!path->tensor)
+        s->ctx.fixed_split = simt_gemm_fma_split(gpu, req);
     if (!path->tensor && s->clock > 0.0) {
         rate->staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * s->clock;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
@@ -655,7 +659,7 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     /* a GEMV kernel of its own: none of the tile kernels' epilogue or
      * reduction kernel */
     struct shape_context ctx = s->ctx;
-    ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = 0;
+    ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = 0;
     struct candidate c;
     memset(&c, 0, sizeof c);
     c.time_s = HUGE_VAL;
@@ -771,8 +775,11 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                                       "a shared tile's owner waits two L2 latencies for its peers' flag"
                                     : "");
     if (best->split > 1)
-        assume(out, "split-K %d: K cut across %d blocks per output tile; fp32 partial sums reduced %s",
+        assume(out, "split-K %d: K cut across %d blocks per output tile%s; fp32 partial sums reduced %s",
                best->split, best->split,
+               s->ctx.fixed_split > 0
+                   ? " (cuBLAS's split for its SIMT SGEMM on few tiles: K in pieces of 128)"
+                   : "",
                best->serial_reduce
                    ? "in the same kernel through L2, split after split at a semaphore (two L2 latencies "
                      "each), after a memset of the semaphores (0.85 us, measured on an H200)"
@@ -852,11 +859,12 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
     else if (s->mma_sync_int8)
         assume(
             out,
-            "int8: torch._int_mm runs Ampere-generation mma.sync kernels on Hopper (cutlass_80 i16832, seen "
-            "on an H200), not the cuBLASLt kernel behind the int8 figure: priced as the fallback kernels, "
-            "%.2f of the rate, no stream-K, no TMA multicast, no split-K (one block per output tile), and "
-            "their own tiles with the stages in flight their names give",
-            NONTMA_FRACTION);
+            "int8: torch._int_mm runs Ampere-generation mma.sync kernels on Hopper (cutlass_80 i16832 on an "
+            "H200), not the cuBLASLt kernel behind the int8 figure: priced as the fallback kernels, %.2f of "
+            "the rate, no stream-K, no TMA multicast, no split-K, their own tiles%s with the stages in "
+            "flight their names give",
+            NONTMA_FRACTION,
+            simt_gemm_int8_large_tile(req) ? " (128-row ones only: K >= 8192, 2^20 outputs)" : "");
     else if (s->mma_sync_tf32)
         assume(out,
                "tf32: cuBLAS runs Ampere-generation mma.sync kernels (cutlass_80 s1688) for K under 128 or a "

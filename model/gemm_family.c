@@ -90,18 +90,41 @@ int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct s
  * stages, 128x128 with 5, 64x64 with 6. Their
  * multistage mainloop keeps S - 1 stages of cp.async loads in flight (CUTLASS
  * include/cutlass/gemm/threadblock/mma_multistage.h: the prologue issues
- * kStages - 1 stages and the mainloop issues one as it consumes one). */
+ * kStages - 1 stages and the mainloop issues one as it consumes one).
+ * Largest first: the first INT8_LARGE_TILES are the 128-row and wider ones. */
 static const struct tile_shape int8_mma_sync_tiles[] = {
     {256, 128, 3},
     {128, 128, 5},
     {64, 128, 3},
     {64, 64, 6},
 };
+#define INT8_LARGE_TILES 2
 
-void simt_gemm_int8_mma_sync_tiles(const struct tile_shape **tiles, size_t *count)
+/* cuBLAS's choice among them is not the least-time one where K is long:
+ * with K of 8192 or more and an output of 2^20 elements or more it runs
+ * 128x128 (or 256x128), never a 64-row tile, even where that leaves half
+ * the SMs idle. Seen on an H200 (gemm_probe.json, gemm_probe_choice.json):
+ * 128x128 for 128x8192 at K = 8192, 16384 and 28672 (64 blocks), 256x4096,
+ * 512x2048 and 1024x1024 at K = 8192 (64 blocks), 96x16384, 64x16384,
+ * 128x12288, 192x8192 at K = 8192 and 256x8192x28672; a 64-row tile for
+ * 128x8192 at K = 1024, 2048 and 4096, 128x16384x2048, 64x16384x2048,
+ * 64x32768x4096 and 1024^3 (K short), and for 32x16384x8192,
+ * 64x8192x28672 and 128x4096x28672 (outputs of 2^19). */
+#define INT8_LARGE_TILE_MIN_K 8192
+#define INT8_LARGE_TILE_MIN_OUTPUT (1 << 20)
+
+int simt_gemm_int8_large_tile(const struct simt_gemm_request *req)
+{
+    return req->k >= INT8_LARGE_TILE_MIN_K && req->m * req->n >= INT8_LARGE_TILE_MIN_OUTPUT;
+}
+
+void simt_gemm_int8_mma_sync_tiles(const struct simt_gemm_request *req, const struct tile_shape **tiles,
+                                   size_t *count)
 {
     *tiles = int8_mma_sync_tiles;
     *count = sizeof int8_mma_sync_tiles / sizeof int8_mma_sync_tiles[0];
+    if (simt_gemm_int8_large_tile(req))
+        *count = INT8_LARGE_TILES;
 }
 
 /* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and
@@ -117,6 +140,37 @@ void simt_gemm_fma_tiles(const struct tile_shape **tiles, size_t *count)
 {
     *tiles = simt_tiles;
     *count = sizeof simt_tiles / sizeof simt_tiles[0];
+}
+
+/* FP32 outputs of few tiles with long K: cuBLAS 13.1 runs its CUTLASS SIMT
+ * SGEMM (cutlass_80_simt_sgemm_128x32_8x5, 64x64_8x5, 128x64_8x5) with K
+ * split over gridDim.z into pieces of about 128 (16 of its 8-deep K
+ * stages), many more splits than would fill the SMs once, and its
+ * reduction kernel (splitKreduce_kernel) behind. Seen on an H200 for
+ * n of 512 to 2048 and outputs of at most 2^16 elements (gemm_probe.json,
+ * gemm_probe_small.json, gemm_probe_choice.json): K / 128 splits for
+ * 16x1024 at K = 2048 and 4096, 32x512 and 32x1024 at 8192, 16x512 at
+ * 16384, 48x1024 and 32x2048 at 4096, 48x1264x288 (3); fewer for 16x1024
+ * and 16x2048 at 8192 (37), 16x1312x9200 (42), 64x1024x8192 (32) and
+ * 8x1024x8192 (16). The rule takes K / 128, rounded up, at most one split
+ * per SM. Elsewhere the least-time split stands: wider n runs other
+ * kernels (m <= 8: sgemm_largek, split 7 or 8; 16x4096x2048: gemmSN), and
+ * narrower outputs were seen split otherwise (16x16x6864: 132 ways). */
+#define FMA_SPLIT_MIN_N 512
+#define FMA_SPLIT_MAX_N 2048
+#define FMA_SPLIT_MAX_OUTPUT (1 << 16)
+#define FMA_SPLIT_K_PIECE 128
+
+int simt_gemm_fma_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || req->dtype != SIMT_DTYPE_FP32 ||
+        req->n < FMA_SPLIT_MIN_N || req->n > FMA_SPLIT_MAX_N || req->m * req->n > FMA_SPLIT_MAX_OUTPUT ||
+        req->k < 2 * FMA_SPLIT_K_PIECE)
+        return 0;
+    int64_t split = (req->k + FMA_SPLIT_K_PIECE - 1) / FMA_SPLIT_K_PIECE;
+    if (split > gpu->sm_count)
+        split = gpu->sm_count;
+    return (int)split;
 }
 
 /* Thread-block tiles of the tensor-core kernels (CUTLASS/cuBLAS): Hopper's

@@ -76,8 +76,9 @@ struct shape_context {
     double fill_s;                /* per wave: first loads and last stores, one DRAM latency each */
     double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
     int split_k;                  /* 1: the library's kernels may split K; 0: one block per output tile */
-    int reduce_kernel_always;     /* the second (reduction) kernel runs even unsplit */
-    int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
+    int fixed_split; /* >0: the library splits K this many ways (gemm_family.c), not the least time */
+    int reduce_kernel_always;    /* the second (reduction) kernel runs even unsplit */
+    int epilogue_after_mainloop; /* data-parallel waves in step: C's writes follow the math, unhidden */
 };
 
 /* How fast an SM runs one kind of kernel. */
@@ -125,9 +126,13 @@ void simt_gemm_tensor_tiles(const struct tile_shape **tiles, size_t *count);
 /* The FMA (SIMT) SGEMM/DGEMM kernels' tiles: *tiles and *count set to a
  * static list. */
 void simt_gemm_fma_tiles(const struct tile_shape **tiles, size_t *count);
-/* The int8 mma.sync kernels' tiles (torch._int_mm on Hopper): *tiles and
- * *count set to a static list. */
-void simt_gemm_int8_mma_sync_tiles(const struct tile_shape **tiles, size_t *count);
+/* The int8 mma.sync kernels' tiles (torch._int_mm on Hopper) that cuBLAS
+ * chooses among for req: *tiles and *count set to a static list. */
+void simt_gemm_int8_mma_sync_tiles(const struct simt_gemm_request *req, const struct tile_shape **tiles,
+                                   size_t *count);
+/* 1 when cuBLAS takes only the 128-row and wider of them for req (long K,
+ * large outputs). */
+int simt_gemm_int8_large_tile(const struct simt_gemm_request *req);
 /* 1 when cuBLAS runs tf32 as Ampere's mma.sync kernels on this GPU
  * (Hopper: short K or small outputs; gemm_family.c). */
 int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
@@ -136,6 +141,10 @@ void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *coun
 /* 1 when those kernels run with cuBLAS's split-K reduction kernel behind
  * them whatever the split (outputs of a few tiles). */
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+
+/* FP32 FMA kernels: the split of K cuBLAS takes for outputs of few tiles,
+ * or 0 where the least-time split stands (gemm_family.c). */
+int simt_gemm_fma_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 
 /* A candidate's DRAM traffic (gemm_cost.c): c->dram_bytes, dram_s (the
  * read/write/copy mix), dram_read_s and dram_write_s. */

@@ -1,7 +1,9 @@
 /* test_gemm_small.c - the GEMM model's kernel families for small, short-K
  * and skinny shapes (model/gemm_family.c): FP64's DMMA tiles, tf32 on
  * Hopper as Ampere's mma.sync kernels for short K and small outputs, the
- * reduction kernel behind outputs of a few tiles, int8's tiles on Hopper,
+ * reduction kernel behind outputs of a few tiles, int8's tiles on Hopper
+ * (and cuBLAS's larger tile where K is long), fp32's split of K into
+ * pieces of 128 for outputs of few tiles,
  * and the stores of C that tf32's and int8's Hopper kernels do not hide
  * under their math. On a made-up
  * GPU with round numbers (as test_gemm.c's), so that every expected value
@@ -190,6 +192,52 @@ START_TEST(int8_tiles_and_stores)
 }
 END_TEST
 
+/* int8 with K of 8192 or more and an output of 2^20 elements or more:
+ * cuBLAS's 128x128 tile even where a 64-row tile would fill twice the SMs
+ * (128x8192x8192: 64 blocks of 128x128, not 128 of 64x128); a 64-row tile
+ * at K = 4096 or for an output of 2^19, where it is the least time. */
+START_TEST(int8_long_k_large_tile)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    g.tensor_dense_flops_per_s[SIMT_DTYPE_INT8] = 2.0e15;
+    struct simt_gemm_result r = predict_ok(&g, 128, 8192, 8192, SIMT_DTYPE_INT8);
+    ck_assert_int_eq(r.tile_m, 128);
+    ck_assert_int_eq(r.tile_n, 128);
+    ck_assert_int_eq(r.tiles, 64);
+    struct simt_gemm_result shorter = predict_ok(&g, 128, 8192, 4096, SIMT_DTYPE_INT8);
+    ck_assert_int_eq(shorter.tile_m, 64);
+    ck_assert_int_eq(predict_ok(&g, 64, 8192, 8192, SIMT_DTYPE_INT8).tile_m, 64);
+    /* the chosen tile costs its idle SMs: no faster than twice the shorter K */
+    ck_assert(r.time_s > 2.0 * shorter.time_s - FLOOR);
+}
+END_TEST
+
+/* fp32 outputs of few tiles with n of 512 to 2048 and long K: cuBLAS's
+ * SIMT SGEMM splits K into pieces of 128 (16x1024x8192: 64 ways), more
+ * than the least time would (which fills the 128 SMs once); at most one
+ * split per SM; wider n (16x4096x8192) and K under 256 keep the least-time
+ * split, which never goes beyond 16. */
+START_TEST(fp32_few_tiles_split_pieces)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    struct simt_gemm_result r = predict_ok(&g, 16, 1024, 8192, SIMT_DTYPE_FP32);
+    ck_assert_int_eq(r.tensor_cores, 0);
+    ck_assert_int_eq(r.split_k, 64);
+    ck_assert_int_eq(says(&r, "pieces of 128"), 1);
+    ck_assert_int_eq(predict_ok(&g, 16, 1024, 4096, SIMT_DTYPE_FP32).split_k, 32);
+    ck_assert_int_eq(predict_ok(&g, 16, 512, 65536, SIMT_DTYPE_FP32).split_k, 128);
+    ck_assert_int_le(predict_ok(&g, 16, 4096, 8192, SIMT_DTYPE_FP32).split_k, 16);
+    ck_assert_int_le(predict_ok(&g, 16, 1024, 200, SIMT_DTYPE_FP32).split_k, 16);
+    /* on Ampere too (the kernels are cutlass_80's), not before */
+    round_gpu(&g, 8);
+    ck_assert_int_eq(predict_ok(&g, 16, 1024, 8192, SIMT_DTYPE_FP32).split_k, 64);
+    round_gpu(&g, 7);
+    ck_assert_int_le(predict_ok(&g, 16, 1024, 8192, SIMT_DTYPE_FP32).split_k, 16);
+}
+END_TEST
+
 static Suite *gemm_small_suite(void)
 {
     Suite *s = suite_create("gemm_small");
@@ -199,6 +247,8 @@ static Suite *gemm_small_suite(void)
     tcase_add_test(tc, tf32_few_tiles_reduce_kernel);
     tcase_add_test(tc, fp64_dmma_tiles);
     tcase_add_test(tc, int8_tiles_and_stores);
+    tcase_add_test(tc, int8_long_k_large_tile);
+    tcase_add_test(tc, fp32_few_tiles_split_pieces);
     suite_add_tcase(s, tc);
     return s;
 }
