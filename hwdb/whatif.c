@@ -245,7 +245,11 @@ static void replace_boost(const struct simt_gpu_spec *record, struct simt_gpu_sp
     }
     if (!was_overridden(name, overridden, count) || !(*now < *was || *now > *was))
         return;
-    marks->measured |= SIMT_FIG_BIT(id);
+    /* the measured value replaced, or the record's field overridden */
+    if (*m > 0.0)
+        marks->measured |= SIMT_FIG_BIT(id);
+    else
+        marks->datasheet |= SIMT_FIG_BIT(id);
     if (*m > 0.0) {
         double from = *m;
         *m = *now;

@@ -954,14 +954,17 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
 
     setup_context(gpu, req, figures, &s);
     setup_rate(gpu, req, out->alignment_ok, &s);
-    /* one call on an idle GPU runs the asynchronous-MMA kernels faster at
-     * first (gemm_boost.c). Not the mma.sync kernels (FP64's DMMA, int8's,
-     * the unaligned fallback) nor tf32 with B fed through registers: on the
-     * H200 their single calls run at their figures already (power_ramp.json;
-     * FP64: torch 6.0e13, cuBLASLt 6.11e13; int8: 126 TOP/s either way; tf32
-     * torch 346-371 TFLOP/s against cuBLASLt's TN 369 sustained) */
+    /* one call on an idle GPU runs the tensor-core kernels that go at the
+     * figure's rate faster at first (gemm_boost.c; measured on Hopper's
+     * asynchronous-MMA kernels). Not FP64 nor the mma.sync kernels priced
+     * apart (int8's and tf32's on Hopper, the unaligned fallback) nor tf32
+     * with B fed through registers: on the H200 their single calls run at
+     * their figures already (power_ramp.json; FP64: torch 6.0e13, cuBLASLt
+     * 6.11e13; int8: 126 TOP/s either way; tf32 torch 346-371 TFLOP/s
+     * against cuBLASLt's TN 369 sustained) */
     s.boost.factor = 1.0;
-    if (req->launches == SIMT_GEMM_LAUNCH_SINGLE && s.async_mma && !s.rate.unaligned && !s.register_fed_b) {
+    if (req->launches == SIMT_GEMM_LAUNCH_SINGLE && s.path.tensor && req->dtype != SIMT_DTYPE_FP64 &&
+        !s.rate.unaligned && !s.register_fed_b) {
         simt_gemm_single_call_boost(figures, out->flops, s.path.peak_flops_per_s, &s.used, &s.boost);
         s.rate.sm_flops_per_s *= s.boost.factor;
         s.rate.l2_floor_per_sm = l2_floor(s.rate.sm_flops_per_s, &s.path, s.ctx.element_bytes, s.ctx.a_weight,
