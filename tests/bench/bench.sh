@@ -74,10 +74,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-python3 "$HERE/make_requests.py" occupancy 4096 >"$tmp/occupancy.txt"
-python3 "$HERE/make_requests.py" sweep 64 >"$tmp/sweep.txt"
-sed 's/}$/,"format":"columns"}/' "$tmp/sweep.txt" >"$tmp/sweep-columns.txt"
-python3 "$HERE/make_requests.py" kernel 256 >"$tmp/kernel.txt"
+python3 "$HERE/make_requests.py" set "$tmp"
 
 # ---- two simtd: without and with the answer cache ----
 start_simtd() { # name, extra flags; sets port_<name> and pid_<name>

@@ -4,6 +4,11 @@ object a line: a random GPU of the bundled database, random kernel
 attributes and sizes, from a fixed seed so that runs ask the same questions.
 
     tests/bench/make_requests.py KIND COUNT [SEED] > bodies.txt
+    tests/bench/make_requests.py set DIR
+
+set writes the benchmarks' bodies into DIR: occupancy.txt (4096),
+sweep.txt (64), sweep-columns.txt (the same sweeps asking the columns
+format) and kernel.txt (256), each from the default seed.
 
 KIND: occupancy (POST /v1/occupancy), sweep (POST /v1/occupancy/sweep,
 1024 points of dynamic_shared_bytes), kernel (POST /v1/kernel).
@@ -70,15 +75,31 @@ def kernel(rng, ids):
                            "branch": {"paths": 1}}}
 
 
-def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("occupancy", "sweep", "kernel"):
-        sys.exit(__doc__)
-    make = {"occupancy": occupancy, "sweep": sweep, "kernel": kernel}[sys.argv[1]]
-    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 13)
+MAKERS = {"occupancy": occupancy, "sweep": sweep, "kernel": kernel}
+
+
+def write(kind, count, seed, out, extra=None):
+    rng = random.Random(seed)
     ids = gpus()
-    out = sys.stdout
-    for _ in range(int(sys.argv[2])):
-        out.write(json.dumps(make(rng, ids), separators=(",", ":")) + "\n")
+    for _ in range(count):
+        body = MAKERS[kind](rng, ids)
+        if extra:
+            body.update(extra)
+        out.write(json.dumps(body, separators=(",", ":")) + "\n")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "set":
+        d = sys.argv[2]
+        for name, kind, count, extra in (("occupancy", "occupancy", 4096, None), ("sweep", "sweep", 64, None),
+                                         ("sweep-columns", "sweep", 64, {"format": "columns"}),
+                                         ("kernel", "kernel", 256, None)):
+            with open(os.path.join(d, name + ".txt"), "w") as out:
+                write(kind, count, 13, out, extra)
+        return
+    if len(sys.argv) < 3 or sys.argv[1] not in MAKERS:
+        sys.exit(__doc__)
+    write(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 13, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -40,10 +40,7 @@ cleanup() {
     if [ "${KEEP_TMP:-0}" = 1 ]; then echo "kept $tmp" >&2; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
-python3 "$HERE/make_requests.py" occupancy 4096 >"$tmp/occupancy.txt"
-python3 "$HERE/make_requests.py" sweep 64 >"$tmp/sweep.txt"
-sed 's/}$/,"format":"columns"}/' "$tmp/sweep.txt" >"$tmp/sweep-columns.txt"
-python3 "$HERE/make_requests.py" kernel 256 >"$tmp/kernel.txt"
+python3 "$HERE/make_requests.py" set "$tmp"
 # shellcheck disable=SC2086
 "$SIMTD" --port 0 --access-log off --log-level warn $SIMTD_ARGS >"$tmp/simtd.out" 2>"$tmp/simtd.err" &
 pid=$!

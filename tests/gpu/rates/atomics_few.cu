@@ -41,9 +41,7 @@ static std::vector<int> seq(int n, int first, int step) {
 int main() {
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
-    CK(cudaMalloc(&flush_buf, flush_words * 4));
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
+    cold_timing_init();
     unsigned *h;
     CK(cudaMalloc(&h, 1 << 20));
     int drv = 0;

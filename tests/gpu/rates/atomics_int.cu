@@ -79,9 +79,7 @@ static void row(const char *group, const char *name, double t, double ops, const
 int main() {
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
-    CK(cudaMalloc(&flush_buf, flush_words * 4));
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
+    cold_timing_init();
     unsigned *h;
     const size_t hwords = (size_t)16 << 20;
     CK(cudaMalloc(&h, hwords * 4));

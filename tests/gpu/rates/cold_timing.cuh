@@ -3,7 +3,7 @@
  * Before each launch a 256 MiB write flushes the L2 (k_flush over
  * flush_words) and a 50 us sleep kernel (%globaltimer) lets the host queue
  * the event pair first; 2 untimed, 7 timed, the median. The including
- * program allocates flush_buf and creates e0 and e1 before time_cold. */
+ * program calls cold_timing_init once before time_cold. */
 #ifndef SIMT_COLD_TIMING_CUH
 #define SIMT_COLD_TIMING_CUH
 
@@ -37,6 +37,13 @@ __global__ void k_flush(unsigned *p, size_t n) {
 static unsigned *flush_buf;
 static const size_t flush_words = (size_t)64 << 20;
 static cudaEvent_t e0, e1;
+
+/* The flush buffer and the event pair time_cold uses. */
+static void cold_timing_init() {
+    CK(cudaMalloc(&flush_buf, flush_words * 4));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+}
 
 static double time_cold(const std::function<void()> &launch) {
     std::vector<double> v;
