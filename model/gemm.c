@@ -230,17 +230,14 @@ static double l2_feed(const struct kernel_rate *rate, const struct tile_shape *t
 }
 
 /* Math rate of one SM on this tile: the aligned kernels' rate, or the
- * fallback kernels' (a fraction of it, or their operand loads) when the
- * leading dimensions are not 16-byte multiples. */
+ * fallback kernels' (a fraction of it) when the leading dimensions are not
+ * 16-byte multiples; their loads and stores are priced apart
+ * (simt_gemm_slot_time). */
 static double tile_rate(const struct kernel_rate *rate, const struct tile_shape *tile)
 {
     double sm_rate = rate->sm_flops_per_s;
-    if (rate->unaligned) {
-        double slower = NONTMA_FRACTION * sm_rate;
-        double flops_per_element = 2.0 * (double)tile->m * (double)tile->n / (double)(tile->m + tile->n);
-        double fed = rate->loads_per_s_per_sm * flops_per_element;
-        sm_rate = slower < fed ? slower : fed;
-    }
+    if (rate->unaligned)
+        sm_rate *= NONTMA_FRACTION;
     if (rate->register_b_per_s_per_sm > 0.0) {
         /* each element of B serves the tile's rows */
         double fed = rate->register_b_per_s_per_sm * 2.0 * (double)tile->m;
@@ -276,14 +273,12 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
     double tile_bytes =
         (rows * ctx->a_weight + cols * rate->column_share) * (double)k_per_split * ctx->element_bytes;
     double math_s = tile_flops / tile_rate(rate, tile);
-    /* FMA kernels: every operand element of the tile, and every element of
-     * its output, passes through the SM's load/store path one at a time */
-    if (rate->staged_per_s_per_sm > 0.0) {
-        double staged = (double)(tile->m + tile->n) * (double)k_per_split + (double)tile->m * (double)tile->n;
-        double stage_s = staged / rate->staged_per_s_per_sm;
-        if (stage_s > math_s)
-            math_s = stage_s;
-    }
+    /* FMA kernels and the fallback kernels: every operand element of the
+     * tile, and every element of its output, passes through the SM's
+     * load/store path, one or a few at a time (gemm_tiny.c) */
+    double slot_s = simt_gemm_slot_time(req, rate, tile, tile_k, split);
+    if (slot_s > math_s)
+        math_s = slot_s;
     double stage_bytes = tile_bytes / (double)k_per_split * (double)tile_k;
     double feed_full_s = tile_bytes / l2_feed(rate, tile, (double)ctx->sm_count, stage_bytes);
     double feed_rest_s = rest > 0 ? tile_bytes / l2_feed(rate, tile, (double)rest, stage_bytes) : 0.0;

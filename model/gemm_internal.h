@@ -1,7 +1,8 @@
 /* gemm_internal.h - what the GEMM model's files share (gemm.c prices,
  * gemm_request.c checks, gemm_family.c says which kernels cuBLAS runs and
  * their tiles, gemm_cost.c prices traffic and sums a time, gemm_small_n.c
- * prices its small-N kernel). Not for other
+ * prices its small-N kernel, gemm_tiny.c the load/store path of the kernels
+ * without TMA). Not for other
  * modules. */
 #ifndef SIMT_GEMM_INTERNAL_H
 #define SIMT_GEMM_INTERNAL_H
@@ -172,5 +173,14 @@ int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_ge
 /* Its blocks and their latency-bound streaming time over latency_s. */
 void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                               double element_bytes, double latency_s, struct simt_gemm_small_n *out);
+
+/* gemm_tiny.c: the time one tile spends in the SM's load/store path, for
+ * the kernels without TMA: FMA kernels (rate->staged_per_s_per_sm) move
+ * the tile's K depth of operands and C's elements; the fallback kernels of
+ * unaligned shapes (rate->unaligned, loads_per_s_per_sm) load the tile's K
+ * depth of operands, or for 16-bit types the K that exists in the split
+ * and C's elements. 0 for the other kernels. */
+double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct kernel_rate *rate,
+                           const struct tile_shape *tile, int tile_k, int split);
 
 #endif
