@@ -1,0 +1,144 @@
+/* test_gemm_tiny.c - the GEMM model where K is short or the output small
+ * (model/gemm_tiny.c, model/gemm_family.c): the 16-bit fallback kernels of
+ * unaligned shapes load the K that exists and store C through their narrow
+ * slots, so that K = 1 is priced by its outputs; tf32's fallback keeps the
+ * tile's depth; fp16 and bf16 split K with a reduction kernel behind on
+ * Hopper, tf32's wgmma kernels in the kernel. On a made-up GPU with round
+ * numbers (as test_gemm.c's and test_gemm_small.c's), so that every
+ * expected value can be worked by hand beside it. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "gemm_internal.h"
+
+/* 128 SMs at 1 GHz; fp16, bf16 and tf32 tensor cores from the datasheet,
+ * 1e15 x 0.66 = 6.6e14 flop/s (every tensor tile fills whole waves of
+ * 8192^3 on 128 SMs: nothing is de-quantized); DRAM 4e12 B/s for reads and
+ * writes; no L2 figure, no DRAM latency: no feed limit, no per-wave fill.
+ * Back-to-back calls: 2.45 us a kernel. */
+static void round_gpu(struct simt_gpu_spec *g, int compute_major)
+{
+    memset(g, 0, sizeof *g);
+    g->vendor = SIMT_VENDOR_NVIDIA;
+    g->compute_major = compute_major;
+    g->sm_count = 128;
+    g->boost_clock_hz = 1.0e9;
+    g->fp32_flops_per_clock_per_sm = 256.0;
+    g->fp64_flops_per_clock_per_sm = 128.0;
+    g->tensor_dense_flops_per_s[SIMT_DTYPE_TF32] = 1.0e15;
+    g->tensor_dense_flops_per_s[SIMT_DTYPE_FP16] = 1.0e15;
+    g->tensor_dense_flops_per_s[SIMT_DTYPE_BF16] = 1.0e15;
+    g->dram_bandwidth_bytes_per_s = 4.0e12;
+    for (int d = 0; d < SIMT_DTYPE_COUNT; d++)
+        g->achievable_tensor[d] = 0.66;
+    g->achievable_fp32 = 0.76 / 0.82;
+    g->achievable_fp64 = 0.76 / 0.82;
+}
+
+/* the fallback kernels' operand load slots per clock per SM (gemm.c) */
+#define SLOTS_PER_S (3.35 * 1.0e9)
+
+static struct simt_gemm_result predict_ok(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k,
+                                          enum simt_dtype dtype)
+{
+    struct simt_gemm_request req = {
+        m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK, 0};
+    struct simt_gemm_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc = simt_gemm_predict(g, &req, &r, &diag);
+    ck_assert_msg(rc == SIMT_OK, "predict failed: %s (%s)", diag.message, diag.field);
+    return r;
+}
+
+/* 4096 x 4096 x 1 fp16 on Hopper: K = 1 is 2 bytes, not a 16-byte
+ * multiple, so the fallback kernels run, one element a load slot. Per
+ * 256x128 tile (the largest: the fewest slots per output) they load
+ * (256 + 128) x 1 operand elements, the K that exists, and store 32768
+ * elements of C: 33152 slots, 9.896 us at 3.35e9 a second; 512 tiles are
+ * 4 waves of 128 SMs: 39.58 us. Counting the tile's 64-deep K instead
+ * (24576 slots) and no C would give 29.3 us; counting both, 68.8 us. The
+ * math (2 x 256 x 128 x 64 at 0.73 of 5.15625e12 per SM, 1.1 us a tile)
+ * and C's 33.5 MB of DRAM writes (8.4 us) are under it. bf16 alike. */
+START_TEST(sixteen_bit_k1_priced_by_c)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    double per_tile = ((256.0 + 128.0) * 1.0 + 256.0 * 128.0) / SLOTS_PER_S;
+    enum simt_dtype types[] = {SIMT_DTYPE_FP16, SIMT_DTYPE_BF16};
+    for (size_t i = 0; i < 2; i++) {
+        struct simt_gemm_result r = predict_ok(&g, 4096, 4096, 1, types[i]);
+        ck_assert_int_eq(r.alignment_ok, 0);
+        ck_assert_int_eq(r.tile_m, 256);
+        ck_assert_int_eq(r.tile_n, 128);
+        ck_assert_int_eq(r.split_k, 1);
+        ck_assert_double_eq_tol(r.compute_s, 4.0 * per_tile, 1e-11);
+    }
+    /* K = 2: two elements a slot (4 bytes), the operands twice as deep */
+    struct simt_gemm_result two = predict_ok(&g, 4096, 4096, 2, SIMT_DTYPE_FP16);
+    double per_tile_2 = ((256.0 + 128.0) * 2.0 + 256.0 * 128.0) / (2.0 * SLOTS_PER_S);
+    ck_assert_double_eq_tol(two.compute_s, 4.0 * per_tile_2, 1e-11);
+    /* twice the outputs, twice the time the slots take */
+    struct simt_gemm_result wide = predict_ok(&g, 4096, 8192, 1, SIMT_DTYPE_FP16);
+    ck_assert_double_eq_tol(wide.compute_s, 8.0 * per_tile, 1e-11);
+}
+END_TEST
+
+/* tf32 on Ampere (no mma.sync rule there), 4096 x 4096 x 1: the fallback
+ * kernels still count the tile's 16-deep K (64 bytes of tf32) and no C:
+ * (256 + 128) x 16 slots a tile, one element each, 4 waves: 7.336 us of
+ * slots, under C's 67.1 MB of DRAM writes. */
+START_TEST(tf32_fallback_keeps_tile_depth)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 8);
+    struct simt_gemm_result r = predict_ok(&g, 4096, 4096, 1, SIMT_DTYPE_TF32);
+    ck_assert_int_eq(r.alignment_ok, 0);
+    ck_assert_int_eq(r.tile_m, 256);
+    ck_assert_int_eq(r.tile_n, 128);
+    ck_assert_double_eq_tol(r.compute_s, 4.0 * (256.0 + 128.0) * 16.0 / SLOTS_PER_S, 1e-11);
+}
+END_TEST
+
+/* Split K on Hopper: fp16 and bf16 leave the partials' sum to the
+ * reduction kernel behind them (gemm_family.c); tf32's wgmma kernels and
+ * fp8's reduce in the kernel; before Hopper every split has a second
+ * kernel (the model's rule for those GPUs, not this function's), and so
+ * does every other vendor. */
+START_TEST(sixteen_bit_split_reduced_by_a_second_kernel)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_FP16), 0);
+    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_BF16), 0);
+    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_TF32), 1);
+    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_FP8), 1);
+    round_gpu(&g, 8);
+    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_TF32), 0);
+    round_gpu(&g, 9);
+    g.vendor = SIMT_VENDOR_AMD;
+    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_TF32), 0);
+}
+END_TEST
+
+static Suite *gemm_tiny_suite(void)
+{
+    Suite *s = suite_create("gemm_tiny");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, sixteen_bit_k1_priced_by_c);
+    tcase_add_test(tc, tf32_fallback_keeps_tile_depth);
+    tcase_add_test(tc, sixteen_bit_split_reduced_by_a_second_kernel);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(gemm_tiny_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
