@@ -848,9 +848,12 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             out,
             "alignment: k or n is not a multiple of %d elements (16 bytes): no TMA; the fallback kernels run "
             "at %.2f of the aligned rate at best and issue %.2f operand load slots per clock per SM, each "
-            "carrying %d element%s (as many as the alignment allows, at most 4 bytes; measured on an H200)",
+            "carrying %d element%s (as many as the alignment allows, at most 4 bytes; measured on an H200)%s",
             out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, slot_width,
-            slot_width == 1 ? "" : "s");
+            slot_width == 1 ? "" : "s",
+            req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16
+                ? "; 16-bit: the K that exists loaded, C stored through the same slots"
+                : "");
     else if (s->mma_sync_int8)
         assume(
             out,
