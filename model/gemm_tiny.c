@@ -12,7 +12,36 @@
  * cutlass_80_tensorop_*_s16816gemm_256x128 align2 at K = 2 and 4); their
  * time follows C, not K: 4096^2 x 1 takes 28.8 us of kernel, as fp32's FMA
  * kernel does (simt_sgemm_128x32, 27.4 us), for 16.8 M outputs stored an
- * element or two at a time, and K = 2 and 4 take 18.8 to 24.9 us. Pure. */
+ * element or two at a time, and K = 2 and 4 take 18.8 to 24.9 us.
+ *
+ * What cuBLAS 13.1 ran on the H200 for tiny and short-K shapes (the same
+ * file, fit data), beside what the model prices as yet:
+ *  - fp16, bf16 aligned: nvjet_sm90 64x8 tiles (one kernel, 1.9 to 2.1 us,
+ *    a call 4.6 to 5.1 us) up to 256^2 x 16; K of 8 to 64 at 2048^2 and
+ *    4096^2: nvjet 256x128 coopA, at 4096^2 after a memset (stream-K);
+ *  - fp16, bf16 unaligned (K = 1..4, odd K): cutlass_75 s1688 and
+ *    cutlass_80 s16816 or wmma kernels, align1/align2, a few with the
+ *    reduction kernel behind even unsplit (bf16 8x32x4, 16x64x2, 24x40x3);
+ *    fp32 and 16-bit outputs of at most 16 x 16 with short K also ran
+ *    gemmSN_NN_kernel;
+ *  - fp32: K = 1 simt_sgemm_128x32; K = 2..64 sm80_xmma ffma 64x64 or
+ *    128x32 (simt_sgemm_256x128 at 2048^2 x 64 and 4096^2 x 2); tiny
+ *    outputs simt_sgemm_64x64 split with the reduction kernel;
+ *  - tf32: K = 1 the FMA simt_sgemm_128x32 at every output size; unaligned
+ *    tiny sm80_xmma tf32 32x32x64; aligned tiny cutlass_80 s1688 64x64
+ *    with the reduction kernel (outputs of one tile even unsplit: 4x4x4,
+ *    32x32x32; not 100^3 nor 128^3, 4 tiles, unsplit).
+ * The reduction kernel's own time grows with the splits it sums: 1.1 to
+ * 1.3 us for one or two, then about 0.03 us a split (a least-squares line
+ * over the 74 split shapes of the four probe files: 1.63 us + 0.0294 us a
+ * split; 5.1 to 5.7 us at 125 splits, 11.6 at 376: the unaligned 16-bit
+ * and tf32 kernels split K of 1000 to 3000 into pieces of 8 to 16 for
+ * outputs of one tile). A call's reduction kernel costs its time plus
+ * about 1.2 us of gap. The model prices it as a GEMM kernel's fixed cost
+ * (KERNEL_FLOOR_S) and two DRAM latencies whatever the split: too much for
+ * tiny outputs (tf32 16x16x16 +27%), too little for hundreds of splits
+ * (bf16 6x7x3475 -30%). Pricing it needs a figure the database does not
+ * hold (a reduction kernel's time per split): not done here. Pure. */
 #include "gemm.h"
 #include "gemm_internal.h"
 
