@@ -22,8 +22,8 @@
  *  - fp16, bf16 unaligned (K = 1..4, odd K): cutlass_75 s1688 and
  *    cutlass_80 s16816 or wmma kernels, align1/align2, a few with the
  *    reduction kernel behind even unsplit (bf16 8x32x4, 16x64x2, 24x40x3);
- *    fp32 and 16-bit outputs of at most 16 x 16 with short K also ran
- *    gemmSN_NN_kernel;
+ *    fp32 and 16-bit outputs of at most 16 x 16 with short K (and bf16
+ *    6x82x501) ran gemmSN_NN_kernel;
  *  - fp32: K = 1 simt_sgemm_128x32; K = 2..64 sm80_xmma ffma 64x64 or
  *    128x32 (simt_sgemm_256x128 at 2048^2 x 64 and 4096^2 x 2); tiny
  *    outputs simt_sgemm_64x64 split with the reduction kernel;
@@ -37,7 +37,7 @@
  * split; 5.1 to 5.7 us at 125 splits, 11.6 at 376: the unaligned 16-bit
  * and tf32 kernels split K of 1000 to 3000 into pieces of 8 to 16 for
  * outputs of one tile). A call's reduction kernel costs its time plus
- * about 1.2 us of gap. The model prices it as a GEMM kernel's fixed cost
+ * 1.2 to 2 us of gap. The model prices it as a GEMM kernel's fixed cost
  * (KERNEL_FLOOR_S) and two DRAM latencies whatever the split: too much for
  * tiny outputs (tf32 16x16x16 +27%), too little for hundreds of splits
  * (bf16 6x7x3475 -30%). Pricing it needs a figure the database does not
