@@ -475,7 +475,7 @@ static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gem
         s->used |= SIMT_FIG_BIT(SIMT_FIG_LAUNCH_OVERHEAD);
     }
     ctx->second_kernel_s = KERNEL_FLOOR_S;
-    ctx->reduce_in_kernel = s->path.tensor && simt_gemm_split_in_kernel(gpu, req->dtype);
+    ctx->reduce_in_kernel = s->path.tensor && gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9;
     ctx->fill_s = 2.0 * s->latency_s;
     ctx->memset_s = WORKSPACE_MEMSET_S;
     ctx->split_k = 1;

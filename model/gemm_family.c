@@ -173,23 +173,6 @@ int simt_gemm_fma_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_
     return (int)split;
 }
 
-/* Split K on Hopper: cuBLAS's TMA kernels for the 16-bit types (nvjet_sm90
- * _hsh and _tst ..._splitK) write fp32 partials and leave their sum to its
- * reduction kernel (splitKreduce_kernel) behind them, on every split-K
- * shape seen on an H200 (gemm_probe.json, gemm_probe_small.json: fp16
- * 4x4096x4096 and 16x4096x4096, bf16 16x16x8192, 32x64x16384,
- * 4x4096x14336 and 1x10240x8192); their stream-K kernels (coopA, a memset
- * before them) and tf32's sm90_xmma kernels (a memset before them, no
- * second kernel: 128x3376x3776, 256x4096x4096, 1025^3) reduce in the
- * kernel. fp8's kernels are of the same nvjet family, but no split fp8
- * GEMM was seen: they keep the in-kernel reduction, as do the rest. */
-int simt_gemm_split_in_kernel(const struct simt_gpu_spec *gpu, enum simt_dtype dtype)
-{
-    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 9)
-        return 0;
-    return dtype != SIMT_DTYPE_FP16 && dtype != SIMT_DTYPE_BF16;
-}
-
 /* Thread-block tiles of the tensor-core kernels (CUTLASS/cuBLAS): Hopper's
  * wgmma kernels and Ampere's mma.sync kernels share these output shapes; the
  * K depth is one 128-byte (Hopper on) or 64-byte (before) row of A per

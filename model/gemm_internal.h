@@ -143,11 +143,6 @@ void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *coun
  * them whatever the split (outputs of a few tiles). */
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 
-/* 1 when cuBLAS's tensor-core kernels for dtype on this GPU reduce a split
- * K in the kernel, through L2 (Hopper on, but not fp16 and bf16, whose
- * split kernels leave it to a reduction kernel; gemm_family.c). */
-int simt_gemm_split_in_kernel(const struct simt_gpu_spec *gpu, enum simt_dtype dtype);
-
 /* FP32 FMA kernels: the split of K cuBLAS takes for outputs of few tiles,
  * or 0 where the least-time split stands (gemm_family.c). */
 int simt_gemm_fma_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);

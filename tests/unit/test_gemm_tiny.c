@@ -2,8 +2,7 @@
  * (model/gemm_tiny.c, model/gemm_family.c): the 16-bit fallback kernels of
  * unaligned shapes load the K that exists and store C through their narrow
  * slots, so that K = 1 is priced by its outputs; tf32's fallback keeps the
- * tile's depth; fp16 and bf16 split K with a reduction kernel behind on
- * Hopper, tf32's wgmma kernels in the kernel. On a made-up GPU with round
+ * tile's depth. On a made-up GPU with round
  * numbers (as test_gemm.c's and test_gemm_small.c's), so that every
  * expected value can be worked by hand beside it. */
 #include <check.h>
@@ -11,7 +10,6 @@
 #include <string.h>
 
 #include "gemm.h"
-#include "gemm_internal.h"
 
 /* 128 SMs at 1 GHz; fp16, bf16 and tf32 tensor cores from the datasheet,
  * 1e15 x 0.66 = 6.6e14 flop/s (every tensor tile fills whole waves of
@@ -102,34 +100,12 @@ START_TEST(tf32_fallback_keeps_tile_depth)
 }
 END_TEST
 
-/* Split K on Hopper: fp16 and bf16 leave the partials' sum to the
- * reduction kernel behind them (gemm_family.c); tf32's wgmma kernels and
- * fp8's reduce in the kernel; before Hopper every split has a second
- * kernel (the model's rule for those GPUs, not this function's), and so
- * does every other vendor. */
-START_TEST(sixteen_bit_split_reduced_by_a_second_kernel)
-{
-    struct simt_gpu_spec g;
-    round_gpu(&g, 9);
-    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_FP16), 0);
-    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_BF16), 0);
-    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_TF32), 1);
-    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_FP8), 1);
-    round_gpu(&g, 8);
-    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_TF32), 0);
-    round_gpu(&g, 9);
-    g.vendor = SIMT_VENDOR_AMD;
-    ck_assert_int_eq(simt_gemm_split_in_kernel(&g, SIMT_DTYPE_TF32), 0);
-}
-END_TEST
-
 static Suite *gemm_tiny_suite(void)
 {
     Suite *s = suite_create("gemm_tiny");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, sixteen_bit_k1_priced_by_c);
     tcase_add_test(tc, tf32_fallback_keeps_tile_depth);
-    tcase_add_test(tc, sixteen_bit_split_reduced_by_a_second_kernel);
     suite_add_tcase(s, tc);
     return s;
 }
