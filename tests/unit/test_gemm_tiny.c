@@ -1,9 +1,8 @@
-/* test_gemm_tiny.c - the GEMM model where K is short or the output small
- * (model/gemm_tiny.c, model/gemm_family.c): the 16-bit fallback kernels of
- * unaligned shapes load the K that exists and store C through their narrow
- * slots, so that K = 1 is priced by its outputs; tf32's fallback keeps the
- * tile's depth. On a made-up GPU with round
- * numbers (as test_gemm.c's and test_gemm_small.c's), so that every
+/* test_gemm_tiny.c - the GEMM model where K is short (model/gemm_tiny.c):
+ * the 16-bit fallback kernels of unaligned shapes load the K that exists
+ * and store C through their narrow slots, so that K = 1 is priced by its
+ * outputs; tf32's fallback keeps the tile's depth. On a made-up GPU with
+ * round numbers (as test_gemm.c's and test_gemm_small.c's), so that every
  * expected value can be worked by hand beside it. */
 #include <check.h>
 #include <math.h>
