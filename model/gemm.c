@@ -226,6 +226,8 @@ static double l2_feed(const struct kernel_rate *rate, const struct tile_shape *t
         return in_flight;
     double share = rate->l2_bytes_per_s / active;
     double feed = share > rate->l2_floor_per_sm ? share : rate->l2_floor_per_sm;
+    if (tile->stages > 0) /* each load also waits for its own bytes (gemm_stream.c) */
+        in_flight = simt_gemm_stream_feed(rate, tile, stage_bytes, IN_FLIGHT_STAGES, feed);
     return feed < in_flight ? feed : in_flight;
 }
 
@@ -973,6 +975,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     struct candidate best;
     memset(&best, 0, sizeof best);
     best.time_s = HUGE_VAL;
+    if (simt_gemm_stream_tile(gpu, req, s.async_mma, &s.path.tiles, &s.path.tile_count))
+        s.stream_k = s.ctx.split_k = 0; /* cuBLAS's wave-filling tile (gemm_stream.c), data-parallel */
     choose_among(&s.ctx, &s.rate, s.path.tiles, s.path.tile_count, s.tile_k, s.stream_k, &best);
     if (!req->sparse)
         try_gemv(gpu, req, figures, &s, &best);
@@ -989,5 +993,6 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     /* what the answer rests on, besides the figures in figures_used */
     assume_kernel(gpu, req, &s, &best, out);
     assume_figures(req, &s, out);
+    simt_gemm_stream_assume(out);
     return SIMT_OK;
 }

@@ -173,4 +173,21 @@ int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_ge
 void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                               double element_bytes, double latency_s, struct simt_gemm_small_n *out);
 
+/* Skinny GEMMs streaming a wide weight (gemm_stream.c). 1 when cuBLAS runs
+ * its 448-wide tile of two stages for req (Hopper, fp16 and bf16, m of 113
+ * to 128, the tile that fills the SMs best): *tiles and *count set to it;
+ * else 0 and nothing changes. */
+int simt_gemm_stream_tile(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int async_mma,
+                          const struct tile_shape **tiles, size_t *count);
+/* Operand bytes per second (counted as stage_bytes counts them) an SM draws
+ * through a pipeline of tile->stages (> 0) stages: stages - 1 loads in
+ * flight, each one memory latency (fitted_stages over
+ * rate->in_flight_stages_per_s) plus the stage's bytes at
+ * share_bytes_per_s. */
+double simt_gemm_stream_feed(const struct kernel_rate *rate, const struct tile_shape *tile,
+                             double stage_bytes, double fitted_stages, double share_bytes_per_s);
+/* The answer's assumption line for that tile, when out ran it and there is
+ * room. */
+void simt_gemm_stream_assume(struct simt_gemm_result *out);
+
 #endif
