@@ -111,6 +111,7 @@ struct candidate {
     double dram_bytes;
     double dram_read_s;  /* A and B alone, at the read rate */
     double dram_write_s; /* C (and evicted dirty lines) alone, at the write rate */
+    double evicted_s;    /* the evicted dirty lines alone, at the write rate */
     double overhead_s;
     double reduce_s;   /* split-K: partial sums through L2 after the main loop */
     int serial_reduce; /* split-K reduced in the GEMM kernel, split after split (else a second kernel) */

@@ -38,7 +38,18 @@
  * SM draws S - 1 stages per (latency + stage bytes / share). With S = 2 on
  * an H200: 0.34 us + 64 KiB / 64 GB/s = 1.36 us per stage, the measured
  * 1.55 within 12%. Deeper pipelines keep more loads in flight and the
- * share binds first, as before. */
+ * share binds first, as before.
+ *
+ * A single call after other work also finds that work's dirty lines in
+ * L2 (model/l2_state.h), and its fills evict them. Where DRAM's rate binds
+ * the write-backs share it (gemm_cost.c prices them with the traffic);
+ * where a shallow pipeline's loads bind, each fill waits behind the victim
+ * it writes back, so their time adds (gemm_cost.c, simt_gemm_finish, for
+ * tiles of known depth). At 128x28672, K = 4096: one call takes 112.6 us,
+ * the kernel alone back to back 103.2 us and the launch 2.7 us, so about 7
+ * us more than launch and kernel, as for the DRAM-bound 128x20480 (320x64
+ * tile: 51.7 against 42.4 + 2.7 us) and as reads after a 256 MiB write
+ * pay 6 to 10 us (tests/gpu/results/h200/kmemory_probe.json). */
 #include <stdio.h>
 
 #include "gemm.h"
@@ -120,6 +131,7 @@ void simt_gemm_stream_assume(struct simt_gemm_result *out)
         out->assumptions[out->assumption_count++], SIMT_GEMM_ASSUMPTION_BYTES,
         "wide weight: cuBLAS fills the SMs with clusters of two %dx%d tiles (its 448x64 kernel, as for "
         "16-bit m = 128 on an H200), whose K stages of %d KiB leave shared memory room for %d: one load in "
-        "flight, each taking the memory latency plus its bytes at the SM's share of the L2 bandwidth",
+        "flight, each taking the memory latency plus its bytes at the SM's share of the L2 bandwidth (and, "
+        "in a single call, waiting behind the dirty lines its fills evict)",
         stream_tile.m, stream_tile.n, (stream_tile.m + stream_tile.n) * 64 * 2 / 1024, stream_tile.stages);
 }
