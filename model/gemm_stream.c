@@ -28,11 +28,14 @@
  * kernel runs at about half DRAM's rate: 1.55 us per stage whatever the
  * number of busy SMs (120, 128 or 132 blocks; K from 1024 to 16384 at
  * n = 28672: 29.8, 53.3, 103.2, 152.1, 200.1 and 398.2 us, a line of slope
- * 1.55 us per stage). A pipeline of S stages keeps S - 1 loads in flight
- * (CUTLASS's warp-specialized mainloop, include/cutlass/gemm/collective/
- * sm90_mma_tma_gmma_ss_warpspecialized.hpp: the consumer releases a stage
- * after the MMA on it completes, which it waits for once the next stage's
- * MMA is issued); each load takes one memory latency and then its bytes at
+ * 1.55 us per stage). A pipeline of S stages keeps S - 1 loads in flight:
+ * so does CUTLASS's warp-specialized mainloop (NVIDIA/cutlass, include/
+ * cutlass/gemm/collective/sm90_mma_tma_gmma_ss_warpspecialized.hpp, mma():
+ * after issuing the MMA on a stage it waits with warpgroup_wait<K_PIPE_MMAS>
+ * for the one before and only then calls consumer_release on that stage,
+ * which producer_acquire waits for before the next TMA load into it; nvjet's
+ * source is not public, the pattern is taken to be the same). Each load
+ * takes one memory latency and then its bytes at
  * the SM's share of the L2's bandwidth (every SM receives the whole stage:
  * a TMA multicast saves L2 reads, not the SM's intake). Little's law: an
  * SM draws S - 1 stages per (latency + stage bytes / share). With S = 2 on
