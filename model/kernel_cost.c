@@ -612,6 +612,22 @@ static double block_wait_of(const struct simt_kernel_request *req, const struct 
     return shape->warps_per_block;
 }
 
+/* The rounds of one group of loads in flight together (kernel_issue.c):
+ * the group waits as long as its longest member, and a round waits in the
+ * DRAM bank queues once however many of its loads miss. A group of one
+ * adds what the access alone costs. */
+struct load_group {
+    double rounds, delay_cycles, queue_rounds;
+};
+
+static void close_group(struct load_group *g, struct warp_cost *w)
+{
+    w->load_rounds += g->rounds;
+    w->memory_delay_cycles += g->delay_cycles;
+    w->dram_queue_rounds += g->queue_rounds;
+    *g = (struct load_group){0.0, 0.0, 0.0};
+}
+
 int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, struct warp_cost *w,
                           unsigned *assumed, struct simt_diag *diag)
@@ -625,17 +641,24 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
     if (rc != SIMT_OK)
         return rc;
     double block_wait = block_wait_of(req, shape);
+    int leader[SIMT_KERNEL_MAX_ACCESSES];
+    double in_flight[SIMT_KERNEL_MAX_ACCESSES];
+    simt_kernel_issue_groups(req, leader, in_flight);
+    struct load_group group = {0.0, 0.0, 0.0};
+    int open = -1; /* the leader of the group being summed */
     for (int i = 0; i < req->access_count; i++) {
         const struct simt_kernel_access *a = &req->accesses[i];
         if (a->count <= 0.0)
             continue;
         double independent = a->independent < a->count ? a->independent : a->count;
         double rounds = ceil(a->count / independent - 1e-9);
-        /* the accesses whose slowest sets the round's latency: in a block
-         * with barriers, every warp's (block_wait) */
-        double waited = independent * block_wait;
+        /* the accesses whose slowest sets the round's latency: the loads
+         * of its group in flight with it, and in a block with barriers
+         * every warp's (block_wait) */
+        double waited = in_flight[i] * block_wait;
         int is_load = a->op == SIMT_OP_LOAD;
         double latency = 0.0;
+        double queued_before = w->dram_queue_rounds;
         w->instructions += a->count;
         switch (a->space) {
         case SIMT_SPACE_GLOBAL:
@@ -679,11 +702,18 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
         }
         }
         if (is_load) {
+            if (leader[i] != open)
+                close_group(&group, w);
+            open = leader[i];
+            double queue = w->dram_queue_rounds - queued_before;
+            w->dram_queue_rounds = queued_before;
             w->load_count += a->count;
-            w->load_rounds += rounds;
-            w->memory_delay_cycles += rounds * latency;
+            group.rounds = fmax(group.rounds, rounds);
+            group.delay_cycles = fmax(group.delay_cycles, rounds * latency);
+            group.queue_rounds = fmax(group.queue_rounds, queue);
         }
     }
+    close_group(&group, w);
     w->fp32_flops = req->flops_fp32;
     w->fp64_flops = req->flops_fp64;
     w->fp16_flops = req->flops_fp16;

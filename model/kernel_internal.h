@@ -102,6 +102,13 @@ struct launch_shape {
     double shared_bytes_per_block;
 };
 
+/* Which global loads issue together (kernel_issue.c): leader[i] is the
+ * first access of access i's group (i itself when alone), in_flight[i] the
+ * loads of its group one thread has in flight at once (each member's
+ * independent, clipped to its count, summed). Consecutive loads indexed by
+ * the thread alone form a group; every other access stands alone. */
+void simt_kernel_issue_groups(const struct simt_kernel_request *req, int *leader, double *in_flight);
+
 /* Reads the barrier, shuffle and block-launch figures into r (kernel_cost.c). */
 void simt_kernel_read_sync_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
                                  const struct simt_kernel_request *req, struct rates *r,
