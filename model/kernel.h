@@ -304,6 +304,7 @@ struct simt_kernel_result {
     double waves; /* blocks / (resident blocks per SM x SMs) */
     double divergence_serialization;
     double latency_rounds_per_warp; /* dependent rounds of loads per warp */
+    int loads_together;             /* 1: some consecutive global loads share their rounds (kernel_issue.c) */
     double loaded_latency_cycles;   /* mean warp round trip in the full wave, queueing included */
     double achieved_dram_bandwidth_bytes_per_s;
     int advice_count;
