@@ -64,10 +64,12 @@ static const struct simt_api_field access_fields[] = {
                     "How many of count may be in flight at once."),
     SIMT_ROW_RANGE("repeats", SIMT_API_INTEGER, 0, 0, SIMT_KERNEL_MAX_ACCESSES - 1, 0,
                    "Index of an earlier access whose addresses this one reads again."),
-    SIMT_ROW_RANGE("depends_on", SIMT_API_INTEGER, 0, 0, SIMT_KERNEL_MAX_ACCESSES - 1, 0,
-                   "Index of an earlier access whose loaded values this one's addresses are computed from "
-                   "(a gather's table read after its index load): it waits for them. Without it, consecutive "
-                   "global loads in the stride form (not repeats or tables) are in flight together."),
+    SIMT_ROW_RANGE(
+        "depends_on", SIMT_API_INTEGER, 0, 0, SIMT_KERNEL_MAX_ACCESSES - 1, 0,
+        "Index of an earlier access this one waits for: its addresses are computed from that access's "
+        "values (a gather's table read after its index load), or it runs in a later loop. Without "
+        "it, consecutive global loads in the stride form (not repeats or tables) are in flight "
+        "together."),
     SIMT_ROW_NUMBER(
         "distinct_addresses", 0, 1.0, 1e15, 0.0, A, distinct_addresses,
         "Atomics: over how many addresses the whole grid's atomics of this access spread; a global "

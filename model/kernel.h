@@ -157,9 +157,9 @@ struct simt_kernel_access {
     int repeats_of; /* 1 + index of an earlier access whose addresses this one reads again; 0: none */
     double distinct_addresses; /* atomics: addresses the whole grid's atomics of this access spread over;
                                   0: as the lane pattern implies, no contention across warps */
-    int depends_on; /* 1 + index of an earlier access whose loaded values this one's addresses are computed
-                       from (it waits for them); 0: none, consecutive loads indexed by the thread overlap
-                       (kernel_issue.c) */
+    int depends_on; /* 1 + index of an earlier access this one waits for (its addresses come from that
+                       access's values, or it runs in a later loop); 0: none, consecutive loads indexed by
+                       the thread overlap (kernel_issue.c) */
 };
 
 struct simt_kernel_request {
