@@ -319,6 +319,10 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
                 c->serial_reduce = 1;
             }
         }
+        if (split > 1 && ctx->serial_reduce_kernel) {
+            c->reduce_s = simt_gemm_fp64_serial_reduce_s(ctx, split);
+            c->serial_reduce = 0;
+        }
     }
     simt_gemm_finish(ctx, busy, waves, c);
 }
@@ -380,8 +384,10 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
             int split = ctx->fixed_split > 0 ? ctx->fixed_split : split_factors[s];
             if (ctx->fixed_split > 0 && s > 0)
                 break;
-            /* every split must get at least one K tile */
-            if (split > 1 && ((int64_t)split * tile_k > ctx->req->k || !ctx->split_k))
+            /* every split must get at least one K tile (unless the
+             * library's own split is known) */
+            if (split > 1 &&
+                (((int64_t)split * tile_k > ctx->req->k && ctx->fixed_split == 0) || !ctx->split_k))
                 break;
             struct candidate c;
             evaluate(ctx, rate, &tiles[i], tile_k, split, &c);
@@ -633,6 +639,15 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     s->mma_sync_int8 = hopper_tensor && req->dtype == SIMT_DTYPE_INT8;
     if (path->tensor && (!alignment_ok || s->mma_sync_int8 || s->mma_sync_tf32))
         use_mma_sync(gpu, req, alignment_ok, s);
+    /* FP64 on Hopper, small products with long K: cuBLAS's split over
+     * every SM, its pieces summed one after another (gemm_fp64.c) */
+    int serial_split = path->tensor ? simt_gemm_fp64_serial_split(gpu, req) : 0;
+    if (serial_split > 0 && s->latency_s > 0.0) {
+        s->ctx.fixed_split = serial_split;
+        s->ctx.serial_reduce_kernel = 1;
+        s->ctx.serial_piece_s = s->latency_s;
+        simt_gemm_fp64_serial_tiles(&s->path.tiles, &s->path.tile_count);
+    }
 }
 
 /* A matrix-vector product: GEMV on the FMA units, operands streamed once
@@ -774,7 +789,13 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                best->reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200); "
                                       "a shared tile's owner waits two L2 latencies for its peers' flag"
                                     : "");
-    if (best->split > 1)
+    if (best->split > 1 && s->ctx.serial_reduce_kernel && !best->gemv)
+        assume(out,
+               "split-K %d: K cut across %d blocks per output tile, every SM one (cuBLAS's FP64 split for a "
+               "product of under 2^22 flops with K >= 1024, seen on an H200); a second kernel, one block "
+               "per output tile, adds the pieces one after another, a DRAM latency (%.3g s) each",
+               best->split, best->split, s->ctx.serial_piece_s);
+    else if (best->split > 1)
         assume(out, "split-K %d: K cut across %d blocks per output tile%s; fp32 partial sums reduced %s",
                best->split, best->split,
                s->ctx.fixed_split > 0

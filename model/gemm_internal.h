@@ -79,6 +79,8 @@ struct shape_context {
     int fixed_split; /* >0: the library splits K this many ways (gemm_family.c), not the least time */
     int reduce_kernel_always;    /* the second (reduction) kernel runs even unsplit */
     int epilogue_after_mainloop; /* data-parallel waves in step: C's writes follow the math, unhidden */
+    int serial_reduce_kernel;    /* split-K pieces summed by a second kernel, one after another */
+    double serial_piece_s;       /* one piece of that sum: a memory round trip */
 };
 
 /* How fast an SM runs one kind of kernel. */
@@ -152,6 +154,14 @@ void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c
 /* Its time from busy (its work), its traffic, reduce_s and the fixed
  * costs of a kernel of full_waves waves: c->overhead_s and c->time_s. */
 void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c);
+
+/* FP64 on Hopper (gemm_fp64.c): the split of K over every SM that cuBLAS
+ * takes for small products with long K (the SMs over the output's 32x32
+ * tiles), or 0 where it does not; its one tile (*tiles and *count set to a
+ * static list); and the time of its reduction kernel for `split` pieces. */
+int simt_gemm_fp64_serial_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+void simt_gemm_fp64_serial_tiles(const struct tile_shape **tiles, size_t *count);
+double simt_gemm_fp64_serial_reduce_s(const struct shape_context *ctx, int split);
 
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */

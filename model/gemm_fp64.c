@@ -1,0 +1,62 @@
+/* gemm_fp64.c - cuBLAS's FP64 split over every SM on Hopper: for a small
+ * FP64 product with long K it cuts K into as many pieces as the SMs hold
+ * blocks of its one output tile, and a second kernel, one block per output
+ * tile, adds the pieces one after another. Where it runs and what that
+ * reduction costs. Pure.
+ *
+ * Seen on an H200 (cuBLAS 13.1 through PyTorch 2.11; tests/gpu/results/
+ * h200/gemm_probe.json, gemm_probe_small.json, gemm_probe_fp64.json, fit
+ * data): sm90_xmma_gemm_f64f64 tilesize32x32x32_stage5 on a grid of the
+ * output's 32x32 tiles times z = 132 (one tile: 32x16 at K = 1024, 1600,
+ * 1792, 2048; 32x32 at K = 1024) or 66 (two tiles: 48x16 at K = 1024 and
+ * 2048, 64x16 at 1024), then the same kernel on a grid of the output tiles
+ * alone (54 registers, 10 KiB of shared memory: the reduction), 50.3 us
+ * for 132 pieces and 26.2 to 26.6 us for 66, about 0.38 us a piece, whatever
+ * the output. Not seen: at K = 512 and below (one unsplit block), with 2mnk
+ * of 2^22 or more (32x32x2048, 64x16x2048, 32x16x4096, 48x16x4096: Ampere's
+ * cutlass_80_tensorop_d884gemm split 16 to 32 ways with cuBLAS's
+ * splitKreduce_kernel behind), nor for m under 32 (cuBLAS's N: 8x8, 16x16,
+ * 16x32, 16x64 at every K from 128 to 16384 run d884gemm). */
+#include "gemm.h"
+#include "gemm_internal.h"
+
+/* The rule's bounds, from the shapes above: K of 1024 or more, m of 32 or
+ * more, n of 16 or more (the narrowest seen), fewer than 2^22 flops. */
+#define SERIAL_MIN_K 1024
+#define SERIAL_MIN_M 32
+#define SERIAL_MIN_N 16
+#define SERIAL_MAX_FLOPS (1 << 22)
+
+/* Its one tile (our m x n; the stage count is the kernel name's). */
+static const struct tile_shape serial_tile[] = {{32, 32, 5}};
+
+int simt_gemm_fp64_serial_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major != 9 || req->dtype != SIMT_DTYPE_FP64 ||
+        req->sparse || req->batch != 1 || req->k < SERIAL_MIN_K || req->m < SERIAL_MIN_M ||
+        req->n < SERIAL_MIN_N || req->k % simt_gemm_alignment_elements(req->dtype) != 0 ||
+        req->n % simt_gemm_alignment_elements(req->dtype) != 0)
+        return 0;
+    if (2.0 * (double)req->m * (double)req->n * (double)req->k >= (double)SERIAL_MAX_FLOPS)
+        return 0;
+    int64_t tiles = (req->m + serial_tile[0].m - 1) / serial_tile[0].m *
+                    ((req->n + serial_tile[0].n - 1) / serial_tile[0].n);
+    int64_t split = gpu->sm_count / tiles;
+    return split >= 2 ? (int)split : 0;
+}
+
+void simt_gemm_fp64_serial_tiles(const struct tile_shape **tiles, size_t *count)
+{
+    *tiles = serial_tile;
+    *count = sizeof serial_tile / sizeof serial_tile[0];
+}
+
+/* The reduction kernel: a kernel like any other (its fixed cost), whose
+ * one block per output tile reads the pieces in turn, each read waiting on
+ * the sum so far: one memory round trip per piece, taken as DRAM's latency
+ * (0.344 us on an H200 by its figure; 0.38 us a piece measured), none
+ * hidden by other work. */
+double simt_gemm_fp64_serial_reduce_s(const struct shape_context *ctx, int split)
+{
+    return ctx->second_kernel_s + (double)split * ctx->serial_piece_s;
+}
