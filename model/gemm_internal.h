@@ -77,10 +77,11 @@ struct shape_context {
     double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
     int split_k;                  /* 1: the library's kernels may split K; 0: one block per output tile */
     int fixed_split; /* >0: the library splits K this many ways (gemm_family.c), not the least time */
-    int reduce_kernel_always;    /* the second (reduction) kernel runs even unsplit */
-    int epilogue_after_mainloop; /* data-parallel waves in step: C's writes follow the math, unhidden */
-    int serial_reduce_kernel;    /* split-K pieces summed by a second kernel, one after another */
-    double serial_piece_s;       /* one piece of that sum: a memory round trip */
+    int reduce_kernel_always;     /* the second (reduction) kernel runs even unsplit */
+    int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
+    int last_wave_stores_exposed; /* the last wave's stores of C follow its math, unhidden */
+    int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
+    double serial_piece_s;        /* one piece of that sum: a memory round trip */
 };
 
 /* How fast an SM runs one kind of kernel. */

@@ -1,6 +1,7 @@
 /* test_gemm_fp64.c - FP64 GEMMs on Hopper (model/gemm_fp64.c): cuBLAS's
  * split of K over every SM for small products with long K, and the second
- * kernel that adds the pieces one after another, a DRAM latency each. On a
+ * kernel that adds the pieces one after another, a DRAM latency each; the
+ * last wave's stores of C, which follow its math unhidden. On a
  * made-up GPU with round numbers (as test_gemm_small.c's), so that every
  * expected value can be worked by hand beside it. */
 #include <check.h>
@@ -126,6 +127,31 @@ START_TEST(serial_split_follows_latency_and_sms)
 }
 END_TEST
 
+/* 1024 x 1024 x 256 with no latency figure (no fill, no feed limit) and
+ * no L2 figure: every tile does the same math, so the one whose last wave
+ * stores least wins, 32x32: 1024 tiles, 8 waves of 2*32*32*256 flops at
+ * 0.66e14 / 128 per SM; the last wave's 128 tiles store an eighth of C's
+ * 8 MiB at 4e12 B/s after its math. On Ampere the stores hide. */
+START_TEST(last_wave_stores_follow_math)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    g.dram_latency_cycles = 0.0;
+    struct simt_gemm_result r = predict_ok(&g, 1024, 1024, 256);
+    double math = 8.0 * 2.0 * 32.0 * 32.0 * 256.0 / (0.66e14 / 128.0);
+    double write = 1024.0 * 1024.0 * 8.0 / 4.0e12;
+    ck_assert_int_eq(r.tile_m, 32);
+    ck_assert_int_eq(r.tile_n, 32);
+    ck_assert_int_eq(r.split_k, 1);
+    ck_assert_double_eq_tol(r.time_s, math + write / 8.0 + FLOOR, 1e-12);
+    g.measured_dram_write_bandwidth_bytes_per_s = 8.0e12;
+    ck_assert(predict_ok(&g, 1024, 1024, 256).time_s < r.time_s);
+    round_gpu(&g, 8);
+    g.dram_latency_cycles = 0.0;
+    ck_assert_double_eq_tol(predict_ok(&g, 1024, 1024, 256).time_s, math + FLOOR, 1e-12);
+}
+END_TEST
+
 static Suite *gemm_fp64_suite(void)
 {
     Suite *s = suite_create("gemm_fp64");
@@ -134,6 +160,7 @@ static Suite *gemm_fp64_suite(void)
     tcase_add_loop_test(tc, serial_split_bounds, 0,
                         (int)(sizeof not_serial_rows / sizeof not_serial_rows[0]));
     tcase_add_test(tc, serial_split_follows_latency_and_sms);
+    tcase_add_test(tc, last_wave_stores_follow_math);
     suite_add_tcase(s, tc);
     return s;
 }
