@@ -319,10 +319,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
                 c->serial_reduce = 1;
             }
         }
-        if (split > 1 && ctx->serial_reduce_kernel) {
-            c->reduce_s = simt_gemm_fp64_serial_reduce_s(ctx, split);
-            c->serial_reduce = 0;
-        }
+        simt_gemm_fp64_serial_reduce(ctx, split, c);
     }
     simt_gemm_finish(ctx, busy, waves, c);
 }
@@ -384,10 +381,8 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
             int split = ctx->fixed_split > 0 ? ctx->fixed_split : split_factors[s];
             if (ctx->fixed_split > 0 && s > 0)
                 break;
-            /* every split must get at least one K tile (unless the
-             * library's own split is known) */
-            if (split > 1 &&
-                (((int64_t)split * tile_k > ctx->req->k && ctx->fixed_split == 0) || !ctx->split_k))
+            /* every split must get at least one K tile */
+            if (split > 1 && (((int64_t)split * tile_k > ctx->req->k && !ctx->fixed_split) || !ctx->split_k))
                 break;
             struct candidate c;
             evaluate(ctx, rate, &tiles[i], tile_k, split, &c);
@@ -622,12 +617,6 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
      * with a shared-memory epilogue, none overlapping the next tile's math
      * with this one's stores (gemm_family.c) */
     s->ctx.epilogue_after_mainloop = hopper_tensor && req->dtype == SIMT_DTYPE_TF32;
-    /* FP64's DMMA kernels (sm90_xmma_gemm_f64, warp-level mma.sync, no
-     * TMA) hold one tile a block and store it after its math; the blocks of
-     * a wave run in step, so the last wave's stores have nothing under
-     * them (H200, gemm_probe_fp64.json: 1024x1024 at K = 32..512 and
-     * 256x8192 at K = 8..64 were predicted 9-26% short with them hidden) */
-    s->ctx.last_wave_stores_exposed = hopper_tensor && req->dtype == SIMT_DTYPE_FP64;
     if (s->register_fed_b) {
         rate->register_b_per_s_per_sm = SCALAR_LOADS_PER_CLOCK_PER_SM * s->clock;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
@@ -645,15 +634,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     s->mma_sync_int8 = hopper_tensor && req->dtype == SIMT_DTYPE_INT8;
     if (path->tensor && (!alignment_ok || s->mma_sync_int8 || s->mma_sync_tf32))
         use_mma_sync(gpu, req, alignment_ok, s);
-    /* FP64 on Hopper, small products with long K: cuBLAS's split over
-     * every SM, its pieces summed one after another (gemm_fp64.c) */
-    int serial_split = path->tensor ? simt_gemm_fp64_serial_split(gpu, req) : 0;
-    if (serial_split > 0 && s->latency_s > 0.0) {
-        s->ctx.fixed_split = serial_split;
-        s->ctx.serial_reduce_kernel = 1;
-        s->ctx.serial_piece_s = s->latency_s;
-        simt_gemm_fp64_serial_tiles(&s->path.tiles, &s->path.tile_count);
-    }
+    if (path->tensor) /* FP64 on Hopper: its split over every SM, its stores (gemm_fp64.c) */
+        simt_gemm_fp64_setup(gpu, req, s->latency_s, &s->ctx, &s->path.tiles, &s->path.tile_count);
 }
 
 /* A matrix-vector product: GEMV on the FMA units, operands streamed once
@@ -680,8 +662,8 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     /* a GEMV kernel of its own: none of the tile kernels' epilogue or
      * reduction kernel */
     struct shape_context ctx = s->ctx;
-    ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = 0;
-    ctx.last_wave_stores_exposed = ctx.serial_reduce_kernel = 0;
+    ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = ctx.serial_reduce_kernel = 0;
+    ctx.last_wave_stores_exposed = 0;
     struct candidate c;
     memset(&c, 0, sizeof c);
     c.time_s = HUGE_VAL;
@@ -796,13 +778,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                best->reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200); "
                                       "a shared tile's owner waits two L2 latencies for its peers' flag"
                                     : "");
-    if (best->split > 1 && s->ctx.serial_reduce_kernel && !best->gemv)
-        assume(out,
-               "split-K %d: K cut across %d blocks per output tile, every SM one (cuBLAS's FP64 split for a "
-               "product of under 2^22 flops with K >= 1024, seen on an H200); a second kernel, one block "
-               "per output tile, adds the pieces one after another, a DRAM latency (%.3g s) each",
-               best->split, best->split, s->ctx.serial_piece_s);
-    else if (best->split > 1)
+    simt_gemm_fp64_assume_epilogue(&s->ctx, best, out);
+    if (best->split > 1 && !simt_gemm_fp64_assume_split(&s->ctx, best, out))
         assume(out, "split-K %d: K cut across %d blocks per output tile%s; fp32 partial sums reduced %s",
                best->split, best->split,
                s->ctx.fixed_split > 0
@@ -933,9 +910,6 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
                "(%.3g s) per wave for the first loads and the last stores; \"launches\": \"back_to_back\" "
                "for one of a stream of calls",
                s->ctx.launch_s, SINGLE_KERNEL_FLOOR_S, 2.0 * s->latency_s);
-    if (s->ctx.last_wave_stores_exposed && !out->stream_k && out->tensor_cores)
-        assume(out, "epilogue: the DMMA kernels store C after a tile's math; the last wave's stores follow "
-                    "its math with nothing under them (earlier waves' hide under the next wave's math)");
     if (s->ctx.epilogue_after_mainloop)
         assume(out, "epilogue: these kernels (tf32 and int8 on Hopper) store C after a tile's math, not "
                     "under the next tile's: "

@@ -1,8 +1,9 @@
-/* gemm_fp64.c - cuBLAS's FP64 split over every SM on Hopper: for a small
- * FP64 product with long K it cuts K into as many pieces as the SMs hold
- * blocks of its one output tile, and a second kernel, one block per output
- * tile, adds the pieces one after another. Where it runs and what that
- * reduction costs. Pure.
+/* gemm_fp64.c - FP64 GEMMs on Hopper: the DMMA kernels' last wave of
+ * stores, and cuBLAS's split over every SM: for a small FP64 product with
+ * long K it cuts K into as many pieces as the SMs hold blocks of its one
+ * output tile, and a second kernel, one block per output tile, adds the
+ * pieces one after another. Where it runs, what that reduction costs, and
+ * the lines the answer states. Pure.
  *
  * Seen on an H200 (cuBLAS 13.1 through PyTorch 2.11; tests/gpu/results/
  * h200/gemm_probe.json, gemm_probe_small.json, gemm_probe_fp64.json, fit
@@ -17,6 +18,8 @@
  * cutlass_80_tensorop_d884gemm split 16 to 32 ways with cuBLAS's
  * splitKreduce_kernel behind), nor for m under 32 (cuBLAS's N: 8x8, 16x16,
  * 16x32, 16x64 at every K from 128 to 16384 run d884gemm). */
+#include <stdio.h>
+
 #include "gemm.h"
 #include "gemm_internal.h"
 
@@ -45,8 +48,24 @@ int simt_gemm_fp64_serial_split(const struct simt_gpu_spec *gpu, const struct si
     return split >= 2 ? (int)split : 0;
 }
 
-void simt_gemm_fp64_serial_tiles(const struct tile_shape **tiles, size_t *count)
+/* FP64's DMMA kernels (sm90_xmma_gemm_f64: warp-level mma.sync, no TMA,
+ * Hopper on) hold one tile a block and store it after its math; the blocks
+ * of a wave run in step, so the last wave's stores have nothing under them
+ * (H200, gemm_probe_fp64.json: 1024x1024 at K = 32..512 and 256x8192 at
+ * K = 8..64 were predicted 9-26% short with them hidden; gemm_cost.c). */
+void simt_gemm_fp64_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                          double latency_s, struct shape_context *ctx, const struct tile_shape **tiles,
+                          size_t *count)
 {
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 9 || req->dtype != SIMT_DTYPE_FP64)
+        return;
+    ctx->last_wave_stores_exposed = 1;
+    int split = simt_gemm_fp64_serial_split(gpu, req);
+    if (split == 0 || !(latency_s > 0.0))
+        return;
+    ctx->fixed_split = split;
+    ctx->serial_reduce_kernel = 1;
+    ctx->serial_piece_s = latency_s;
     *tiles = serial_tile;
     *count = sizeof serial_tile / sizeof serial_tile[0];
 }
@@ -56,7 +75,42 @@ void simt_gemm_fp64_serial_tiles(const struct tile_shape **tiles, size_t *count)
  * the sum so far: one memory round trip per piece, taken as DRAM's latency
  * (0.344 us on an H200 by its figure; 0.38 us a piece measured), none
  * hidden by other work. */
-double simt_gemm_fp64_serial_reduce_s(const struct shape_context *ctx, int split)
+void simt_gemm_fp64_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c)
 {
-    return ctx->second_kernel_s + (double)split * ctx->serial_piece_s;
+    if (split < 2 || !ctx->serial_reduce_kernel)
+        return;
+    c->reduce_s = ctx->second_kernel_s + (double)split * ctx->serial_piece_s;
+    c->serial_reduce = 0;
+}
+
+static void append(struct simt_gemm_result *out, const char *line)
+{
+    if (out->assumption_count >= SIMT_GEMM_MAX_ASSUMPTIONS)
+        return;
+    snprintf(out->assumptions[out->assumption_count], SIMT_GEMM_ASSUMPTION_BYTES, "%s", line);
+    out->assumption_count++;
+}
+
+void simt_gemm_fp64_assume_epilogue(const struct shape_context *ctx, const struct candidate *best,
+                                    struct simt_gemm_result *out)
+{
+    if (ctx->last_wave_stores_exposed && !best->gemv && !best->small_n && !best->stream_k)
+        append(out, "epilogue: the DMMA kernels store C after a tile's math; the last wave's stores follow "
+                    "its math with nothing under them (earlier waves' hide under the next wave's math)");
+}
+
+int simt_gemm_fp64_assume_split(const struct shape_context *ctx, const struct candidate *best,
+                                struct simt_gemm_result *out)
+{
+    if (!ctx->serial_reduce_kernel || best->split < 2 || best->gemv)
+        return 0;
+    char line[SIMT_GEMM_ASSUMPTION_BYTES];
+    snprintf(line, sizeof line,
+             "split-K %d: K cut across %d blocks per output tile, one per SM (cuBLAS's FP64 split for "
+             "products of under 2^22 flops with K >= 1024, m >= 32, n >= 16, seen on an H200); a second "
+             "kernel, one block per output tile, adds the pieces one after another, a DRAM latency "
+             "(%.3g s) each",
+             best->split, best->split, ctx->serial_piece_s);
+    append(out, line);
+    return 1;
 }

@@ -156,13 +156,27 @@ void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c
  * costs of a kernel of full_waves waves: c->overhead_s and c->time_s. */
 void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c);
 
-/* FP64 on Hopper (gemm_fp64.c): the split of K over every SM that cuBLAS
+/* FP64 on Hopper (gemm_fp64.c). The split of K over every SM that cuBLAS
  * takes for small products with long K (the SMs over the output's 32x32
- * tiles), or 0 where it does not; its one tile (*tiles and *count set to a
- * static list); and the time of its reduction kernel for `split` pieces. */
+ * tiles), or 0 where it does not. */
 int simt_gemm_fp64_serial_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
-void simt_gemm_fp64_serial_tiles(const struct tile_shape **tiles, size_t *count);
-double simt_gemm_fp64_serial_reduce_s(const struct shape_context *ctx, int split);
+/* For a tensor-core request: sets ctx's last_wave_stores_exposed (FP64's
+ * DMMA kernels, Hopper on) and, where that split runs and latency_s (DRAM's)
+ * is known, its fixed_split, serial_reduce_kernel and serial_piece_s, with
+ * *tiles and *count set to its one tile (a static list). Else nothing. */
+void simt_gemm_fp64_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                          double latency_s, struct shape_context *ctx, const struct tile_shape **tiles,
+                          size_t *count);
+/* A split candidate under that split: c->reduce_s set to its reduction
+ * kernel's time (c->serial_reduce cleared). Else nothing. */
+void simt_gemm_fp64_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c);
+/* The answer's assumption lines (appended to out->assumptions while room
+ * is left): the last wave's stores, where they count for best; the split
+ * over every SM, where best has it (1 then, else 0 and nothing written). */
+void simt_gemm_fp64_assume_epilogue(const struct shape_context *ctx, const struct candidate *best,
+                                    struct simt_gemm_result *out);
+int simt_gemm_fp64_assume_split(const struct shape_context *ctx, const struct candidate *best,
+                                struct simt_gemm_result *out);
 
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */
