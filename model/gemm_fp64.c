@@ -17,7 +17,20 @@
  * of 2^22 or more (32x32x2048, 64x16x2048, 32x16x4096, 48x16x4096: Ampere's
  * cutlass_80_tensorop_d884gemm split 16 to 32 ways with cuBLAS's
  * splitKreduce_kernel behind), nor for m under 32 (cuBLAS's N: 8x8, 16x16,
- * 16x32, 16x64 at every K from 128 to 16384 run d884gemm). */
+ * 16x32, 16x64 at every K from 128 to 16384 run d884gemm).
+ *
+ * The three ways cuBLAS reduces FP64's split K on an H200, by the kernels
+ * gemm_probe_fp64.json names: (1) cutlass_80 d884gemm, split over grid z,
+ * then splitKreduce_kernel (parallel over the output; 1.5 to 5 us at 8 to
+ * 64 pieces): small outputs with m < 32, and m >= 32 with 2mnk >= 2^22;
+ * (2) sm90_xmma with a memset first, the pieces meeting at semaphores in
+ * the GEMM kernel (skinny outputs with long K: 4x28672x4096 split 2,
+ * 16x8192x28672 split 16, 32x128x16384 split 33); (3) sm90_xmma, then
+ * the same kernel as a serial reduction, one block per output tile, about
+ * 0.4 us a piece beyond its start (the split over every SM here, and
+ * 128x128x4096 split 8, 96x192x8192 split 7: 4.3 to 4.6 us). No atomics.
+ * The model prices (1) and (2) as gemm.c's second kernel and in-kernel
+ * reduction, the cheaper of the two, and (3) where this file's rule holds. */
 #include <stdio.h>
 
 #include "gemm.h"
