@@ -21,8 +21,8 @@
  *
  * The three ways cuBLAS reduces FP64's split K on an H200, by the kernels
  * gemm_probe_fp64.json names: (1) cutlass_80 d884gemm, split over grid z,
- * then splitKreduce_kernel (parallel over the output; 1.5 to 5 us at 8 to
- * 64 pieces): small outputs with m < 32 at every K seen, and many with
+ * then splitKreduce_kernel (parallel over the output; 1.5 to 9.4 us at 8 to
+ * 128 pieces): small outputs with m < 32 at every K seen, and many with
  * m >= 32 past 2^22 flops (32x32x4096, 64x64 and 128x32 at K = 512 to
  * 16384, 128x128 at 1024 and 2048);
  * (2) sm90_xmma with a memset first, the pieces meeting at semaphores in
