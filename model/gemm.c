@@ -321,6 +321,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
                 c->serial_reduce = 1;
             }
         }
+        simt_gemm_fp64_serial_reduce(ctx, split, c);
     }
     simt_gemm_finish(ctx, busy, waves, c);
 }
@@ -383,7 +384,7 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
             if (ctx->fixed_split > 0 && s > 0)
                 break;
             /* every split must get at least one K tile */
-            if (split > 1 && ((int64_t)split * tile_k > ctx->req->k || !ctx->split_k))
+            if (split > 1 && (((int64_t)split * tile_k > ctx->req->k && !ctx->fixed_split) || !ctx->split_k))
                 break;
             struct candidate c;
             evaluate(ctx, rate, &tiles[i], tile_k, split, &c);
@@ -635,6 +636,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     s->mma_sync_int8 = hopper_tensor && req->dtype == SIMT_DTYPE_INT8;
     if (path->tensor && (!alignment_ok || s->mma_sync_int8 || s->mma_sync_tf32))
         use_mma_sync(gpu, req, alignment_ok, s);
+    if (path->tensor) /* FP64 on Hopper: its split over every SM, its stores (gemm_fp64.c) */
+        simt_gemm_fp64_setup(gpu, req, s->latency_s, &s->ctx, &s->path.tiles, &s->path.tile_count);
 }
 
 /* A matrix-vector product: GEMV on the FMA units, operands streamed once
@@ -661,7 +664,8 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     /* a GEMV kernel of its own: none of the tile kernels' epilogue or
      * reduction kernel */
     struct shape_context ctx = s->ctx;
-    ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = 0;
+    ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = ctx.serial_reduce_kernel = 0;
+    ctx.last_wave_stores_exposed = 0;
     struct candidate c;
     memset(&c, 0, sizeof c);
     c.time_s = HUGE_VAL;
@@ -776,7 +780,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                best->reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200); "
                                       "a shared tile's owner waits two L2 latencies for its peers' flag"
                                     : "");
-    if (best->split > 1)
+    simt_gemm_fp64_assume_epilogue(&s->ctx, best, out);
+    if (best->split > 1 && !simt_gemm_fp64_assume_split(&s->ctx, best, out))
         assume(out, "split-K %d: K cut across %d blocks per output tile%s; fp32 partial sums reduced %s",
                best->split, best->split,
                s->ctx.fixed_split > 0

@@ -49,6 +49,16 @@ void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_
      * (gemm_stream.c) */
     if (c->l2_s > c->compute_s && c->tile != NULL && c->tile->stages > 0)
         busy += c->evicted_s;
+    if (ctx->last_wave_stores_exposed && c->tiles > 0) {
+        /* the blocks of a wave start together and store C after their
+         * math: each wave's stores hide under the next wave's math but the
+         * last wave's, which follow it with nothing under them; DRAM's
+         * time for all the traffic still bounds the whole */
+        int64_t last = c->tiles % ctx->sm_count;
+        if (last == 0)
+            last = c->tiles < ctx->sm_count ? c->tiles : ctx->sm_count;
+        busy += c->dram_write_s * (double)last / (double)c->tiles;
+    }
     if (c->dram_s > busy)
         busy = c->dram_s;
     c->time_s = busy + c->reduce_s + c->overhead_s;

@@ -77,8 +77,11 @@ struct shape_context {
     double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
     int split_k;                  /* 1: the library's kernels may split K; 0: one block per output tile */
     int fixed_split; /* >0: the library splits K this many ways (gemm_family.c), not the least time */
-    int reduce_kernel_always;    /* the second (reduction) kernel runs even unsplit */
-    int epilogue_after_mainloop; /* data-parallel waves in step: C's writes follow the math, unhidden */
+    int reduce_kernel_always;     /* the second (reduction) kernel runs even unsplit */
+    int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
+    int last_wave_stores_exposed; /* the last wave's stores of C follow its math, unhidden */
+    int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
+    double serial_piece_s;        /* one piece of that sum: a memory round trip */
 };
 
 /* How fast an SM runs one kind of kernel. */
@@ -153,6 +156,28 @@ void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c
 /* Its time from busy (its work), its traffic, reduce_s and the fixed
  * costs of a kernel of full_waves waves: c->overhead_s and c->time_s. */
 void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c);
+
+/* FP64 on Hopper (gemm_fp64.c). The split of K over every SM that cuBLAS
+ * takes for small products with long K (the SMs over the output's 32x32
+ * tiles), or 0 where it does not. */
+int simt_gemm_fp64_serial_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* For a tensor-core request: sets ctx's last_wave_stores_exposed (FP64's
+ * DMMA kernels, Hopper on) and, where that split runs and latency_s (DRAM's)
+ * is known, its fixed_split, serial_reduce_kernel and serial_piece_s, with
+ * *tiles and *count set to its one tile (a static list). Else nothing. */
+void simt_gemm_fp64_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                          double latency_s, struct shape_context *ctx, const struct tile_shape **tiles,
+                          size_t *count);
+/* A split candidate under that split: c->reduce_s set to its reduction
+ * kernel's time (c->serial_reduce cleared). Else nothing. */
+void simt_gemm_fp64_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c);
+/* The answer's assumption lines (appended to out->assumptions while room
+ * is left): the last wave's stores, where they count for best; the split
+ * over every SM, where best has it (1 then, else 0 and nothing written). */
+void simt_gemm_fp64_assume_epilogue(const struct shape_context *ctx, const struct candidate *best,
+                                    struct simt_gemm_result *out);
+int simt_gemm_fp64_assume_split(const struct shape_context *ctx, const struct candidate *best,
+                                struct simt_gemm_result *out);
 
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */
