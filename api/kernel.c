@@ -64,6 +64,12 @@ static const struct simt_api_field access_fields[] = {
                     "How many of count may be in flight at once."),
     SIMT_ROW_RANGE("repeats", SIMT_API_INTEGER, 0, 0, SIMT_KERNEL_MAX_ACCESSES - 1, 0,
                    "Index of an earlier access whose addresses this one reads again."),
+    SIMT_ROW_RANGE(
+        "depends_on", SIMT_API_INTEGER, 0, 0, SIMT_KERNEL_MAX_ACCESSES - 1, 0,
+        "Index of an earlier access this one waits for: its addresses are computed from that access's "
+        "values (a gather's table read after its index load), or it runs in a later loop. Without "
+        "it, consecutive global loads in the stride form (not repeats or tables) are in flight "
+        "together."),
     SIMT_ROW_NUMBER(
         "distinct_addresses", 0, 1.0, 1e15, 0.0, A, distinct_addresses,
         "Atomics: over how many addresses the whole grid's atomics of this access spread; a global "
@@ -161,6 +167,12 @@ static int read_access(struct simt_call *call, json_t *item, const char *path, i
         0)
         return rc;
     a->repeats_of = repeats + 1;
+    /* depends_on: likewise 1 + the index */
+    int depends_on = -1;
+    if ((rc = simt_read_int(call, item, path, "depends_on", 0, 0, SIMT_KERNEL_MAX_ACCESSES - 1, -1,
+                            &depends_on)) != 0)
+        return rc;
+    a->depends_on = depends_on + 1;
     return simt_api_warp_json_read_access(call, item, path, lanes, 0, &a->pattern);
 }
 
@@ -408,6 +420,11 @@ static void kernel_assumptions(struct simt_call *call, const struct simt_kernel_
             simt_call_assume(call, "%s", kernel_assumed[i].text);
     simt_call_assume(call,
                      "stores do not stall the warp; each dependent round of loads waits for its latency");
+    if (r->loads_together)
+        simt_call_assume(call,
+                         "consecutive global loads whose addresses follow from the thread index (the stride "
+                         "form; not a repeat, a table or depends_on) are issued together: each round of "
+                         "them waits for the slowest once");
     simt_call_assume(
         call, "resident warps form a closed queueing network over issue, pipes, the L1/shared data "
               "path and the SM's share of L2, DRAM bandwidth and DRAM row activations (mean-value analysis)");

@@ -226,6 +226,8 @@ static double l2_feed(const struct kernel_rate *rate, const struct tile_shape *t
         return in_flight;
     double share = rate->l2_bytes_per_s / active;
     double feed = share > rate->l2_floor_per_sm ? share : rate->l2_floor_per_sm;
+    if (tile->stages > 0) /* each load also waits for its own bytes (gemm_stream.c) */
+        in_flight = simt_gemm_stream_feed(rate, tile, stage_bytes, IN_FLIGHT_STAGES, feed);
     return feed < in_flight ? feed : in_flight;
 }
 
@@ -314,6 +316,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
                 c->serial_reduce = 1;
             }
         }
+        simt_gemm_fp64_serial_reduce(ctx, split, c);
     }
     simt_gemm_finish(ctx, busy, waves, c);
 }
@@ -376,7 +379,7 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
             if (ctx->fixed_split > 0 && s > 0)
                 break;
             /* every split must get at least one K tile */
-            if (split > 1 && ((int64_t)split * tile_k > ctx->req->k || !ctx->split_k))
+            if (split > 1 && (((int64_t)split * tile_k > ctx->req->k && !ctx->fixed_split) || !ctx->split_k))
                 break;
             struct candidate c;
             evaluate(ctx, rate, &tiles[i], tile_k, split, &c);
@@ -628,6 +631,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     s->mma_sync_int8 = hopper_tensor && req->dtype == SIMT_DTYPE_INT8;
     if (path->tensor && (!alignment_ok || s->mma_sync_int8 || s->mma_sync_tf32))
         use_mma_sync(gpu, req, alignment_ok, s);
+    if (path->tensor) /* FP64 on Hopper: its split over every SM, its stores (gemm_fp64.c) */
+        simt_gemm_fp64_setup(gpu, req, s->latency_s, &s->ctx, &s->path.tiles, &s->path.tile_count);
 }
 
 /* A matrix-vector product: GEMV on the FMA units, operands streamed once
@@ -654,7 +659,8 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     /* a GEMV kernel of its own: none of the tile kernels' epilogue or
      * reduction kernel */
     struct shape_context ctx = s->ctx;
-    ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = 0;
+    ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = ctx.serial_reduce_kernel = 0;
+    ctx.last_wave_stores_exposed = 0;
     struct candidate c;
     memset(&c, 0, sizeof c);
     c.time_s = HUGE_VAL;
@@ -769,7 +775,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                best->reduce_s > 0.0 ? ", after a memset of their semaphores (0.85 us, measured on an H200); "
                                       "a shared tile's owner waits two L2 latencies for its peers' flag"
                                     : "");
-    if (best->split > 1)
+    simt_gemm_fp64_assume_epilogue(&s->ctx, best, out);
+    if (best->split > 1 && !simt_gemm_fp64_assume_split(&s->ctx, best, out))
         assume(out, "split-K %d: K cut across %d blocks per output tile%s; fp32 partial sums reduced %s",
                best->split, best->split,
                s->ctx.fixed_split > 0
@@ -971,6 +978,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     struct candidate best;
     memset(&best, 0, sizeof best);
     best.time_s = HUGE_VAL;
+    if (simt_gemm_stream_tile(gpu, req, s.async_mma, &s.path.tiles, &s.path.tile_count))
+        s.stream_k = s.ctx.split_k = 0; /* cuBLAS's wave-filling tile (gemm_stream.c), data-parallel */
     choose_among(&s.ctx, &s.rate, s.path.tiles, s.path.tile_count, s.tile_k, s.stream_k, &best);
     if (!req->sparse)
         try_gemv(gpu, req, figures, &s, &best);
@@ -987,5 +996,6 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     /* what the answer rests on, besides the figures in figures_used */
     assume_kernel(gpu, req, &s, &best, out);
     assume_figures(req, &s, out);
+    simt_gemm_stream_assume(out);
     return SIMT_OK;
 }

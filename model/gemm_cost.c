@@ -29,6 +29,7 @@ void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c
     c->dram_bytes = read + written;
     c->dram_read_s = read / ctx->dram_bytes_per_s;
     c->dram_write_s = written / ctx->dram_write_bytes_per_s;
+    c->evicted_s = evicted > 0.0 ? evicted / ctx->dram_write_bytes_per_s : 0.0;
     c->dram_s = 2.0 * paired / ctx->dram_copy_bytes_per_s + (read - paired) / ctx->dram_bytes_per_s +
                 (written - paired) / ctx->dram_write_bytes_per_s;
 }
@@ -42,6 +43,21 @@ void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_
         if (c->dram_read_s > busy)
             busy = c->dram_read_s;
         busy += c->dram_write_s;
+    }
+    /* a pipeline of known depth that its loads bind (the feed, not the
+     * math): its fills wait behind the dirty lines they evict
+     * (gemm_stream.c) */
+    if (c->l2_s > c->compute_s && c->tile != NULL && c->tile->stages > 0)
+        busy += c->evicted_s;
+    if (ctx->last_wave_stores_exposed && c->tiles > 0) {
+        /* the blocks of a wave start together and store C after their
+         * math: each wave's stores hide under the next wave's math but the
+         * last wave's, which follow it with nothing under them; DRAM's
+         * time for all the traffic still bounds the whole */
+        int64_t last = c->tiles % ctx->sm_count;
+        if (last == 0)
+            last = c->tiles < ctx->sm_count ? c->tiles : ctx->sm_count;
+        busy += c->dram_write_s * (double)last / (double)c->tiles;
     }
     if (c->dram_s > busy)
         busy = c->dram_s;

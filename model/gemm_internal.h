@@ -78,8 +78,11 @@ struct shape_context {
     double memset_s;              /* in-kernel split-K / stream-K: zeroing their workspace first */
     int split_k;                  /* 1: the library's kernels may split K; 0: one block per output tile */
     int fixed_split; /* >0: the library splits K this many ways (gemm_family.c), not the least time */
-    int reduce_kernel_always;    /* the second (reduction) kernel runs even unsplit */
-    int epilogue_after_mainloop; /* data-parallel waves in step: C's writes follow the math, unhidden */
+    int reduce_kernel_always;     /* the second (reduction) kernel runs even unsplit */
+    int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
+    int last_wave_stores_exposed; /* the last wave's stores of C follow its math, unhidden */
+    int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
+    double serial_piece_s;        /* one piece of that sum: a memory round trip */
 };
 
 /* How fast an SM runs one kind of kernel. */
@@ -112,6 +115,7 @@ struct candidate {
     double dram_bytes;
     double dram_read_s;  /* A and B alone, at the read rate */
     double dram_write_s; /* C (and evicted dirty lines) alone, at the write rate */
+    double evicted_s;    /* the evicted dirty lines alone, at the write rate */
     double overhead_s;
     double reduce_s;   /* split-K: partial sums through L2 after the main loop */
     int serial_reduce; /* split-K reduced in the GEMM kernel, split after split (else a second kernel) */
@@ -154,6 +158,28 @@ void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c
  * costs of a kernel of full_waves waves: c->overhead_s and c->time_s. */
 void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c);
 
+/* FP64 on Hopper (gemm_fp64.c). The split of K over every SM that cuBLAS
+ * takes for small products with long K (the SMs over the output's 32x32
+ * tiles), or 0 where it does not. */
+int simt_gemm_fp64_serial_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* For a tensor-core request: sets ctx's last_wave_stores_exposed (FP64's
+ * DMMA kernels, Hopper on) and, where that split runs and latency_s (DRAM's)
+ * is known, its fixed_split, serial_reduce_kernel and serial_piece_s, with
+ * *tiles and *count set to its one tile (a static list). Else nothing. */
+void simt_gemm_fp64_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                          double latency_s, struct shape_context *ctx, const struct tile_shape **tiles,
+                          size_t *count);
+/* A split candidate under that split: c->reduce_s set to its reduction
+ * kernel's time (c->serial_reduce cleared). Else nothing. */
+void simt_gemm_fp64_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c);
+/* The answer's assumption lines (appended to out->assumptions while room
+ * is left): the last wave's stores, where they count for best; the split
+ * over every SM, where best has it (1 then, else 0 and nothing written). */
+void simt_gemm_fp64_assume_epilogue(const struct shape_context *ctx, const struct candidate *best,
+                                    struct simt_gemm_result *out);
+int simt_gemm_fp64_assume_split(const struct shape_context *ctx, const struct candidate *best,
+                                struct simt_gemm_result *out);
+
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */
 const char *simt_gemm_arch_family(const struct simt_gpu_spec *gpu);
@@ -182,5 +208,22 @@ void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt
  * and C's elements. 0 for the other kernels. */
 double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct kernel_rate *rate,
                            const struct tile_shape *tile, int tile_k, int split);
+
+/* Skinny GEMMs streaming a wide weight (gemm_stream.c). 1 when cuBLAS runs
+ * its 448-wide tile of two stages for req (Hopper, fp16 and bf16, m of 113
+ * to 128, the tile that fills the SMs best): *tiles and *count set to it;
+ * else 0 and nothing changes. */
+int simt_gemm_stream_tile(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int async_mma,
+                          const struct tile_shape **tiles, size_t *count);
+/* Operand bytes per second (counted as stage_bytes counts them) an SM draws
+ * through a pipeline of tile->stages (> 0) stages: stages - 1 loads in
+ * flight, each one memory latency (fitted_stages over
+ * rate->in_flight_stages_per_s) plus the stage's bytes at
+ * share_bytes_per_s. */
+double simt_gemm_stream_feed(const struct kernel_rate *rate, const struct tile_shape *tile,
+                             double stage_bytes, double fitted_stages, double share_bytes_per_s);
+/* The answer's assumption line for that tile, when out ran it and there is
+ * room. */
+void simt_gemm_stream_assume(struct simt_gemm_result *out);
 
 #endif

@@ -106,6 +106,11 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
             snprintf(field, sizeof field, "per_thread.accesses[%d].repeats", i);
             return fail(diag, SIMT_EINVAL, field, "repeats must name an earlier access (0..this index - 1)");
         }
+        if (a->depends_on < 0 || a->depends_on > i) {
+            snprintf(field, sizeof field, "per_thread.accesses[%d].depends_on", i);
+            return fail(diag, SIMT_EINVAL, field,
+                        "depends_on must name an earlier access (0..this index - 1)");
+        }
         /* atomics: the addresses they contend for; global loads: the table
          * the whole grid reads (kernel_cost.c) */
         if ((a->distinct_addresses > 0.0 || a->distinct_addresses < 0.0) &&
@@ -129,28 +134,6 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
     return SIMT_OK;
 }
 
-/* A warp's DRAM traffic in bytes of read time: the DRAM bus spends
- * read / R + write / W on the two directions, and each change of direction
- * idles it for a turnaround (tWTR after writes, tRTW after reads). A memory
- * controller drains writes in batches; the scarcer direction sets how many
- * batches interrupt the other, so the turnarounds cost in proportion to
- * min(read, write). The measured copy (read = write = b / 2 in b / C) fixes
- * that cost per byte: b / C = b / 2R + b / 2W + b p, so
- * p = 1 / C - 1 / 2R - 1 / 2W (0 when the copy figure is the stand-in).
- * H200: R 4.50, W 4.32, C 3.92 TB/s: a copy's bytes cost 14.7% more than
- * reads, a store stream 4.2% more. */
-static double dram_read_equivalent_bytes(const struct warp_cost *w, const struct rates *r)
-{
-    double read = r->dram_bytes_per_s, write = r->dram_write_bytes_per_s, copy = r->dram_copy_bytes_per_s;
-    if (!(w->dram_write_bytes > 0.0) || !(write > 0.0) || !(copy > 0.0))
-        return w->dram_bytes;
-    double turnaround = 1.0 / copy - 0.5 / read - 0.5 / write; /* seconds per byte of the scarcer direction */
-    if (turnaround < 0.0)
-        turnaround = 0.0;
-    return w->dram_read_bytes + w->dram_write_bytes * read / write +
-           2.0 * fmin(w->dram_read_bytes, w->dram_write_bytes) * turnaround * read;
-}
-
 /* The per-warp demands at each center for a phase with `active_sms` SMs
  * sharing DRAM and `resident_warps` warps on each; divergence multiplies
  * what the warp issues. */
@@ -163,7 +146,7 @@ static void demands(const struct warp_cost *w, const struct rates *r, double ser
      * into L2, which carries bytes whatever their direction: one SM cannot
      * take more than its port (the port caps bytes, not read-equivalents,
      * so a faster DRAM never makes a port-bound SM slower) */
-    d[C_DRAM] = fmax(dram_read_equivalent_bytes(w, r) / (dram_share / r->clock_hz),
+    d[C_DRAM] = fmax(simt_kernel_dram_read_equivalent_bytes(w, r) / (dram_share / r->clock_hz),
                      w->dram_bytes / (port / r->clock_hz));
     d[C_ROWS] =
         r->dram_rows_per_s > 0.0 ? w->dram_rows / (r->dram_rows_per_s / active_sms / r->clock_hz) : 0.0;
@@ -344,7 +327,8 @@ static int run_phase(const struct warp_cost *w, const struct rates *r, double se
     if (customers > SIMT_MVA_MAX_CUSTOMERS)
         customers = SIMT_MVA_MAX_CUSTOMERS;
     /* bytes of DRAM per warp-cycle of the network, as a fraction of the chip's DRAM per SM-cycle */
-    double dram_per_warp = dram_read_equivalent_bytes(w, r) * active_sms * r->clock_hz / r->dram_bytes_per_s;
+    double dram_per_warp =
+        simt_kernel_dram_read_equivalent_bytes(w, r) * active_sms * r->clock_hz / r->dram_bytes_per_s;
     /* the network is the same at every u; only the delay moves */
     struct simt_mva_center centers[C_COUNT];
     for (int k = 0; k < C_COUNT; k++) {
@@ -648,7 +632,8 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
     double resident_warps = (double)res->occupancy.active_blocks_per_sm * res->warps_per_block;
     demands(w, r, s, r->sms, fmin(resident_warps, busiest_warps), d);
     /* DRAM: its bus (bytes by direction) or its row activations, whichever is busier */
-    res->breakdown_s[SIMT_BOUND_DRAM] = warps_total * dram_read_equivalent_bytes(w, r) / r->dram_bytes_per_s;
+    res->breakdown_s[SIMT_BOUND_DRAM] =
+        warps_total * simt_kernel_dram_read_equivalent_bytes(w, r) / r->dram_bytes_per_s;
     if (r->dram_rows_per_s > 0.0)
         res->breakdown_s[SIMT_BOUND_DRAM] =
             fmax(res->breakdown_s[SIMT_BOUND_DRAM], warps_total * w->dram_rows / r->dram_rows_per_s);
@@ -771,6 +756,7 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     res.l1_wavefronts = warps_total * w.l1_wavefronts * s;
     res.warp_instructions = warps_total * w.instructions * s;
     res.latency_rounds_per_warp = w.load_rounds * s;
+    res.loads_together = w.loads_together;
 
     /* waves: full ones with every SM holding its resident blocks, then the tail */
     int64_t resident = res.occupancy.active_blocks_per_sm;

@@ -157,6 +157,9 @@ struct simt_kernel_access {
     int repeats_of; /* 1 + index of an earlier access whose addresses this one reads again; 0: none */
     double distinct_addresses; /* atomics: addresses the whole grid's atomics of this access spread over;
                                   0: as the lane pattern implies, no contention across warps */
+    int depends_on; /* 1 + index of an earlier access this one waits for (its addresses come from that
+                       access's values, or it runs in a later loop); 0: none, consecutive loads indexed by
+                       the thread overlap (kernel_issue.c) */
 };
 
 struct simt_kernel_request {
@@ -301,6 +304,7 @@ struct simt_kernel_result {
     double waves; /* blocks / (resident blocks per SM x SMs) */
     double divergence_serialization;
     double latency_rounds_per_warp; /* dependent rounds of loads per warp */
+    int loads_together;             /* 1: some consecutive global loads share their rounds (kernel_issue.c) */
     double loaded_latency_cycles;   /* mean warp round trip in the full wave, queueing included */
     double achieved_dram_bandwidth_bytes_per_s;
     int advice_count;

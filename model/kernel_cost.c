@@ -188,6 +188,31 @@ static int cost_table(const struct simt_gpu_spec *gpu, const struct simt_kernel_
     return SIMT_OK;
 }
 
+/* The share of a table's reads that hit an L2 which keeps a share q of
+ * the table's lines, where a miss fills only the DRAM access it needed (a
+ * granule of the line's sectors) and g such fills make a line. NVIDIA's
+ * L1 and L2 lines are 128 B of four 32-B sectors, and a miss fetches only
+ * the sectors that missed, not the whole line (NVIDIA developer forums,
+ * "Understanding L1/TEX Cache Sectors/Req" and "Pascal L1 cache", answers
+ * by NVIDIA staff); from DRAM a sector comes in its DRAM access (the
+ * record's dram_access_granularity_bytes, 64 B on the H200). So a read
+ * hits only when its line is resident and its own granule was filled
+ * since the line came in. Reads uniform over the table (Che's
+ * approximation of LRU: a line is resident when its previous read is
+ * within the cache's characteristic time, probability q): looking back,
+ * the line's reads form a chain each link of which is resident with
+ * probability q; the read hits when the chain reached its granule,
+ * h = sum_k (1 - q) q^k (1 - (1 - 1/g)^k) = q / (g - q (g - 1)).
+ * g = 1 (a warp reads whole lines) gives q; q = 1 gives 1. H200: 4-byte
+ * reads 1 KiB apart, 64-B DRAM accesses in 128-B lines (g = 2), of a
+ * 64 MiB table beside 30 MiB of L2 (q 0.47): 0.31 of reads hit, not 0.47
+ * (a simulation of an LRU of sectored lines under uniform reads: 0.306). */
+static double sectored_hit(double q, double fills_per_line)
+{
+    double g = fmax(1.0, fills_per_line);
+    return q / (g - q * (g - 1.0));
+}
+
 /* A global load with `distinct_addresses` D reads a table of D elements
  * that every warp of the grid shares (a gather's lookup table, a GEMV's x
  * vector). Its lines come from DRAM once a launch; after that a read hits
@@ -204,7 +229,8 @@ static int table_fits(const struct simt_kernel_access *a, const struct rates *r)
 }
 
 static void place_table(const struct simt_kernel_access *a, const struct rates *r,
-                        const struct launch_shape *shape, double l1_free, enum level *level, struct table *t)
+                        const struct launch_shape *shape, double l1_free, double fills_per_line,
+                        enum level *level, struct table *t)
 {
     double table_bytes = a->distinct_addresses * a->pattern.element_bytes;
     double lines = ceil(table_bytes / r->line_bytes);
@@ -216,7 +242,7 @@ static void place_table(const struct simt_kernel_access *a, const struct rates *
     } else if (l2_share > 0.0) {
         *level = LEVEL_L2;
         if (table_bytes > l2_share) {
-            t->hit = l2_share / table_bytes;
+            t->hit = sectored_hit(l2_share / table_bytes, fills_per_line);
             t->first_touch_bytes = l2_share / shape->warps_total; /* the resident part */
         }
     } else {
@@ -244,6 +270,7 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
                           struct table *tables, unsigned *assumed, struct simt_diag *diag)
 {
     double footprint[SIMT_KERNEL_MAX_ACCESSES] = {0}; /* sector bytes per warp */
+    double fills[SIMT_KERNEL_MAX_ACCESSES] = {0};     /* DRAM accesses that fill a line */
     double launch_bytes = 0.0;
     for (int i = 0; i < req->access_count; i++) {
         const struct simt_kernel_access *a = &req->accesses[i];
@@ -257,6 +284,10 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
         if (rc != SIMT_OK)
             return rc;
         footprint[i] = a->count * (double)co.sector_bytes_moved;
+        /* the DRAM accesses a miss fills per line it touches */
+        fills[i] = co.cache_lines > 0 && dram > 0.0
+                       ? r->line_bytes / fmax(r->dram_granularity, dram / (double)co.cache_lines)
+                       : 1.0;
         if (a->repeats_of == 0)
             launch_bytes += a->op == SIMT_OP_LOAD && a->distinct_addresses > 0.0
                                 ? a->distinct_addresses * a->pattern.element_bytes
@@ -272,7 +303,7 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
         if (a->space != SIMT_SPACE_GLOBAL || a->count <= 0.0)
             continue;
         if (a->op == SIMT_OP_LOAD && a->distinct_addresses > 0.0) {
-            place_table(a, r, shape, l1_free, &levels[i], &tables[i]);
+            place_table(a, r, shape, l1_free, fills[i], &levels[i], &tables[i]);
             if (warm && table_fits(a, r))
                 tables[i] = (struct table){1.0, 0.0};
             continue;
@@ -612,6 +643,44 @@ static double block_wait_of(const struct simt_kernel_request *req, const struct 
     return shape->warps_per_block;
 }
 
+/* A warp's DRAM traffic in bytes of read time: the DRAM bus spends
+ * read / R + write / W on the two directions, and each change of direction
+ * idles it for a turnaround (tWTR after writes, tRTW after reads). A memory
+ * controller drains writes in batches; the scarcer direction sets how many
+ * batches interrupt the other, so the turnarounds cost in proportion to
+ * min(read, write). The measured copy (read = write = b / 2 in b / C) fixes
+ * that cost per byte: b / C = b / 2R + b / 2W + b p, so
+ * p = 1 / C - 1 / 2R - 1 / 2W (0 when the copy figure is the stand-in).
+ * H200: R 4.50, W 4.32, C 3.92 TB/s: a copy's bytes cost 14.7% more than
+ * reads, a store stream 4.2% more. */
+double simt_kernel_dram_read_equivalent_bytes(const struct warp_cost *w, const struct rates *r)
+{
+    double read = r->dram_bytes_per_s, write = r->dram_write_bytes_per_s, copy = r->dram_copy_bytes_per_s;
+    if (!(w->dram_write_bytes > 0.0) || !(write > 0.0) || !(copy > 0.0))
+        return w->dram_bytes;
+    double turnaround = 1.0 / copy - 0.5 / read - 0.5 / write; /* seconds per byte of the scarcer direction */
+    if (turnaround < 0.0)
+        turnaround = 0.0;
+    return w->dram_read_bytes + w->dram_write_bytes * read / write +
+           2.0 * fmin(w->dram_read_bytes, w->dram_write_bytes) * turnaround * read;
+}
+
+/* The rounds of one group of loads in flight together (kernel_issue.c):
+ * the group waits as long as its longest member, and a round waits in the
+ * DRAM bank queues once however many of its loads miss. A group of one
+ * adds what the access alone costs. */
+struct load_group {
+    double rounds, delay_cycles, queue_rounds;
+};
+
+static void close_group(struct load_group *g, struct warp_cost *w)
+{
+    w->load_rounds += g->rounds;
+    w->memory_delay_cycles += g->delay_cycles;
+    w->dram_queue_rounds += g->queue_rounds;
+    *g = (struct load_group){0.0, 0.0, 0.0};
+}
+
 int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, struct warp_cost *w,
                           unsigned *assumed, struct simt_diag *diag)
@@ -625,17 +694,24 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
     if (rc != SIMT_OK)
         return rc;
     double block_wait = block_wait_of(req, shape);
+    int leader[SIMT_KERNEL_MAX_ACCESSES];
+    double in_flight[SIMT_KERNEL_MAX_ACCESSES];
+    simt_kernel_issue_groups(req, leader, in_flight);
+    struct load_group group = {0.0, 0.0, 0.0};
+    int open = -1; /* the leader of the group being summed */
     for (int i = 0; i < req->access_count; i++) {
         const struct simt_kernel_access *a = &req->accesses[i];
         if (a->count <= 0.0)
             continue;
         double independent = a->independent < a->count ? a->independent : a->count;
         double rounds = ceil(a->count / independent - 1e-9);
-        /* the accesses whose slowest sets the round's latency: in a block
-         * with barriers, every warp's (block_wait) */
-        double waited = independent * block_wait;
+        /* the accesses whose slowest sets the round's latency: the loads
+         * of its group in flight with it, and in a block with barriers
+         * every warp's (block_wait) */
+        double waited = in_flight[i] * block_wait;
         int is_load = a->op == SIMT_OP_LOAD;
         double latency = 0.0;
+        double queued_before = w->dram_queue_rounds;
         w->instructions += a->count;
         switch (a->space) {
         case SIMT_SPACE_GLOBAL:
@@ -679,11 +755,19 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
         }
         }
         if (is_load) {
+            if (leader[i] != open)
+                close_group(&group, w);
+            open = leader[i];
+            w->loads_together |= leader[i] != i;
+            double queue = w->dram_queue_rounds - queued_before;
+            w->dram_queue_rounds = queued_before;
             w->load_count += a->count;
-            w->load_rounds += rounds;
-            w->memory_delay_cycles += rounds * latency;
+            group.rounds = fmax(group.rounds, rounds);
+            group.delay_cycles = fmax(group.delay_cycles, rounds * latency);
+            group.queue_rounds = fmax(group.queue_rounds, queue);
         }
     }
+    close_group(&group, w);
     w->fp32_flops = req->flops_fp32;
     w->fp64_flops = req->flops_fp64;
     w->fp16_flops = req->flops_fp16;

@@ -55,6 +55,7 @@ struct warp_cost {
     double barrier_cycles;       /* the warp's arrivals at block barriers, SM barrier-unit cycles */
     double slot_delay_cycles;    /* its block's slot idle for the block's launch and retire (SM cycles) */
     double block_warps;          /* warps in its block */
+    int loads_together;          /* some of its global loads share rounds (kernel_issue.c) */
 };
 
 /* Figures the model reads, per SM per cycle. */
@@ -101,6 +102,17 @@ struct launch_shape {
     double warps_per_block;
     double shared_bytes_per_block;
 };
+
+/* Which global loads issue together (kernel_issue.c): leader[i] is the
+ * first access of access i's group (i itself when alone), in_flight[i] the
+ * loads of its group one thread has in flight at once (each member's
+ * independent, clipped to its count, summed). Consecutive loads indexed by
+ * the thread alone form a group; every other access stands alone. */
+void simt_kernel_issue_groups(const struct simt_kernel_request *req, int *leader, double *in_flight);
+
+/* A warp's DRAM bytes in bytes of read time: writes at the write figure's
+ * rate and the bus turnarounds of the mix (kernel_cost.c). */
+double simt_kernel_dram_read_equivalent_bytes(const struct warp_cost *w, const struct rates *r);
 
 /* Reads the barrier, shuffle and block-launch figures into r (kernel_cost.c). */
 void simt_kernel_read_sync_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,

@@ -632,32 +632,40 @@ END_TEST
  *     4096 B.
  *   D 1e6 (4 MB) fits the 50 MB L2: 31250 lines, 4 MB from DRAM; the port
  *     carries the hits' sectors, 64000 x 1024 B.
- *   D 5e7 (200 MB) does not: 50 MB of it stays, a quarter of the reads hit,
- *     the rest miss: 0.75 x 64000 x 2048 + 50 MB = 148.304 MB.
+ *   D 5e7 (200 MB) does not: 50 MB of it stays, a quarter of its lines
+ *     (q); a miss fills one of a line's two 64-B granules, so a read hits
+ *     q / (2 - q) = 1/7 of the time, the rest miss:
+ *     6/7 x 64000 x 2048 + 50 MB = 162.347429 MB.
  *   The same on an L2 of 2 partitions, each holding the lines every SM
- *     reads: 25 MB stays, 0.875 x 131.072 MB + 25 MB = 139.688 MB.
+ *     reads: 25 MB stays, q 1/8, hits 1/15,
+ *     14/15 x 131.072 MB + 25 MB = 147.333867 MB.
+ *   D 5e7 read by whole lines (lanes 4 B apart): a miss fills the line, so
+ *     a read hits q = 1/4 of the time: 0.75 x 64000 x 128 B + 50 MB
+ *     = 56.144 MB.
  * Each launch also writes back what its fills f evict at random of the
  * L2's 27.5 dirty MB, 27.5 MB (1 - exp(-f / 50 MB)): 2252.71 B, 2.11430 MB,
- * 26.08362 MB, 25.81726 MB. */
+ * 26.43045 MB, 26.05587 MB, 18.55311 MB. */
 struct table_row {
     const char *name;
     double distinct, l1_bytes;
     int partitions;
+    int64_t stride;
     double dram_bytes;
 };
 
 static const struct table_row table_rows[] = {
-    {"4 KB in L1", 1000, 262144, 1, 4096.0 + 2252.70773},
-    {"4 MB in L2", 1e6, 0, 1, 4e6 + 2.11430047e6},
-    {"200 MB, a quarter resident", 5e7, 0, 1, 148.304e6 + 26.0836176e6},
-    {"200 MB, two partitions", 5e7, 0, 2, 139.688e6 + 25.8172556e6},
+    {"4 KB in L1", 1000, 262144, 1, 32, 4096.0 + 2252.70773},
+    {"4 MB in L2", 1e6, 0, 1, 32, 4e6 + 2.11430047e6},
+    {"200 MB, a quarter resident", 5e7, 0, 1, 32, 162.347429e6 + 26.4304506e6},
+    {"200 MB, two partitions", 5e7, 0, 2, 32, 147.333867e6 + 26.0558677e6},
+    {"200 MB read by whole lines", 5e7, 0, 1, 1, 56.144e6 + 18.5531098e6},
 };
 
 START_TEST(test_shared_table)
 {
     const struct table_row *t = &table_rows[_i];
     struct simt_kernel_request req = base_request(8000, 256, 32);
-    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 4, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 4, t->stride);
     req.accesses[0].distinct_addresses = t->distinct;
     struct simt_gpu_spec gpu = fixture_gpu();
     gpu.l1_bytes_per_sm = t->l1_bytes;

@@ -1,0 +1,175 @@
+/* test_gemm_fp64.c - FP64 GEMMs on Hopper (model/gemm_fp64.c): cuBLAS's
+ * split of K over every SM for small products with long K, and the second
+ * kernel that adds the pieces one after another, a DRAM latency each; the
+ * last wave's stores of C, which follow its math unhidden. On a
+ * made-up GPU with round numbers (as test_gemm_small.c's), so that every
+ * expected value can be worked by hand beside it. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "gemm.h"
+
+/* 128 SMs at 1 GHz; fp64 tensor 1e14 x 0.66; DRAM 4e12 B/s, 500 cycles
+ * (0.5 us) of latency; no L2 figure. Back-to-back calls: 2.45 us a kernel,
+ * two DRAM latencies a wave for the first loads and the last stores. */
+static void round_gpu(struct simt_gpu_spec *g, int compute_major)
+{
+    memset(g, 0, sizeof *g);
+    g->vendor = SIMT_VENDOR_NVIDIA;
+    g->compute_major = compute_major;
+    g->sm_count = 128;
+    g->boost_clock_hz = 1.0e9;
+    g->fp32_flops_per_clock_per_sm = 256.0;
+    g->fp64_flops_per_clock_per_sm = 128.0;
+    g->tensor_dense_flops_per_s[SIMT_DTYPE_FP64] = 1.0e14;
+    g->dram_bandwidth_bytes_per_s = 4.0e12;
+    g->dram_latency_cycles = 500.0;
+    for (int d = 0; d < SIMT_DTYPE_COUNT; d++)
+        g->achievable_tensor[d] = 0.66;
+    g->achievable_fp32 = 0.76 / 0.82;
+    g->achievable_fp64 = 0.76 / 0.82;
+}
+
+#define FLOOR 2.45e-6
+#define LATENCY 0.5e-6
+
+static struct simt_gemm_result predict_ok(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k)
+{
+    struct simt_gemm_request req = {
+        m, n, k, 1, SIMT_DTYPE_FP64, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK, 0};
+    struct simt_gemm_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    int rc = simt_gemm_predict(g, &req, &r, &diag);
+    ck_assert_msg(rc == SIMT_OK, "predict failed: %s (%s)", diag.message, diag.field);
+    return r;
+}
+
+static int says(const struct simt_gemm_result *r, const char *text)
+{
+    for (int i = 0; i < r->assumption_count; i++)
+        if (strstr(r->assumptions[i], text) != NULL)
+            return 1;
+    return 0;
+}
+
+/* 32 x 16 x 1024: one 32x32 tile, K cut 128 ways (one piece per SM); the
+ * reduction kernel: 2.45 us and 128 pieces of 0.5 us = 66.45 us. The GEMM
+ * kernel itself: one wave of 128 blocks, each one 16-deep K step (K pads
+ * from 8 to 16): 2*32*32*16 flops at 0.66e14 / 128 per SM, its 2.45 us and
+ * two latencies. 48 x 16 x 1024 is two tiles: 64 pieces. */
+START_TEST(serial_split_over_every_sm)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    struct simt_gemm_result r = predict_ok(&g, 32, 16, 1024);
+    ck_assert_int_eq(r.split_k, 128);
+    ck_assert_int_eq(r.tile_m, 32);
+    ck_assert_int_eq(r.tile_n, 32);
+    ck_assert_double_eq_tol(r.reduce_s, FLOOR + 128.0 * LATENCY, 1e-12);
+    double math = 2.0 * 32.0 * 32.0 * 16.0 / (0.66e14 / 128.0);
+    ck_assert_double_eq_tol(r.compute_s, math, 1e-12);
+    ck_assert_double_eq_tol(r.overhead_s, FLOOR + 2.0 * LATENCY, 1e-12);
+    ck_assert(r.time_s >= r.reduce_s + r.overhead_s + math - 1e-12);
+    ck_assert_int_eq(says(&r, "one after another"), 1);
+    struct simt_gemm_result two = predict_ok(&g, 48, 16, 1024);
+    ck_assert_int_eq(two.split_k, 64);
+    ck_assert_double_eq_tol(two.reduce_s, FLOOR + 64.0 * LATENCY, 1e-12);
+    /* 2mnk just under 2^22: 32 x 32 x 2047 would be unaligned; 48x16x2048 */
+    ck_assert_int_eq(predict_ok(&g, 48, 16, 2048).split_k, 64);
+}
+END_TEST
+
+/* Where it does not run: K under 1024, m under 32, n under 16, 2mnk of
+ * 2^22 or more, unaligned K, before Hopper, and with no DRAM latency
+ * figure. There the least-time split (at most 16) stands. */
+static const struct {
+    int compute_major;
+    int64_t m, n, k;
+    double latency_cycles;
+} not_serial_rows[] = {
+    {9, 32, 16, 512, 500.0},  {9, 16, 16, 2048, 500.0},   {9, 16, 32, 1024, 500.0}, {9, 32, 8, 2048, 500.0},
+    {9, 32, 32, 2048, 500.0}, {9, 64, 16, 2048, 500.0},   {9, 32, 16, 1025, 500.0}, {8, 32, 16, 1024, 500.0},
+    {9, 32, 16, 1024, 0.0},   {9, 128, 128, 4096, 500.0},
+};
+
+START_TEST(serial_split_bounds)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, not_serial_rows[_i].compute_major);
+    g.dram_latency_cycles = not_serial_rows[_i].latency_cycles;
+    struct simt_gemm_result r =
+        predict_ok(&g, not_serial_rows[_i].m, not_serial_rows[_i].n, not_serial_rows[_i].k);
+    ck_assert_int_le(r.split_k, 16);
+    ck_assert_int_eq(says(&r, "one after another"), 0);
+}
+END_TEST
+
+/* The pieces wait on memory: a longer DRAM latency, or a slower clock at
+ * the same cycles, makes the reduction longer; more SMs, more pieces. */
+START_TEST(serial_split_follows_latency_and_sms)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    struct simt_gemm_result base = predict_ok(&g, 32, 32, 1024);
+    g.dram_latency_cycles = 800.0;
+    struct simt_gemm_result slow = predict_ok(&g, 32, 32, 1024);
+    ck_assert(slow.time_s > base.time_s);
+    ck_assert_double_eq_tol(slow.reduce_s - base.reduce_s, 128.0 * 0.3e-6, 1e-12);
+    g.dram_latency_cycles = 500.0;
+    g.boost_clock_hz = 0.5e9;
+    ck_assert_double_eq_tol(predict_ok(&g, 32, 32, 1024).reduce_s, FLOOR + 128.0 * 1.0e-6, 1e-12);
+    round_gpu(&g, 9);
+    g.sm_count = 132;
+    ck_assert_int_eq(predict_ok(&g, 32, 32, 1024).split_k, 132);
+    ck_assert_int_eq(predict_ok(&g, 64, 16, 1024).split_k, 66);
+}
+END_TEST
+
+/* 1024 x 1024 x 256 with no latency figure (no fill, no feed limit) and
+ * no L2 figure: every tile does the same math, so the one whose last wave
+ * stores least wins, 32x32: 1024 tiles, 8 waves of 2*32*32*256 flops at
+ * 0.66e14 / 128 per SM; the last wave's 128 tiles store an eighth of C's
+ * 8 MiB at 4e12 B/s after its math. On Ampere the stores hide. */
+START_TEST(last_wave_stores_follow_math)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    g.dram_latency_cycles = 0.0;
+    struct simt_gemm_result r = predict_ok(&g, 1024, 1024, 256);
+    double math = 8.0 * 2.0 * 32.0 * 32.0 * 256.0 / (0.66e14 / 128.0);
+    double write = 1024.0 * 1024.0 * 8.0 / 4.0e12;
+    ck_assert_int_eq(r.tile_m, 32);
+    ck_assert_int_eq(r.tile_n, 32);
+    ck_assert_int_eq(r.split_k, 1);
+    ck_assert_double_eq_tol(r.time_s, math + write / 8.0 + FLOOR, 1e-12);
+    g.measured_dram_write_bandwidth_bytes_per_s = 8.0e12;
+    ck_assert(predict_ok(&g, 1024, 1024, 256).time_s < r.time_s);
+    round_gpu(&g, 8);
+    g.dram_latency_cycles = 0.0;
+    ck_assert_double_eq_tol(predict_ok(&g, 1024, 1024, 256).time_s, math + FLOOR, 1e-12);
+}
+END_TEST
+
+static Suite *gemm_fp64_suite(void)
+{
+    Suite *s = suite_create("gemm_fp64");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, serial_split_over_every_sm);
+    tcase_add_loop_test(tc, serial_split_bounds, 0,
+                        (int)(sizeof not_serial_rows / sizeof not_serial_rows[0]));
+    tcase_add_test(tc, serial_split_follows_latency_and_sms);
+    tcase_add_test(tc, last_wave_stores_follow_math);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(gemm_fp64_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
