@@ -232,9 +232,8 @@ static double l2_feed(const struct kernel_rate *rate, const struct tile_shape *t
 }
 
 /* Math rate of one SM on this tile: the aligned kernels' rate, or the
- * fallback kernels' (a fraction of it) when the leading dimensions are not
- * 16-byte multiples; their loads and stores are priced apart
- * (simt_gemm_slot_time). */
+ * fallback kernels' fraction of it when the leading dimensions are not
+ * 16-byte multiples (their loads: simt_gemm_slot_time). */
 static double tile_rate(const struct kernel_rate *rate, const struct tile_shape *tile)
 {
     double sm_rate = rate->sm_flops_per_s;
@@ -275,9 +274,8 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
     double tile_bytes =
         (rows * ctx->a_weight + cols * rate->column_share) * (double)k_per_split * ctx->element_bytes;
     double math_s = tile_flops / tile_rate(rate, tile);
-    /* FMA kernels and the fallback kernels: every operand element of the
-     * tile, and every element of its output, passes through the SM's
-     * load/store path, one or a few at a time (gemm_tiny.c) */
+    /* FMA and fallback kernels: operand and output elements pass through
+     * the SM's load/store path, one or a few at a time (gemm_tiny.c) */
     double slot_s = simt_gemm_slot_time(req, rate, tile, tile_k, split);
     if (slot_s > math_s)
         math_s = slot_s;
