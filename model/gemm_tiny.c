@@ -2,9 +2,9 @@
  * TMA, which binds where K is short or the output small, so that moving the
  * tile's elements outweighs its math. FMA (SIMT) kernels read the tile's
  * whole K depth from shared memory and store C an element at a time
- * (SIMT_STAGED_PER_CLOCK_PER_SM, gemm.c). The fallback kernels of unaligned
+ * (SIMT_STAGED_PER_CLOCK_PER_SM, gemm_constants.h). The fallback kernels of unaligned
  * shapes issue their global loads as wide as the alignment allows
- * (SCALAR_LOADS_PER_CLOCK_PER_SM, gemm.c); the 16-bit ones count the K that
+ * (SCALAR_LOADS_PER_CLOCK_PER_SM, gemm_constants.h); the 16-bit ones count the K that
  * exists and store C through the same narrow slots. Seen on an H200
  * (tests/gpu/results/h200/gemm_probe_tiny.json, fit data): K of 1, 2 and 4
  * are not 16-byte multiples in fp16 and bf16, and cuBLAS runs its fallback
@@ -57,7 +57,7 @@ double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct ker
         slot_s = ((double)(tile->m + tile->n) * k_depth + tile_c) / rate->staged_per_s_per_sm;
     if (rate->unaligned && rate->loads_per_s_per_sm > 0.0) {
         /* the fallback kernels' operand loads over the tile's K depth, as
-         * SCALAR_LOADS_PER_CLOCK_PER_SM was fitted. The 16-bit ones
+         * SCALAR_LOADS_PER_CLOCK_PER_SM was fitted (gemm_constants.h). The 16-bit ones
          * (cutlass_75 and cutlass_80 f16 and bf16 kernels, align1 and
          * align2) load the K a split covers (the depth past it is
          * predicated off and moves nothing) and store C in pieces as narrow
