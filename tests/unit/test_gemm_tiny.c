@@ -34,7 +34,7 @@ static void round_gpu(struct simt_gpu_spec *g, int compute_major)
     g->achievable_fp64 = 0.76 / 0.82;
 }
 
-/* the fallback kernels' operand load slots per clock per SM (gemm.c) */
+/* the fallback kernels' operand load slots per clock per SM (gemm_constants.h) */
 #define SLOTS_PER_S (3.35 * 1.0e9)
 
 static struct simt_gemm_result predict_ok(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k,
