@@ -118,6 +118,11 @@ static const struct tile_shape int8_mma_sync_tiles[] = {
  * outputs of 2^19 with K = 28672 (gemm_probe*.json: names and grids, grid
  * x * y the number of 64-row tiles), never a 128-row one. */
 #define INT8_SMALL_TILE_MAX_M 128
+/* Of the two, 128x64_128x3 for K of 4096 and less (every such shape
+ * above), 64x64_128x6 for K of 8192 and more (every such shape above);
+ * K = 6144 ran either (128x8192: 128x64; 48x8192: 64x64), the least time
+ * then. */
+#define INT8_WIDE_64_ROW_MAX_K 4096
 #define INT8_LARGE_TILE_MIN_K 8192
 #define INT8_LARGE_TILE_MIN_OUTPUT (1 << 20)
 
@@ -139,7 +144,13 @@ int simt_gemm_int8_runs_tile(const struct simt_gemm_request *req, const struct t
 {
     if (simt_gemm_int8_large_tile(req))
         return tile->m >= 128;
-    return req->m > INT8_SMALL_TILE_MAX_M || tile->m < 128;
+    if (req->m > INT8_SMALL_TILE_MAX_M)
+        return 1;
+    if (tile->m >= 128)
+        return 0;
+    if (req->k <= INT8_WIDE_64_ROW_MAX_K)
+        return tile->n > 64;
+    return req->k < INT8_LARGE_TILE_MIN_K || tile->n <= 64;
 }
 
 /* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and

@@ -22,15 +22,29 @@
  * warp tile holds 64 int32 accumulators a thread; a profiler run on the
  * device, or cuobjdump --dump-resource-usage on libcublasLt, would say).
  *
+ * Stages in flight: CUTLASS's multistage mainloop (mma_multistage.h,
+ * gemm_iters) issues the next stage's cp.async copies during the warp-level
+ * MMAs of the current one, and at its second-to-last warp MMA (warp_mma_k +
+ * 2 == kWarpGemmIterations) commits them (cp_async_fence) and at once waits
+ * with cp_async_wait<kStages - 2> for the stage it computes next: a stage
+ * has S - 2 iterations from its commit to its wait, so a block that its
+ * loads bind draws S - 2 stages per load (the memory latency plus the
+ * stage's bytes at the SM's share of the L2 bandwidth, as gemm_stream.c
+ * prices a load), plus what the shares of a stage issued before its
+ * commit add (below); with S = 2 nothing is in flight while it computes. Seen
+ * on an H200: the 128x64_128x3 kernel, one block an SM (128 blocks,
+ * 128x8192 at K = 2048 to 6144), takes 0.61 to 0.65 us a stage; one load
+ * is 0.34 us + 24 KiB at 64 GB/s = 0.72 us: 1.19 stages in flight give
+ * 0.61 us, one 0.72, two 0.36.
+ *
  * A round of b blocks on P SMs: each busy SM holds ceil(b / P) of them,
  * which share its tensor cores (their math adds) and its intake from L2
- * (each block keeps S - 1 stages in flight, each taking the memory latency
- * plus its bytes at the SM's share of the L2 bandwidth: gemm_stream.c's
- * Little's law; the SM takes no more than its share), and the round's
- * blocks read their share of the DRAM traffic. A round lasts as long as
- * the slowest of the three, and the next starts when it ends: a last round
- * of few blocks runs at their own pace, DRAM idle but for them, where the
- * one-tile-per-SM waves would hide it under the whole kernel's DRAM time. */
+ * (their loads in flight add; the SM takes no more than its share), and
+ * the round's blocks read their share of the DRAM traffic. A round lasts
+ * as long as the slowest of the three, and the next starts when it ends: a
+ * last round of few blocks runs at their own pace, DRAM idle but for them,
+ * where the one-tile-per-SM waves would hide it under the whole kernel's
+ * DRAM time. Each round pays its first loads and last stores (the fill). */
 #include <math.h>
 #include <string.h>
 
@@ -40,6 +54,9 @@
 
 /* Threads of a block of every int8 mma.sync kernel seen (block [128,1,1]). */
 #define MMA_SYNC_BLOCK_THREADS 128
+/* K of one warp-level MMA, in bytes: i16832 is mma.sync m16n8k32, 32
+ * int8 elements (PTX ISA, mma.sync shapes for .s8). */
+#define MMA_SYNC_INSTRUCTION_K_BYTES 32.0
 
 int simt_gemm_mma_sync_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile, int tile_k,
                                 double element_bytes)
@@ -64,9 +81,23 @@ void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s,
     ctx->resident_latency_s = latency_s;
 }
 
+/* Stages a block keeps in flight: S - 2 from commit to wait, and the
+ * shares of a stage issued at the warp MMAs before its commit earlier
+ * still: share i of W at the MMA i (i < W - 1, the last two at W - 2) has
+ * (W - 2 - i) / W of an iteration more, (W - 2)(W - 1) / (2 W^2) on the
+ * average. */
+static double stages_in_flight(const struct tile_shape *tile, double tile_k_bytes)
+{
+    double w = tile_k_bytes / MMA_SYNC_INSTRUCTION_K_BYTES;
+    if (w < 2.0)
+        w = 2.0;
+    return (double)(tile->stages - 2) + (w - 2.0) * (w - 1.0) / (2.0 * w * w);
+}
+
 /* One round of `blocks` blocks: the busiest SM's time. */
-static double round_time(const struct shape_context *ctx, const struct tile_shape *tile, int64_t blocks,
-                         double math_s, double tile_bytes, double stage_bytes, double dram_per_block_s)
+static double round_time(const struct shape_context *ctx, const struct tile_shape *tile, double tile_k_bytes,
+                         int64_t blocks, double math_s, double tile_bytes, double stage_bytes,
+                         double dram_per_block_s)
 {
     int64_t sms = blocks < ctx->sm_count ? blocks : ctx->sm_count;
     double per_sm = ceil((double)blocks / (double)ctx->sm_count);
@@ -81,7 +112,8 @@ static double round_time(const struct shape_context *ctx, const struct tile_shap
         double serial_s = per_sm * (math_s + k_stages * load_s);
         return serial_s > t ? serial_s : t;
     }
-    double intake = load_s > 0.0 ? per_sm * (double)(tile->stages - 2) * stage_bytes / load_s : HUGE_VAL;
+    double intake =
+        load_s > 0.0 ? per_sm * stages_in_flight(tile, tile_k_bytes) * stage_bytes / load_s : HUGE_VAL;
     if (share < intake)
         intake = share;
     double feed_s = isinf(intake) ? 0.0 : per_sm * tile_bytes / intake;
@@ -117,10 +149,11 @@ int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct cand
     double dram_per_block_s = c->dram_read_s / (double)c->tiles;
     int64_t slots = (int64_t)resident * ctx->sm_count;
     int64_t full = c->tiles / slots, rest = c->tiles % slots;
-    double total =
-        (double)full * round_time(ctx, tile, slots, math_s, tile_bytes, stage_bytes, dram_per_block_s);
+    double k_bytes = (double)c->tile_k * ctx->element_bytes;
+    double total = (double)full *
+                   round_time(ctx, tile, k_bytes, slots, math_s, tile_bytes, stage_bytes, dram_per_block_s);
     if (rest > 0)
-        total += round_time(ctx, tile, rest, math_s, tile_bytes, stage_bytes, dram_per_block_s);
+        total += round_time(ctx, tile, k_bytes, rest, math_s, tile_bytes, stage_bytes, dram_per_block_s);
     *busy = total;
     *rounds = (double)full + (rest > 0 ? 1.0 : 0.0);
     return 1;

@@ -130,6 +130,34 @@ START_TEST(small_m_runs_64_row_tiles)
 }
 END_TEST
 
+/* Of the 64-row tiles: 64x128 (3 stages) for K <= 4096, 64x64 (6 stages)
+ * for K >= 8192, either at K = 6144 (the kernels' names). */
+START_TEST(short_k_runs_the_wide_64_row_tile)
+{
+    static const struct tile_shape wide = {64, 128, 3}, narrow = {64, 64, 6};
+    static const struct {
+        int64_t m, n, k;
+        int wide, narrow;
+    } rows[] = {
+        {128, 8192, 1024, 1, 0}, {64, 57344, 4096, 1, 0}, {32, 28672, 4096, 1, 0},
+        {128, 8192, 6144, 1, 1}, {48, 8192, 6144, 1, 1},  {32, 16384, 8192, 0, 1},
+        {128, 4096, 8192, 0, 1}, {64, 8192, 28672, 0, 1}, {1024, 1024, 1024, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct simt_gemm_request req = {rows[i].m,
+                                        rows[i].n,
+                                        rows[i].k,
+                                        1,
+                                        SIMT_DTYPE_INT8,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_SINGLE,
+                                        0};
+        ck_assert_int_eq(simt_gemm_int8_runs_tile(&req, &wide), rows[i].wide);
+        ck_assert_int_eq(simt_gemm_int8_runs_tile(&req, &narrow), rows[i].narrow);
+    }
+}
+END_TEST
+
 static const struct tile_shape tile_64x128 = {64, 128, 3};
 
 /* A context and a candidate of `tiles` 64x128 blocks of K = 4096 on the
@@ -253,6 +281,7 @@ int main(void)
     tcase_add_checked_fixture(tc, load_db, unload_db);
     tcase_add_test(tc, resident_blocks_follow_shared_memory);
     tcase_add_test(tc, small_m_runs_64_row_tiles);
+    tcase_add_test(tc, short_k_runs_the_wide_64_row_tile);
     tcase_add_test(tc, last_round_paid_at_its_own_pace);
     tcase_add_test(tc, rounds_monotone_in_figures);
     tcase_add_test(tc, evicted_lines_paid_once);
