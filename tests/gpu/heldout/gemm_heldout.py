@@ -61,9 +61,11 @@ def log_uniform(rng, lo=1, hi=16384):
     return int(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
 
 
-def cases():
-    """[(name, dtype, m, n, k, shape_class)]: deterministic (seed 11)"""
-    rng = random.Random(11)
+def cases(seed=11):
+    """[(name, dtype, m, n, k, shape_class)]: deterministic (seed 11 is the
+    held-out set; another seed draws a confirmation set the same way, less
+    every shape the seed-11 set has)"""
+    rng = random.Random(seed)
     out = []
     for dt in DTYPES:
         # random shapes: 30 per dtype, half rounded to 16, half as drawn
@@ -89,8 +91,8 @@ def cases():
                 if est_s(dt, m, n, k) > MAX_EST_S:
                     m = 512
                 out.append(("%s_llm_%dx%dx%d" % (dt, m, n, k), dt, m, n, k, "llm"))
-    # unique names
-    seen, uniq = set(), []
+    # unique names; a confirmation set leaves out the held-out set's shapes
+    seen, uniq = set() if seed == 11 else {c[0] for c in cases(11)}, []
     for c in out:
         if c[0] not in seen:
             seen.add(c[0])
@@ -163,8 +165,10 @@ def main():
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--sleep-us", type=float, default=100.0, help="sleep kernel before each timed call")
     ap.add_argument("--probe", action="store_true", help="the probe shapes, with the kernels cuBLAS runs")
+    ap.add_argument("--seed", type=int, default=11,
+                    help="11: the held-out set; another: a confirmation set drawn the same way, less its shapes")
     args = ap.parse_args()
-    cs = probe_cases() if args.probe else cases()
+    cs = probe_cases() if args.probe else cases(args.seed)
     if args.list:
         by = {}
         for c in cs:
@@ -225,8 +229,10 @@ def main():
                    "(int8 in, int32 out); random inputs. Each repeat: torch.cuda._sleep(%d cycles) "
                    "so the host has queued what follows, a 256 MiB fill (evicts the 60 MB L2), then an event "
                    "pair around ONE call: GPU time without CPU gaps, cold L2. 2 untimed, then 7 timed (5 over "
-                   "10 ms, 3 over 50 ms estimated); measured_s is the median. Shapes drawn with seed 11 "
-                   "(gemm_heldout.py)." % (torch.__version__, sleep_cycles)) +
+                   "10 ms, 3 over 50 ms estimated); measured_s is the median. Shapes drawn with seed %d "
+                   "(gemm_heldout.py)%s." % (torch.__version__, sleep_cycles, args.seed,
+                                             "" if args.seed == 11 else ", less every shape of the seed-11 "
+                                             "held-out set: a confirmation set")) +
                   (" --probe: the fixed probe shapes instead (probe_cases()), each with the kernels cuBLAS runs "
                    "for it (torch.profiler over three back-to-back calls after the timing); fit data."
                    if args.probe else ""),
