@@ -36,6 +36,10 @@ void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c
 
 void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c)
 {
+    /* int8's mma.sync kernels: several blocks an SM, in rounds
+     * (gemm_mma_sync.c), each round's blocks with their first loads and
+     * last stores */
+    int in_rounds = simt_gemm_mma_sync_rounds(ctx, c, &busy, &full_waves);
     c->overhead_s = ctx->launch_s + ctx->floor_s + full_waves * ctx->fill_s;
     if (ctx->epilogue_after_mainloop) {
         /* the waves' blocks run in step: their operands stream in under
@@ -43,6 +47,11 @@ void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_
         if (c->dram_read_s > busy)
             busy = c->dram_read_s;
         busy += c->dram_write_s;
+        /* in rounds, C's own stores alone: the dirty lines of earlier work
+         * are written back as the fills evict them, in the main loop
+         * (below), not again here (gemm_mma_sync.c) */
+        if (in_rounds)
+            busy -= c->evicted_s;
     }
     /* a pipeline of known depth that its loads bind (the feed, not the
      * math): its fills wait behind the dirty lines they evict

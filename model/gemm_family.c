@@ -110,6 +110,19 @@ static const struct tile_shape int8_mma_sync_tiles[] = {
  * 128x8192 at K = 1024, 2048 and 4096, 128x16384x2048, 64x16384x2048,
  * 64x32768x4096 and 1024^3 (K short), and for 32x16384x8192,
  * 64x8192x28672 and 128x4096x28672 (outputs of 2^19). */
+/* Elsewhere, for m of 128 or less, it runs a 64-row tile every time:
+ * their 128x64_128x3 (our 64x128) for 128x8192 at K = 1024 to 6144,
+ * 128x16384x2048, 64x16384x2048, 128x24576x4096, 128x28672x4096,
+ * 96x28672x4096, 64x32768x4096, 64x57344x4096 and 32x28672x4096, their
+ * 64x64_128x6 for 48x8192x6144, 32x16384x8192, 128x4096x8192 and the
+ * outputs of 2^19 with K = 28672 (gemm_probe*.json: names and grids, grid
+ * x * y the number of 64-row tiles), never a 128-row one. */
+#define INT8_SMALL_TILE_MAX_M 128
+/* Of the two, 128x64_128x3 for K of 4096 and less (every such shape
+ * above), 64x64_128x6 for K of 8192 and more (every such shape above);
+ * K = 6144 ran either (128x8192: 128x64; 48x8192: 64x64), the least time
+ * then. */
+#define INT8_WIDE_64_ROW_MAX_K 4096
 #define INT8_LARGE_TILE_MIN_K 8192
 #define INT8_LARGE_TILE_MIN_OUTPUT (1 << 20)
 
@@ -125,6 +138,19 @@ void simt_gemm_int8_mma_sync_tiles(const struct simt_gemm_request *req, const st
     *count = sizeof int8_mma_sync_tiles / sizeof int8_mma_sync_tiles[0];
     if (simt_gemm_int8_large_tile(req))
         *count = INT8_LARGE_TILES;
+}
+
+int simt_gemm_int8_runs_tile(const struct simt_gemm_request *req, const struct tile_shape *tile)
+{
+    if (simt_gemm_int8_large_tile(req))
+        return tile->m >= 128;
+    if (req->m > INT8_SMALL_TILE_MAX_M)
+        return 1;
+    if (tile->m >= 128)
+        return 0;
+    if (req->k <= INT8_WIDE_64_ROW_MAX_K)
+        return tile->n > 64;
+    return req->k < INT8_LARGE_TILE_MIN_K || tile->n <= 64;
 }
 
 /* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and

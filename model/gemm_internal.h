@@ -83,6 +83,11 @@ struct shape_context {
     int last_wave_stores_exposed; /* the last wave's stores of C follow its math, unhidden */
     int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
     double serial_piece_s;        /* one piece of that sum: a memory round trip */
+    /* int8's mma.sync kernels on Hopper (gemm_mma_sync.c): the GPU whose
+     * occupancy says how many of their blocks share an SM (NULL: one block
+     * per SM, the waves of gemm.c), and the latency their loads wait */
+    const struct simt_gpu_spec *resident_gpu;
+    double resident_latency_s;
 };
 
 /* How fast an SM runs one kind of kernel. */
@@ -138,6 +143,11 @@ void simt_gemm_int8_mma_sync_tiles(const struct simt_gemm_request *req, const st
 /* 1 when cuBLAS takes only the 128-row and wider of them for req (long K,
  * large outputs). */
 int simt_gemm_int8_large_tile(const struct simt_gemm_request *req);
+/* 1 when cuBLAS runs that tile of the list for req: the 128-row ones alone
+ * for long K and large outputs, the 64-row ones alone for m <= 128
+ * otherwise (applied where their blocks are priced in rounds,
+ * gemm_mma_sync.c). */
+int simt_gemm_int8_runs_tile(const struct simt_gemm_request *req, const struct tile_shape *tile);
 /* 1 when cuBLAS runs tf32 as Ampere's mma.sync kernels on this GPU
  * (Hopper: short K or small outputs; gemm_family.c). */
 int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
@@ -179,6 +189,24 @@ void simt_gemm_fp64_assume_epilogue(const struct shape_context *ctx, const struc
                                     struct simt_gemm_result *out);
 int simt_gemm_fp64_assume_split(const struct shape_context *ctx, const struct candidate *best,
                                 struct simt_gemm_result *out);
+
+/* The int8 mma.sync kernels with several blocks an SM (gemm_mma_sync.c).
+ * Blocks of tile (stages > 0, tile_k deep) resident on one SM of gpu at
+ * once, by the occupancy model from the shared memory its stages take
+ * (1 when gpu is NULL, the tile has no stage count, or nothing fits). */
+int simt_gemm_mma_sync_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile, int tile_k,
+                                double element_bytes);
+/* Sets ctx->resident_gpu and resident_latency_s (the latency an operand
+ * load waits): from then on simt_gemm_finish prices ctx's tiles of known
+ * stages in rounds of their resident blocks. */
+void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s, struct shape_context *ctx);
+/* For such a candidate (unsplit, data-parallel): *busy set to its blocks'
+ * time in rounds of the resident count per SM, each round as long as its
+ * busiest SM's math, its L2 intake or the round's share of DRAM reads
+ * (HUGE_VAL for a tile cuBLAS does not run for the shape), *rounds to
+ * their number; returns 1. Else 0 and nothing changes. */
+int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct candidate *c, double *busy,
+                              double *rounds);
 
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */

@@ -1,0 +1,160 @@
+/* gemm_mma_sync.c - the Ampere-generation mma.sync kernels cuBLAS runs for
+ * int8 on Hopper (torch._int_mm: cutlass_80_tensorop_i16832gemm_s8_MxN_KxS)
+ * when several of their blocks share an SM: how many are resident at once
+ * (the occupancy model, from the shared memory their stages take), and the
+ * time of their blocks dealt out in rounds of that many per SM. Pure.
+ *
+ * The data: tests/gpu/results/h200/gemm_probe_wide.json, gemm_probe_choice
+ * .json, gemm_probe_small.json and gemm_probe.json (fit data). Every int8
+ * kernel there launches blocks of 128 threads (block [128, 1, 1]) and one
+ * block per output tile (grid x * y = the tiles, z = 1): 448 blocks of the
+ * 128x64_128x3 kernel for 64x57344x4096 and 128x28672x4096, 384 for
+ * 128x24576x4096, 256 for 64x32768x4096. A stage of the kernel named
+ * MxN_KxS holds an M x K tile of one operand and an N x K tile of the other,
+ * one byte an element (s8): (M + N) * K bytes, S of them in shared memory
+ * (CUTLASS include/cutlass/gemm/threadblock/mma_multistage.h allocates
+ * kStages stages of both operand tiles; its epilogue reuses that memory).
+ * The 128x64_128x3 kernel takes 72 KiB, so an H200's SM (228 KiB) holds
+ * three of its blocks, and 448 blocks run as one round of 396 and a second
+ * of 52; 128x128_128x5 takes 160 KiB, one block an SM. The probe files
+ * carry no register counts: registers are taken as no limit (128 threads a
+ * block leave 128 registers a thread for three blocks, and CUTLASS's 64x32
+ * warp tile holds 64 int32 accumulators a thread; a profiler run on the
+ * device, or cuobjdump --dump-resource-usage on libcublasLt, would say).
+ *
+ * Stages in flight: CUTLASS's multistage mainloop (mma_multistage.h,
+ * gemm_iters) issues the next stage's cp.async copies during the warp-level
+ * MMAs of the current one, and at its second-to-last warp MMA (warp_mma_k +
+ * 2 == kWarpGemmIterations) commits them (cp_async_fence) and at once waits
+ * with cp_async_wait<kStages - 2> for the stage it computes next: a stage
+ * has S - 2 iterations from its commit to its wait, so a block that its
+ * loads bind draws S - 2 stages per load (the memory latency plus the
+ * stage's bytes at the SM's share of the L2 bandwidth, as gemm_stream.c
+ * prices a load), plus what the shares of a stage issued before its
+ * commit add (below); with S = 2 nothing is in flight while it computes. Seen
+ * on an H200: the 128x64_128x3 kernel, one block an SM (128 blocks,
+ * 128x8192 at K = 2048 to 6144), takes 0.61 to 0.65 us a stage; one load
+ * is 0.34 us + 24 KiB at 64 GB/s = 0.72 us: 1.19 stages in flight give
+ * 0.61 us, one 0.72, two 0.36.
+ *
+ * A round of b blocks on P SMs: each busy SM holds ceil(b / P) of them,
+ * which share its tensor cores (their math adds) and its intake from L2
+ * (their loads in flight add; the SM takes no more than its share), and
+ * the round's blocks read their share of the DRAM traffic. A round lasts
+ * as long as the slowest of the three, and the next starts when it ends: a
+ * last round of few blocks runs at their own pace, DRAM idle but for them,
+ * where the one-tile-per-SM waves would hide it under the whole kernel's
+ * DRAM time. Each round pays its first loads and last stores (the fill). */
+#include <math.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "gemm_internal.h"
+#include "occupancy.h"
+
+/* Threads of a block of every int8 mma.sync kernel seen (block [128,1,1]). */
+#define MMA_SYNC_BLOCK_THREADS 128
+/* K of one warp-level MMA, in bytes: i16832 is mma.sync m16n8k32, 32
+ * int8 elements (PTX ISA, mma.sync shapes for .s8). */
+#define MMA_SYNC_INSTRUCTION_K_BYTES 32.0
+
+int simt_gemm_mma_sync_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile, int tile_k,
+                                double element_bytes)
+{
+    if (gpu == NULL || tile->stages < 1)
+        return 1;
+    struct simt_occupancy_request req;
+    simt_occupancy_request_init(&req);
+    req.block_size = MMA_SYNC_BLOCK_THREADS;
+    req.registers_per_thread = 0; /* not known: no limit (above) */
+    req.dynamic_shared_bytes =
+        (int64_t)ceil((double)tile->stages * (double)(tile->m + tile->n) * (double)tile_k * element_bytes);
+    struct simt_occupancy_result occ;
+    if (simt_occupancy_compute(gpu, &req, &occ, NULL) != SIMT_OK || occ.active_blocks_per_sm < 1)
+        return 1;
+    return occ.active_blocks_per_sm;
+}
+
+void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s, struct shape_context *ctx)
+{
+    ctx->resident_gpu = gpu;
+    ctx->resident_latency_s = latency_s;
+}
+
+/* Stages a block keeps in flight: S - 2 from commit to wait, and the
+ * shares of a stage issued at the warp MMAs before its commit earlier
+ * still: share i of W at the MMA i (i < W - 1, the last two at W - 2) has
+ * (W - 2 - i) / W of an iteration more, (W - 2)(W - 1) / (2 W^2) on the
+ * average. */
+static double stages_in_flight(const struct tile_shape *tile, double tile_k_bytes)
+{
+    double w = tile_k_bytes / MMA_SYNC_INSTRUCTION_K_BYTES;
+    if (w < 2.0)
+        w = 2.0;
+    return (double)(tile->stages - 2) + (w - 2.0) * (w - 1.0) / (2.0 * w * w);
+}
+
+/* One round of `blocks` blocks: the busiest SM's time. */
+static double round_time(const struct shape_context *ctx, const struct tile_shape *tile, double tile_k_bytes,
+                         int64_t blocks, double math_s, double tile_bytes, double stage_bytes,
+                         double dram_per_block_s)
+{
+    int64_t sms = blocks < ctx->sm_count ? blocks : ctx->sm_count;
+    double per_sm = ceil((double)blocks / (double)ctx->sm_count);
+    double share = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s / (double)sms : HUGE_VAL;
+    double transfer_s = isinf(share) ? 0.0 : stage_bytes / share;
+    double latency_s = ctx->resident_latency_s > 0.0 ? ctx->resident_latency_s : 0.0;
+    double load_s = latency_s + transfer_s;
+    double t = per_sm * math_s;
+    if (tile->stages < 3) {
+        /* no stage in flight while one is waited for: each load, then its math */
+        double k_stages = tile_bytes / stage_bytes;
+        double serial_s = per_sm * (math_s + k_stages * load_s);
+        return serial_s > t ? serial_s : t;
+    }
+    double intake =
+        load_s > 0.0 ? per_sm * stages_in_flight(tile, tile_k_bytes) * stage_bytes / load_s : HUGE_VAL;
+    if (share < intake)
+        intake = share;
+    double feed_s = isinf(intake) ? 0.0 : per_sm * tile_bytes / intake;
+    if (feed_s > t)
+        t = feed_s;
+    double dram_s = (double)blocks * dram_per_block_s;
+    return dram_s > t ? dram_s : t;
+}
+
+int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct candidate *c, double *busy,
+                              double *rounds)
+{
+    const struct simt_gemm_request *req = ctx->req;
+    const struct tile_shape *tile = c->tile;
+    if (ctx->resident_gpu == NULL || tile == NULL || tile->stages < 1 || c->split != 1 || c->stream_k ||
+        c->gemv || c->small_n || c->tiles < 1 || c->tile_k < 1)
+        return 0;
+    if (!simt_gemm_int8_runs_tile(req, tile)) {
+        *busy = HUGE_VAL; /* not among cuBLAS's kernels for this shape: never chosen */
+        *rounds = 1.0;
+        return 1;
+    }
+    int resident = simt_gemm_mma_sync_resident(ctx->resident_gpu, tile, c->tile_k, ctx->element_bytes);
+    /* the candidate's math per block, as it was priced over its waves of
+     * one block per SM */
+    double waves = ceil((double)c->tiles / (double)ctx->sm_count);
+    double math_s = c->compute_s / waves;
+    int64_t k_tiles = (req->k + c->tile_k - 1) / c->tile_k;
+    double rows = (double)(req->m < tile->m ? req->m : tile->m);
+    double cols = (double)(req->n < tile->n ? req->n : tile->n);
+    double stage_bytes = (rows * ctx->a_weight + cols) * (double)c->tile_k * ctx->element_bytes;
+    double tile_bytes = stage_bytes * (double)k_tiles;
+    double dram_per_block_s = c->dram_read_s / (double)c->tiles;
+    int64_t slots = (int64_t)resident * ctx->sm_count;
+    int64_t full = c->tiles / slots, rest = c->tiles % slots;
+    double k_bytes = (double)c->tile_k * ctx->element_bytes;
+    double total = (double)full *
+                   round_time(ctx, tile, k_bytes, slots, math_s, tile_bytes, stage_bytes, dram_per_block_s);
+    if (rest > 0)
+        total += round_time(ctx, tile, k_bytes, rest, math_s, tile_bytes, stage_bytes, dram_per_block_s);
+    *busy = total;
+    *rounds = (double)full + (rest > 0 ? 1.0 : 0.0);
+    return 1;
+}

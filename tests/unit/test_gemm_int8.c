@@ -1,0 +1,294 @@
+/* test_gemm_int8.c - int8's mma.sync kernels on Hopper (model/gemm_mma_sync.c,
+ * gemm_family.c, gemm_cost.c): how many of their blocks an SM holds (the
+ * occupancy model against the shared memory their stages take), which tiles
+ * cuBLAS offers for m <= 128, the rounds of resident blocks (a last round
+ * of few blocks is paid at their own pace; more bandwidth or less latency is
+ * never slower), and dirty lines written back once, not twice. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "gemm_internal.h"
+#include "hwdb.h"
+
+#define BUNDLED SIMT_SOURCE_DIR "/hwdb"
+
+static struct simt_hwdb *db;
+
+static void load_db(void)
+{
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_msg(simt_hwdb_load_dir(BUNDLED, &db, &diag) == 0, "hwdb: %s:%d: %s", diag.file, diag.line,
+                  diag.message);
+}
+
+static void unload_db(void)
+{
+    simt_hwdb_unref(db);
+    db = NULL;
+}
+
+static const struct simt_gpu_spec *spec_of(const char *id)
+{
+    const struct simt_hwdb_gpu *rec = simt_hwdb_find(db, id);
+    ck_assert_msg(rec != NULL, "%s not in the database", id);
+    return &rec->spec;
+}
+
+static int64_t round_up(int64_t v, int64_t unit)
+{
+    return unit > 0 ? (v + unit - 1) / unit * unit : v;
+}
+
+/* The tiles by their names (stages * (M + N) * 128 bytes of shared memory,
+ * 128 threads): an SM holds as many as its shared memory takes, at most
+ * its block and warp limits, on every NVIDIA GPU of the database. */
+START_TEST(resident_blocks_follow_shared_memory)
+{
+    static const struct tile_shape tiles[] = {{64, 128, 3}, {64, 64, 6}, {128, 128, 5}, {256, 128, 3}};
+    size_t n = simt_hwdb_count(db);
+    int checked = 0;
+    for (size_t g = 0; g < n; g++) {
+        const struct simt_hwdb_gpu *rec = simt_hwdb_at(db, g);
+        const struct simt_gpu_spec *gpu = &rec->spec;
+        if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8)
+            continue;
+        for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++) {
+            int64_t bytes = (int64_t)tiles[i].stages * (tiles[i].m + tiles[i].n) * 128;
+            int64_t per_block =
+                round_up(bytes + gpu->reserved_shared_bytes_per_block, gpu->shared_allocation_unit_bytes);
+            int64_t expect =
+                bytes > gpu->shared_bytes_per_block_optin ? 1 : gpu->shared_bytes_per_sm / per_block;
+            if (expect > gpu->max_blocks_per_sm)
+                expect = gpu->max_blocks_per_sm;
+            if (expect > gpu->max_threads_per_sm / 128)
+                expect = gpu->max_threads_per_sm / 128;
+            if (expect < 1)
+                expect = 1;
+            int got = simt_gemm_mma_sync_resident(gpu, &tiles[i], 128, 1.0);
+            ck_assert_msg(got == expect, "%s %dx%dx%d: %d blocks an SM, expected %lld", rec->name, tiles[i].m,
+                          tiles[i].n, tiles[i].stages, got, (long long)expect);
+            checked++;
+        }
+    }
+    ck_assert_int_gt(checked, 20);
+    /* the H200 as gemm_mma_sync.c states it: three 72 KiB blocks, one 160 KiB */
+    const struct simt_gpu_spec *h200 = spec_of("h200-sxm");
+    ck_assert_int_eq(simt_gemm_mma_sync_resident(h200, &tiles[0], 128, 1.0), 3);
+    ck_assert_int_eq(simt_gemm_mma_sync_resident(h200, &tiles[2], 128, 1.0), 1);
+    ck_assert_int_eq(simt_gemm_mma_sync_resident(NULL, &tiles[0], 128, 1.0), 1);
+}
+END_TEST
+
+/* m <= 128 outside the long-K rule: only the 64-row tiles (the names in
+ * gemm_probe*.json); long K and large outputs: only the 128-row ones;
+ * taller outputs with short K: all four. */
+START_TEST(small_m_runs_64_row_tiles)
+{
+    static const struct {
+        int64_t m, n, k;
+        int rows; /* 64: only 64-row tiles; 128: only 128 rows and up; 0: both */
+    } rows[] = {
+        {128, 28672, 4096, 64}, {64, 57344, 4096, 64},  {128, 8192, 6144, 64},  {32, 16384, 8192, 64},
+        {128, 4096, 28672, 64}, {128, 8192, 8192, 128}, {96, 16384, 8192, 128}, {1024, 1024, 1024, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct simt_gemm_request req = {rows[i].m,
+                                        rows[i].n,
+                                        rows[i].k,
+                                        1,
+                                        SIMT_DTYPE_INT8,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_SINGLE,
+                                        0};
+        const struct tile_shape *tiles;
+        size_t count;
+        simt_gemm_int8_mma_sync_tiles(&req, &tiles, &count);
+        ck_assert_uint_gt(count, 0);
+        int small = 0, large = 0;
+        for (size_t t = 0; t < count; t++) {
+            if (!simt_gemm_int8_runs_tile(&req, &tiles[t]))
+                continue;
+            if (tiles[t].m == 64)
+                small++;
+            else
+                large++;
+            ck_assert_int_gt(tiles[t].stages, 0);
+        }
+        if (rows[i].rows == 64)
+            ck_assert_msg(large == 0 && small > 0, "%lldx%lldx%lld", (long long)rows[i].m,
+                          (long long)rows[i].n, (long long)rows[i].k);
+        else if (rows[i].rows == 128)
+            ck_assert_msg(small == 0 && large > 0, "%lldx%lldx%lld", (long long)rows[i].m,
+                          (long long)rows[i].n, (long long)rows[i].k);
+        else
+            ck_assert_msg(small > 0 && large > 0, "%lldx%lldx%lld", (long long)rows[i].m,
+                          (long long)rows[i].n, (long long)rows[i].k);
+    }
+}
+END_TEST
+
+/* Of the 64-row tiles: 64x128 (3 stages) for K <= 4096, 64x64 (6 stages)
+ * for K >= 8192, either at K = 6144 (the kernels' names). */
+START_TEST(short_k_runs_the_wide_64_row_tile)
+{
+    static const struct tile_shape wide = {64, 128, 3}, narrow = {64, 64, 6};
+    static const struct {
+        int64_t m, n, k;
+        int wide, narrow;
+    } rows[] = {
+        {128, 8192, 1024, 1, 0}, {64, 57344, 4096, 1, 0}, {32, 28672, 4096, 1, 0},
+        {128, 8192, 6144, 1, 1}, {48, 8192, 6144, 1, 1},  {32, 16384, 8192, 0, 1},
+        {128, 4096, 8192, 0, 1}, {64, 8192, 28672, 0, 1}, {1024, 1024, 1024, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct simt_gemm_request req = {rows[i].m,
+                                        rows[i].n,
+                                        rows[i].k,
+                                        1,
+                                        SIMT_DTYPE_INT8,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_SINGLE,
+                                        0};
+        ck_assert_int_eq(simt_gemm_int8_runs_tile(&req, &wide), rows[i].wide);
+        ck_assert_int_eq(simt_gemm_int8_runs_tile(&req, &narrow), rows[i].narrow);
+    }
+}
+END_TEST
+
+static const struct tile_shape tile_64x128 = {64, 128, 3};
+
+/* A context and a candidate of `tiles` 64x128 blocks of K = 4096 on the
+ * H200's figures, as gemm.c would have priced them (math per block over
+ * waves of one block per SM, DRAM reads spread over the blocks). */
+static void make(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int64_t tiles,
+                 struct shape_context *ctx, struct candidate *c)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->req = req;
+    ctx->element_bytes = 1.0;
+    ctx->a_weight = 1.0;
+    ctx->out_bytes = 4;
+    ctx->sm_count = gpu->sm_count;
+    ctx->l2_bytes_per_s = 8.2e12;
+    simt_gemm_mma_sync_setup(gpu, 3.4e-7, ctx);
+    memset(c, 0, sizeof *c);
+    c->tile = &tile_64x128;
+    c->tile_k = 128;
+    c->split = 1;
+    c->tiles = tiles;
+    double math_s = 9e-6;
+    c->compute_s = ceil((double)tiles / gpu->sm_count) * math_s;
+    c->dram_read_s = (double)tiles * 128.0 * 4096.0 / 4.6e12;
+}
+
+static double rounds(const struct shape_context *ctx, const struct candidate *c)
+{
+    double busy = -1.0, count = 0.0;
+    ck_assert_int_eq(simt_gemm_mma_sync_rounds(ctx, c, &busy, &count), 1);
+    ck_assert(count >= 1.0 && count <= (double)c->tiles);
+    ck_assert(isfinite(busy) && busy > 0.0);
+    return busy;
+}
+
+/* One block more than the SMs hold at once costs a round of its own, paid
+ * at its pace (at least its math), while the blocks up to the slots share
+ * the SMs' rounds; no resident GPU: nothing changes. */
+START_TEST(last_round_paid_at_its_own_pace)
+{
+    const struct simt_gpu_spec *h200 = spec_of("h200-sxm");
+    struct simt_gemm_request req = {
+        64, 57344, 4096, 1, SIMT_DTYPE_INT8, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    int64_t slots = 3 * (int64_t)h200->sm_count;
+    struct shape_context ctx;
+    struct candidate full, over;
+    make(h200, &req, slots, &ctx, &full);
+    make(h200, &req, slots + 1, &ctx, &over);
+    double t_full = rounds(&ctx, &full), t_over = rounds(&ctx, &over);
+    ck_assert_msg(t_over >= t_full + 9e-6 * 0.999, "full %g, one more block %g", t_full, t_over);
+    /* the first round's three blocks an SM: no more than three blocks' math
+     * and L2 share, and at least the round's DRAM reads */
+    ck_assert(t_full >= full.dram_read_s * 0.999);
+    ck_assert(t_full <= 3.0 * 786432.0 / (8.2e12 / h200->sm_count) + full.dram_read_s + 3.0 * 9e-6);
+
+    ctx.resident_gpu = NULL;
+    double busy = 1.0, count = 0.0;
+    ck_assert_int_eq(simt_gemm_mma_sync_rounds(&ctx, &full, &busy, &count), 0);
+    ck_assert(!(busy < 1.0) && !(busy > 1.0));
+}
+END_TEST
+
+/* More L2 bandwidth, less latency, faster DRAM: never slower, over block
+ * counts from one to five rounds. */
+START_TEST(rounds_monotone_in_figures)
+{
+    const struct simt_gpu_spec *h200 = spec_of("h200-sxm");
+    struct simt_gemm_request req = {
+        64, 57344, 4096, 1, SIMT_DTYPE_INT8, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    for (int64_t tiles = 1; tiles <= 5 * 3 * (int64_t)h200->sm_count; tiles += 37) {
+        struct shape_context ctx;
+        struct candidate c;
+        make(h200, &req, tiles, &ctx, &c);
+        double base = rounds(&ctx, &c);
+        struct shape_context more_l2 = ctx;
+        more_l2.l2_bytes_per_s *= 2.0;
+        ck_assert(rounds(&more_l2, &c) <= base * (1.0 + 1e-12));
+        struct shape_context less_latency = ctx;
+        less_latency.resident_latency_s /= 2.0;
+        ck_assert(rounds(&less_latency, &c) <= base * (1.0 + 1e-12));
+        struct candidate faster_dram = c;
+        faster_dram.dram_read_s /= 2.0;
+        ck_assert(rounds(&ctx, &faster_dram) <= base * (1.0 + 1e-12));
+        struct candidate more = c;
+        more.tiles = tiles + 1;
+        more.compute_s = ceil((double)more.tiles / h200->sm_count) * 9e-6;
+        more.dram_read_s = c.dram_read_s * (double)more.tiles / (double)tiles;
+        ck_assert(rounds(&ctx, &more) >= base * (1.0 - 1e-12));
+    }
+}
+END_TEST
+
+/* A single call's fills write back earlier work's dirty lines once: a
+ * kernel that stores C after its math and whose loads bind pays them once,
+ * not once more with C's stores. */
+START_TEST(evicted_lines_paid_once)
+{
+    const struct simt_gpu_spec *h200 = spec_of("h200-sxm");
+    struct simt_gemm_request req = {
+        64, 57344, 4096, 1, SIMT_DTYPE_INT8, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct shape_context ctx;
+    struct candidate c;
+    make(h200, &req, 448, &ctx, &c);
+    ctx.epilogue_after_mainloop = 1;
+    c.l2_s = 2.0 * c.compute_s; /* the loads bind */
+    c.dram_write_s = 3e-6;
+    struct candidate dirty = c;
+    dirty.evicted_s = 5e-6;
+    dirty.dram_write_s += dirty.evicted_s;
+    double busy = 50e-6;
+    simt_gemm_finish(&ctx, busy, 4.0, &c);
+    simt_gemm_finish(&ctx, busy, 4.0, &dirty);
+    ck_assert_msg(fabs(dirty.time_s - c.time_s - 5e-6) < 1e-9, "clean %g, dirty %g", c.time_s, dirty.time_s);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("gemm_int8");
+    TCase *tc = tcase_create("int8 mma.sync");
+    tcase_add_checked_fixture(tc, load_db, unload_db);
+    tcase_add_test(tc, resident_blocks_follow_shared_memory);
+    tcase_add_test(tc, small_m_runs_64_row_tiles);
+    tcase_add_test(tc, short_k_runs_the_wide_64_row_tile);
+    tcase_add_test(tc, last_round_paid_at_its_own_pace);
+    tcase_add_test(tc, rounds_monotone_in_figures);
+    tcase_add_test(tc, evicted_lines_paid_once);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
