@@ -411,6 +411,7 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
         /* their own tiles; one block per output tile: no int8 kernel
          * seen splits K (grid z of 1, no reduction kernel) */
         simt_gemm_int8_mma_sync_tiles(req, &s->path.tiles, &s->path.tile_count);
+        simt_gemm_mma_sync_setup(gpu, s->in_flight_latency_s, &s->ctx); /* blocks an SM: gemm_mma_sync.c */
         s->ctx.split_k = 0;
     }
     if (s->mma_sync_tf32) {
@@ -658,6 +659,13 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                "kernel: a matrix-vector product (GEMV) on the FMA units at %.4g flop/s, one output %s per "
                "block of 256, chosen as the least predicted time",
                s->fma_path.peak_flops_per_s, req->m == 1 ? "row" : "column");
+    else if (s->ctx.resident_gpu != NULL && best->tile->stages > 0)
+        assume(
+            out,
+            "tile: %dx%dx%d, %d stages, as cuBLAS's kernel names give for the shape; %d blocks resident per "
+            "SM (the shared memory its stages take, by the occupancy rules), priced in rounds of them",
+            out->tile_m, out->tile_n, out->tile_k, best->tile->stages,
+            simt_gemm_mma_sync_resident(gpu, best->tile, best->tile_k, s->ctx.element_bytes));
     else
         assume(
             out,
