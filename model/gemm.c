@@ -195,12 +195,11 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
      * partials and the last reads them back through L2 before the
      * epilogue, after a memset has zeroed the semaphores they meet at.
      * In a second kernel (before Hopper, and the fallback kernels): every
-     * split writes its fp32 partial, and the reduction kernel reads them
-     * all through DRAM and writes C; it is a kernel like any other, with
-     * its fixed cost and its first loads and last stores. */
+     * split writes its partial, and the reduction kernel reads them and
+     * writes C (gemm_reduce.c). */
     if (split > 1 || ctx->reduce_kernel_always) {
         double mn = (double)req->batch * (double)req->m * (double)req->n * 4.0;
-        c->reduce_s = 2.0 * (double)split * mn / ctx->dram_bytes_per_s + ctx->second_kernel_s + ctx->fill_s;
+        c->reduce_s = simt_gemm_split_k_reduce(ctx, split);
         if (split > 1 && ctx->reduce_in_kernel && ctx->l2_bytes_per_s > 0.0) {
             /* serial: the splits of a tile take a semaphore in turn
              * (CUTLASS's serial split-K, include/cutlass/gemm/kernel/
@@ -382,6 +381,7 @@ static void setup_context(const struct simt_gpu_spec *gpu, const struct simt_gem
     ctx->memset_s = WORKSPACE_MEMSET_S;
     ctx->split_k = 1;
     ctx->l2_latency_s = s->clock > 0.0 ? s->l2_latency_cycles / s->clock : 0.0;
+    simt_gemm_reduce_setup(gpu, s->latency_s, ctx);
     s->tile_k = s->path.tile_k_bytes * 8 / simt_gemm_tile_bits(req->dtype);
     if (s->tile_k < 1)
         s->tile_k = 1;
@@ -692,9 +692,9 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                best->serial_reduce
                    ? "in the same kernel through L2, split after split at a semaphore (two L2 latencies "
                      "each), after a memset of the semaphores (0.85 us, measured on an H200)"
-                   : "by a second kernel that reads every split's partial through DRAM and "
-                     "writes C (a kernel with "
-                     "its own fixed cost and first and last latencies)");
+                   : "by a second kernel that reads every split's partial and writes C (cuBLAS's "
+                     "splitKreduce_kernel: its fixed cost, then 4 partials a thread per memory latency, "
+                     "L2's while they fit in L2, or the busiest SM's share of the bandwidth)");
     if (s->register_fed_b && !best->gemv)
         assume(out,
                "tf32 B: row-major B reaches wgmma through registers (Hopper's tf32 is K-major only in shared "
@@ -892,7 +892,7 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
         try_gemv(gpu, req, figures, &s, &best);
     if (!req->sparse)
         try_small_n(gpu, req, &s, &best);
-    if (best.serial_reduce && s.ctx.l2_latency_s > 0.0)
+    if (best.reduce_s > 0.0 && s.ctx.l2_latency_s > 0.0) /* in-kernel or gemm_reduce.c's kernel */
         s.used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
     out->figures_used = s.used;
 

@@ -85,16 +85,27 @@ void simt_gemm_fp64_setup(const struct simt_gpu_spec *gpu, const struct simt_gem
     *count = sizeof serial_tile / sizeof serial_tile[0];
 }
 
-/* The reduction kernel: a kernel like any other (its fixed cost), whose
- * one block per output tile reads the pieces in turn, each read waiting on
- * the sum so far: one memory round trip per piece, taken as DRAM's latency
- * (0.344 us on an H200 by its figure; 0.38 us a piece measured), none
- * hidden by other work. */
+/* The reduction kernel: gemm_reduce.c's mechanism, with one block per
+ * output tile that reads the pieces in turn, each read waiting on the sum
+ * so far: one piece in flight, one memory round trip each, taken as DRAM's
+ * latency (0.344 us on an H200 by its figure; 0.38 us a piece measured),
+ * none hidden by other work. */
 void simt_gemm_fp64_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c)
 {
     if (split < 2 || !ctx->serial_reduce_kernel)
         return;
-    c->reduce_s = ctx->second_kernel_s + (double)split * ctx->serial_piece_s;
+    const struct simt_gemm_request *req = ctx->req;
+    int64_t tiles = (req->m + serial_tile[0].m - 1) / serial_tile[0].m *
+                    ((req->n + serial_tile[0].n - 1) / serial_tile[0].n) * req->batch;
+    struct simt_gemm_reduce_grid grid = {
+        .blocks = (double)tiles,
+        .block_outputs = (double)(req->m < serial_tile[0].m ? req->m : serial_tile[0].m) *
+                         (double)(req->n < serial_tile[0].n ? req->n : serial_tile[0].n),
+        .blocks_per_sm = 1,
+        .in_flight = 1,
+        .latency_s = ctx->serial_piece_s,
+    };
+    c->reduce_s = simt_gemm_reduce_kernel_time(ctx, &grid, split);
     c->serial_reduce = 0;
 }
 

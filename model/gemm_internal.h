@@ -83,6 +83,10 @@ struct shape_context {
     int last_wave_stores_exposed; /* the last wave's stores of C follow its math, unhidden */
     int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
     double serial_piece_s;        /* one piece of that sum: a memory round trip */
+    /* the split-K reduction kernel (gemm_reduce.c) */
+    double dram_latency_s;    /* one DRAM access (0: no figure) */
+    double l2_capacity_bytes; /* partials that fit are read back from L2 */
+    int reduce_blocks_per_sm; /* splitKreduce_kernel's blocks one SM holds at once */
     /* int8's mma.sync kernels on Hopper (gemm_mma_sync.c): the GPU whose
      * occupancy says how many of their blocks share an SM (NULL: one block
      * per SM, the waves of gemm.c), and the latency their loads wait */
@@ -179,6 +183,32 @@ int simt_gemm_fp64_serial_split(const struct simt_gpu_spec *gpu, const struct si
 void simt_gemm_fp64_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                           double latency_s, struct shape_context *ctx, const struct tile_shape **tiles,
                           size_t *count);
+/* The split-K reduction kernel (gemm_reduce.c). Sets ctx's dram_latency_s
+ * (dram_latency_s, 0 when there is no figure), l2_capacity_bytes and
+ * reduce_blocks_per_sm from gpu. */
+void simt_gemm_reduce_setup(const struct simt_gpu_spec *gpu, double dram_latency_s,
+                            struct shape_context *ctx);
+/* A reduction kernel's grid: its blocks, the outputs of the fullest one,
+ * how many of its blocks an SM holds at once, how many partials a thread
+ * reads before it waits for them, and the latency it waits (0: L2's when
+ * the partials fit in L2 and the GPU has the figure, else DRAM's). */
+struct simt_gemm_reduce_grid {
+    double blocks;
+    double block_outputs;
+    int blocks_per_sm;
+    int in_flight;
+    double latency_s;
+};
+/* Its time for split partials of each output element of ctx's request:
+ * its fixed cost (ctx->second_kernel_s), the GEMM kernel's stores of the
+ * partials, and the longer of its reads' latency (one latency a group of
+ * in_flight, one for the store of C, in rounds of the blocks the SMs hold)
+ * and their bytes at the busiest SM's share of L2's (or DRAM's) rate. */
+double simt_gemm_reduce_kernel_time(const struct shape_context *ctx, const struct simt_gemm_reduce_grid *grid,
+                                    int split);
+/* cuBLAS's splitKreduce_kernel behind a GEMM split split ways (1: the
+ * kernel that outputs of few tiles get unsplit): its time, as above. */
+double simt_gemm_split_k_reduce(const struct shape_context *ctx, int split);
 /* A split candidate under that split: c->reduce_s set to its reduction
  * kernel's time (c->serial_reduce cleared). Else nothing. */
 void simt_gemm_fp64_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c);

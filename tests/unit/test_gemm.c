@@ -233,19 +233,23 @@ END_TEST
  * they are 16 blocks of 3.36 us, under the DRAM time. Other splits and tiles
  * reduce more partials (64x32 split 8: 16 blocks as well, 0.066 us of
  * partials) or stay above DRAM (split 3: 4.48 us of math).
- *  - Ampere (a second kernel): every split writes its 32*32*4 B partial per
- *    tile and the reduction kernel reads them all, 2*4*64*64*4 = 131,072 B =
- *    0.032768 us, and is a kernel: 2.45 us, plus two DRAM latencies when the
- *    GPU has a latency figure (500 cycles at 1 GHz: 1 us, as the main
- *    kernel's one wave pays). With that latency an SM also draws at most
+ *  - Ampere (a second kernel, gemm_reduce.c): every split writes its fp32
+ *    partial, 4*64*64*4 = 65,536 B = 0.016384 us at 4e12 B/s, and the
+ *    reduction kernel is a kernel: 2.45 us, plus its reads: 8 blocks of
+ *    32x16 outputs, one an SM, each reading its 4 partials of 512 elements
+ *    (8192 B) at its SM's share of DRAM (4e12 / 128 B/s): 0.262144 us; with
+ *    no latency figure nothing waits. With a DRAM latency of 500 cycles
+ *    at 1 GHz (no L2 latency figure: DRAM's), 16 partials are 4 groups of 4
+ *    and the store of C: 5 latencies, 2.5 us, above their 1.048576 us of
+ *    bytes (16*2048 B at 3.125e10 B/s), plus 0.065536 us of the GEMM's
+ *    stores of them. With that latency an SM also draws at most
  *    3 K stages of its tile per 0.5 us: a block of 64 rows and 64 columns
  *    (any tile of 64 or more each way) has stages of (64+64)*32*2 = 8192
  *    B, 4.9152e10 B/s; split 16 gives blocks of K 4096, (64+64)*4096*2 =
  *    1,048,576 B = 21.33 us each (bound "l2", the operand feed); the first
  *    tile in the list whose math (128x192: 2*128*192*4096/1e13 = 20.13 us)
  *    stays under that is 128x192, one output tile, 16 blocks; the 32x32
- *    tiles' stages are a quarter of the size, so they wait as long. The
- *    reduction reads 2*16*64*64*4 = 524,288 B = 0.131072 us.
+ *    tiles' stages are a quarter of the size, so they wait as long.
  *  - Hopper with an L2 figure (1e13 B/s): in the same kernel, 3 partials
  *    written and read back through L2, 2*3*16384 B = 98,304 B = 0.0098304
  *    us, after the 0.85 us memset; each block's 1.57 MB of A and B at
@@ -263,10 +267,10 @@ static const struct {
     double reduce_s, time_s;
     const char *bound;
 } split_rows[] = {
-    {8, 0.0, 0.0, 0.0, 32, 32, 32, 4, 16, 0.032768e-6 + FLOOR, 4.196352e-6 + 0.032768e-6 + 2.0 * FLOOR,
-     "dram"},
-    {8, 0.0, 500.0, 0.0, 128, 192, 32, 16, 16, 0.131072e-6 + FLOOR + 1.0e-6,
-     1.048576e6 / 4.9152e10 + 0.131072e-6 + 2.0 * FLOOR + 2.0e-6, "l2"},
+    {8, 0.0, 0.0, 0.0, 32, 32, 32, 4, 16, 0.016384e-6 + 0.262144e-6 + FLOOR,
+     4.196352e-6 + 0.016384e-6 + 0.262144e-6 + 2.0 * FLOOR, "dram"},
+    {8, 0.0, 500.0, 0.0, 128, 192, 32, 16, 16, 0.065536e-6 + 2.5e-6 + FLOOR,
+     1.048576e6 / 4.9152e10 + 0.065536e-6 + 2.5e-6 + 2.0 * FLOOR + 1.0e-6, "l2"},
     {9, 1.0e13, 0.0, 0.0, 32, 32, 64, 4, 16, 0.0098304e-6 + 0.85e-6,
      4.196352e-6 + 0.0098304e-6 + 0.85e-6 + FLOOR, "dram"},
     {9, 1.0e13, 0.0, 10.0, 32, 32, 64, 4, 16, 0.0098304e-6 + 0.85e-6 + 0.06e-6,
