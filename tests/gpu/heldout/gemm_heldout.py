@@ -128,36 +128,6 @@ def probe_cases():
     return [("probe_%s_%dx%dx%d" % (d, m, n, k), d, m, n, k, cls) for (d, m, n, k, cls) in c]
 
 
-def kernels_of(fn):
-    """the kernels and memsets three calls of fn launch: name, grid, block, mean duration"""
-    import torch
-    import tempfile
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-        for _ in range(3):
-            fn()
-        torch.cuda.synchronize()
-    path = os.path.join(tempfile.mkdtemp(), "trace.json")
-    prof.export_chrome_trace(path)
-    with open(path) as f:
-        trace = json.load(f)
-    found = {}
-    for ev in trace.get("traceEvents", []):
-        if ev.get("cat") not in ("kernel", "gpu_memset"):
-            continue
-        a = ev.get("args", {})
-        key = (ev.get("name", ""), str(a.get("grid")), str(a.get("block")))
-        k_ = found.setdefault(key, {"name": ev.get("name", "")[:240], "grid": a.get("grid"),
-                                    "block": a.get("block"), "durations_us": []})
-        k_["durations_us"].append(float(ev.get("dur", 0.0)))
-    out = []
-    for k_ in found.values():
-        d = k_.pop("durations_us")
-        k_["count"] = len(d)
-        k_["mean_us"] = sum(d) / len(d)
-        out.append(k_)
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="gemm-raw.json")
@@ -183,6 +153,7 @@ def main():
     import gemm_bench  # noqa: E402  make(): the same products as gemm.json's
     import gpu_meta  # noqa: E402
     from torch_cold import cold_times  # noqa: E402  the house cold-call timing
+    import gemm_probe  # noqa: E402  kernels_of: the kernels cuBLAS ran (--probe)
 
     before = gpu_meta.smi()
     gen = torch.Generator(device="cuda")
@@ -212,7 +183,7 @@ def main():
                      "repeats": reps, "timing": "cold", "shape_class": cls})
         if args.probe:
             runs[-1]["split"] = "fit"
-            runs[-1]["kernels"] = kernels_of(fn)
+            runs[-1]["kernels"] = gemm_probe.kernels_of(fn)
         del fn, keep
         if i % 25 == 0:
             print("%4d/%d %-40s %10.2f us  (%.0f s)" % (i, len(cs), name, med * 1e6, time.time() - t_start),

@@ -16,23 +16,14 @@ the class.
 
     python3 tests/gpu/probe/gemm_probe_wide.py --out probe_wide.json [--list]
 
-Run from the repository root (it imports tests/gpu/heldout/gemm_heldout.py,
-tests/gpu/gemm_bench.py, gpu_meta.py and torch_cold.py). Writes rows shaped
-as gemm_probe_small.json's (with "kernels" and "split": "fit")."""
+Writes rows shaped as gemm_probe_small.json's (with "kernels" and "split":
+"fit"), through tests/gpu/gemm_probe.py."""
 
-import argparse
-import json
 import os
-import statistics
 import sys
-import time
 
-ROOT = os.getcwd()
-sys.path.insert(0, os.path.join(ROOT, "tests", "gpu", "heldout"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "gpu"))
-import gemm_heldout  # noqa: E402
-
-HELDOUT = os.path.join(ROOT, "tests", "gpu", "results", "h200", "heldout", "gemm.json")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
 NEW = [
     # 16-bit, m = 128: the n at which cuBLAS splits m into two 64-row tiles
@@ -63,82 +54,21 @@ def in_class(m, n, k):
 
 
 def shape_list():
-    with open(HELDOUT) as f:
-        rows = json.load(f)["runs"]
-    heldout = {(r["dtype"], r["m"], r["n"], r["k"]) for r in rows if r["split"] != "fit"}
-    fit = {(r["dtype"], r["m"], r["n"], r["k"]) for r in rows if r["split"] == "fit"}
-    # a drawn case that is not a fit row is treated as held out too
-    drawn = {(c[1], c[2], c[3], c[4]) for c in gemm_heldout.cases()}
-    forbidden = heldout | (drawn - fit)
+    forbidden, _ = gemm_probe.guard()
     out = []
     for (d, m, n, k) in NEW:
         if (d, m, n, k) in forbidden or not in_class(m, n, k):
             print("refused:", d, m, n, k, file=sys.stderr)
             continue
         out.append(("probe_%s_%dx%dx%d" % (d, m, n, k), d, m, n, k, "probe_wide"))
-    assert not any((c[1], c[2], c[3], c[4]) in forbidden for c in out)
+    gemm_probe.check(out, forbidden)
     return out
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default="probe_wide.json")
-    ap.add_argument("--list", action="store_true", help="print the shapes and exit (no GPU)")
-    ap.add_argument("--budget-s", type=float, default=150.0, help="stop starting new shapes after this")
-    args = ap.parse_args()
-    cs = shape_list()
-    if args.list:
-        for c in cs:
-            print(c)
-        print(len(cs), "shapes; estimated GPU time %.1f s" % sum(gemm_heldout.est_s(c[1], *c[2:5]) * 9 for c in cs))
-        return
-    import torch
-    import gemm_bench  # noqa: E402
-    import gpu_meta  # noqa: E402
-    from torch_cold import cold_times  # noqa: E402  the house cold-call timing
-
-    before = gpu_meta.smi()
-    gen = torch.Generator(device="cuda")
-    gen.manual_seed(1234)
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    sleep_cycles = int(100e-6 * 1.98e9)
-    runs, skipped = [], []
-    t_start = time.time()
-    for i, (name, dt, m, n, k, cls) in enumerate(cs):
-        if time.time() - t_start > args.budget_s:
-            skipped.append({"name": name, "reason": "time budget"})
-            continue
-        try:
-            fn, keep = gemm_bench.make(dt, m, n, k, gen)
-            fn()
-            torch.cuda.synchronize()
-        except Exception as ex:  # noqa: BLE001 - PyTorch refuses the shape: recorded
-            skipped.append({"name": name, "reason": str(ex)[:300]})
-            torch.cuda.synchronize()
-            continue
-        t = cold_times(fn, 7, flush, sleep_cycles)
-        med = statistics.median(t)
-        runs.append({"name": name, "m": m, "n": n, "k": k, "dtype": dt, "batch": 1, "measured_s": med,
-                     "tflops": 2.0 * m * n * k / med / 1e12, "min_s": min(t), "max_s": max(t), "repeats": 7,
-                     "timing": "cold", "shape_class": cls, "split": "fit",
-                     "kernels": gemm_heldout.kernels_of(fn)})
-        del fn, keep
-        print("%4d/%d %-40s %10.2f us  (%.0f s)" % (i, len(cs), name, med * 1e6, time.time() - t_start), flush=True)
-    meta = gpu_meta.base_meta(before)
-    meta.update({
-        "torch": torch.__version__, "torch_cuda": torch.version.cuda,
-        "device": torch.cuda.get_device_name(0),
-        "clocks_after": gpu_meta.clocks(gpu_meta.smi()),
-        "method": ("cuBLAS through PyTorch %s, products as gemm_bench.make() (gemm_heldout.py's); each repeat "
-                   "torch.cuda._sleep(%d cycles), a 256 MiB fill (evicts the L2), an event pair around ONE call; "
-                   "2 untimed, 7 timed, measured_s the median; then torch.profiler over three back-to-back "
-                   "calls for the kernels (gemm_heldout.kernels_of). Shapes: new probe shapes of the class "
-                   "m <= 128, n*k >= 2^24 in every dtype; no held-out shape (gemm_probe_wide.py); fit data."
-                   % (torch.__version__, sleep_cycles)),
-    })
-    with open(args.out, "w") as f:
-        json.dump({"gpu": "h200-sxm", "meta": meta, "runs": runs, "skipped": skipped}, f, indent=1)
-    print("wrote %d runs (%d skipped) to %s in %.0f s" % (len(runs), len(skipped), args.out, time.time() - t_start))
+    gemm_probe.main(shape_list(), "probe_wide.json",
+                    shapes="new probe shapes of the class m <= 128, n*k >= 2^24 in every dtype "
+                    "(gemm_probe_wide.py)")
 
 
 if __name__ == "__main__":
