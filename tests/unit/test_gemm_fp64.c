@@ -9,26 +9,16 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "gemm_fixture.h"
 
 /* 128 SMs at 1 GHz; fp64 tensor 1e14 x 0.66; DRAM 4e12 B/s, 500 cycles
  * (0.5 us) of latency; no L2 figure. Back-to-back calls: 2.45 us a kernel,
  * two DRAM latencies a wave for the first loads and the last stores. */
 static void round_gpu(struct simt_gpu_spec *g, int compute_major)
 {
-    memset(g, 0, sizeof *g);
-    g->vendor = SIMT_VENDOR_NVIDIA;
-    g->compute_major = compute_major;
-    g->sm_count = 128;
-    g->boost_clock_hz = 1.0e9;
-    g->fp32_flops_per_clock_per_sm = 256.0;
-    g->fp64_flops_per_clock_per_sm = 128.0;
+    gemm_round_gpu(g, compute_major);
     g->tensor_dense_flops_per_s[SIMT_DTYPE_FP64] = 1.0e14;
-    g->dram_bandwidth_bytes_per_s = 4.0e12;
     g->dram_latency_cycles = 500.0;
-    for (int d = 0; d < SIMT_DTYPE_COUNT; d++)
-        g->achievable_tensor[d] = 0.66;
-    g->achievable_fp32 = 0.76 / 0.82;
-    g->achievable_fp64 = 0.76 / 0.82;
 }
 
 #define FLOOR 2.45e-6
@@ -36,22 +26,7 @@ static void round_gpu(struct simt_gpu_spec *g, int compute_major)
 
 static struct simt_gemm_result predict_ok(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k)
 {
-    struct simt_gemm_request req = {
-        m, n, k, 1, SIMT_DTYPE_FP64, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK, 0};
-    struct simt_gemm_result r;
-    struct simt_diag diag;
-    memset(&diag, 0, sizeof diag);
-    int rc = simt_gemm_predict(g, &req, &r, &diag);
-    ck_assert_msg(rc == SIMT_OK, "predict failed: %s (%s)", diag.message, diag.field);
-    return r;
-}
-
-static int says(const struct simt_gemm_result *r, const char *text)
-{
-    for (int i = 0; i < r->assumption_count; i++)
-        if (strstr(r->assumptions[i], text) != NULL)
-            return 1;
-    return 0;
+    return gemm_predict_ok(g, m, n, k, SIMT_DTYPE_FP64);
 }
 
 /* 32 x 16 x 1024: one 32x32 tile, K cut 128 ways (one piece per SM); the
@@ -75,7 +50,7 @@ START_TEST(serial_split_over_every_sm)
     ck_assert_double_eq_tol(r.compute_s, math, 1e-12);
     ck_assert_double_eq_tol(r.overhead_s, FLOOR + 2.0 * LATENCY, 1e-12);
     ck_assert(r.time_s >= r.reduce_s + r.overhead_s + math - 1e-12);
-    ck_assert_int_eq(says(&r, "one after another"), 1);
+    ck_assert_int_eq(gemm_says(&r, "one after another"), 1);
     struct simt_gemm_result two = predict_ok(&g, 48, 16, 1024);
     ck_assert_int_eq(two.split_k, 64);
     ck_assert_double_eq_tol(two.reduce_s, FLOOR + 65.0 * LATENCY + 64.0 * 48.0 * 16.0 * 8.0 / 4.0e12, 1e-12);
@@ -105,7 +80,7 @@ START_TEST(serial_split_bounds)
     struct simt_gemm_result r =
         predict_ok(&g, not_serial_rows[_i].m, not_serial_rows[_i].n, not_serial_rows[_i].k);
     ck_assert_int_le(r.split_k, 16);
-    ck_assert_int_eq(says(&r, "one after another"), 0);
+    ck_assert_int_eq(gemm_says(&r, "one after another"), 0);
 }
 END_TEST
 

@@ -9,33 +9,9 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "gemm_fixture.h"
 #include "gemm_internal.h"
 #include "hwdb.h"
-
-#define BUNDLED SIMT_SOURCE_DIR "/hwdb"
-
-static struct simt_hwdb *db;
-
-static void load_db(void)
-{
-    struct simt_diag diag;
-    memset(&diag, 0, sizeof diag);
-    ck_assert_msg(simt_hwdb_load_dir(BUNDLED, &db, &diag) == 0, "hwdb: %s:%d: %s", diag.file, diag.line,
-                  diag.message);
-}
-
-static void unload_db(void)
-{
-    simt_hwdb_unref(db);
-    db = NULL;
-}
-
-static const struct simt_gpu_spec *spec_of(const char *id)
-{
-    const struct simt_hwdb_gpu *rec = simt_hwdb_find(db, id);
-    ck_assert_msg(rec != NULL, "%s not in the database", id);
-    return &rec->spec;
-}
 
 static int64_t round_up(int64_t v, int64_t unit)
 {
@@ -48,10 +24,10 @@ static int64_t round_up(int64_t v, int64_t unit)
 START_TEST(resident_blocks_follow_shared_memory)
 {
     static const struct tile_shape tiles[] = {{64, 128, 3}, {64, 64, 6}, {128, 128, 5}, {256, 128, 3}};
-    size_t n = simt_hwdb_count(db);
+    size_t n = simt_hwdb_count(gemm_db);
     int checked = 0;
     for (size_t g = 0; g < n; g++) {
-        const struct simt_hwdb_gpu *rec = simt_hwdb_at(db, g);
+        const struct simt_hwdb_gpu *rec = simt_hwdb_at(gemm_db, g);
         const struct simt_gpu_spec *gpu = &rec->spec;
         if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8)
             continue;
@@ -75,7 +51,7 @@ START_TEST(resident_blocks_follow_shared_memory)
     }
     ck_assert_int_gt(checked, 20);
     /* the H200 as gemm_mma_sync.c states it: three 72 KiB blocks, one 160 KiB */
-    const struct simt_gpu_spec *h200 = spec_of("h200-sxm");
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
     ck_assert_int_eq(simt_gemm_mma_sync_resident(h200, &tiles[0], 128, 1.0), 3);
     ck_assert_int_eq(simt_gemm_mma_sync_resident(h200, &tiles[2], 128, 1.0), 1);
     ck_assert_int_eq(simt_gemm_mma_sync_resident(NULL, &tiles[0], 128, 1.0), 1);
@@ -198,7 +174,7 @@ static double rounds(const struct shape_context *ctx, const struct candidate *c)
  * the SMs' rounds; no resident GPU: nothing changes. */
 START_TEST(last_round_paid_at_its_own_pace)
 {
-    const struct simt_gpu_spec *h200 = spec_of("h200-sxm");
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
     struct simt_gemm_request req = {
         64, 57344, 4096, 1, SIMT_DTYPE_INT8, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
     int64_t slots = 3 * (int64_t)h200->sm_count;
@@ -224,7 +200,7 @@ END_TEST
  * counts from one to five rounds. */
 START_TEST(rounds_monotone_in_figures)
 {
-    const struct simt_gpu_spec *h200 = spec_of("h200-sxm");
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
     struct simt_gemm_request req = {
         64, 57344, 4096, 1, SIMT_DTYPE_INT8, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
     for (int64_t tiles = 1; tiles <= 5 * 3 * (int64_t)h200->sm_count; tiles += 37) {
@@ -255,7 +231,7 @@ END_TEST
  * not once more with C's stores. */
 START_TEST(evicted_lines_paid_once)
 {
-    const struct simt_gpu_spec *h200 = spec_of("h200-sxm");
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
     struct simt_gemm_request req = {
         64, 57344, 4096, 1, SIMT_DTYPE_INT8, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
     struct shape_context ctx;
@@ -278,7 +254,7 @@ int main(void)
 {
     Suite *s = suite_create("gemm_int8");
     TCase *tc = tcase_create("int8 mma.sync");
-    tcase_add_checked_fixture(tc, load_db, unload_db);
+    tcase_add_checked_fixture(tc, gemm_db_load, gemm_db_unload);
     tcase_add_test(tc, resident_blocks_follow_shared_memory);
     tcase_add_test(tc, small_m_runs_64_row_tiles);
     tcase_add_test(tc, short_k_runs_the_wide_64_row_tile);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "gemm_fixture.h"
 
 /* 128 SMs at 1 GHz; tf32 from the datasheet, 1e15 x 0.66 = 6.6e14 flop/s
  * (5.15625e12 per SM; every tensor tile fills whole waves of 8192^3 on 128
@@ -21,46 +22,14 @@
  * no feed limit, no per-wave fill. Back-to-back calls: 2.45 us a kernel. */
 static void round_gpu(struct simt_gpu_spec *g, int compute_major)
 {
-    memset(g, 0, sizeof *g);
-    g->vendor = SIMT_VENDOR_NVIDIA;
-    g->compute_major = compute_major;
-    g->sm_count = 128;
-    g->boost_clock_hz = 1.0e9;
-    g->fp32_flops_per_clock_per_sm = 256.0;
-    g->fp64_flops_per_clock_per_sm = 128.0;
+    gemm_round_gpu(g, compute_major);
     g->tensor_dense_flops_per_s[SIMT_DTYPE_TF32] = 1.0e15;
     g->tensor_dense_flops_per_s[SIMT_DTYPE_FP64] = 1.0e14;
-    g->dram_bandwidth_bytes_per_s = 4.0e12;
-    for (int d = 0; d < SIMT_DTYPE_COUNT; d++)
-        g->achievable_tensor[d] = 0.66;
-    g->achievable_fp32 = 0.76 / 0.82;
-    g->achievable_fp64 = 0.76 / 0.82;
 }
 
 #define FLOOR 2.45e-6
 #define TF32_SM_RATE (6.6e14 / 128.0)
 #define NONTMA 0.73
-
-static struct simt_gemm_result predict_ok(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k,
-                                          enum simt_dtype dtype)
-{
-    struct simt_gemm_request req = {
-        m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK, 0};
-    struct simt_gemm_result r;
-    struct simt_diag diag;
-    memset(&diag, 0, sizeof diag);
-    int rc = simt_gemm_predict(g, &req, &r, &diag);
-    ck_assert_msg(rc == SIMT_OK, "predict failed: %s (%s)", diag.message, diag.field);
-    return r;
-}
-
-static int says(const struct simt_gemm_result *r, const char *text)
-{
-    for (int i = 0; i < r->assumption_count; i++)
-        if (strstr(r->assumptions[i], text) != NULL)
-            return 1;
-    return 0;
-}
 
 /* Which tf32 kernels on Hopper: mma.sync for K under 128, or an output of
  * at most 2^18 elements with rows under 32768; wgmma (its register-fed B)
@@ -79,14 +48,14 @@ START_TEST(tf32_family)
 {
     struct simt_gpu_spec g;
     round_gpu(&g, tf32_family_rows[_i].compute_major);
-    struct simt_gemm_result r = predict_ok(&g, tf32_family_rows[_i].m, tf32_family_rows[_i].n,
-                                           tf32_family_rows[_i].k, SIMT_DTYPE_TF32);
-    ck_assert_int_eq(says(&r, "mma.sync"), tf32_family_rows[_i].mma_sync);
-    ck_assert_int_eq(says(&r, "tf32 B"),
+    struct simt_gemm_result r = gemm_predict_ok(&g, tf32_family_rows[_i].m, tf32_family_rows[_i].n,
+                                                tf32_family_rows[_i].k, SIMT_DTYPE_TF32);
+    ck_assert_int_eq(gemm_says(&r, "mma.sync"), tf32_family_rows[_i].mma_sync);
+    ck_assert_int_eq(gemm_says(&r, "tf32 B"),
                      tf32_family_rows[_i].compute_major == 9 && !tf32_family_rows[_i].mma_sync);
     if (tf32_family_rows[_i].mma_sync) {
         ck_assert_int_eq(r.stream_k, 0);
-        ck_assert_int_eq(says(&r, "epilogue"), 1);
+        ck_assert_int_eq(gemm_says(&r, "epilogue"), 1);
     }
 }
 END_TEST
@@ -101,7 +70,7 @@ START_TEST(tf32_short_k_stores_after_math)
 {
     struct simt_gpu_spec g;
     round_gpu(&g, 9);
-    struct simt_gemm_result h = predict_ok(&g, 8192, 8192, 16, SIMT_DTYPE_TF32);
+    struct simt_gemm_result h = gemm_predict_ok(&g, 8192, 8192, 16, SIMT_DTYPE_TF32);
     double math = 16.0 * 2.0 * 256.0 * 128.0 * 32.0 / (NONTMA * TF32_SM_RATE);
     double write = 8192.0 * 8192.0 * 4.0 / 4.0e12;
     ck_assert_int_eq(h.tile_m, 256);
@@ -109,13 +78,13 @@ START_TEST(tf32_short_k_stores_after_math)
     ck_assert_int_eq(h.split_k, 1);
     ck_assert_double_eq_tol(h.time_s, math + write + FLOOR, 1e-11);
     round_gpu(&g, 8);
-    struct simt_gemm_result a = predict_ok(&g, 8192, 8192, 16, SIMT_DTYPE_TF32);
+    struct simt_gemm_result a = gemm_predict_ok(&g, 8192, 8192, 16, SIMT_DTYPE_TF32);
     double dram = (2.0 * 8192.0 * 16.0 * 4.0 + 8192.0 * 8192.0 * 4.0) / 4.0e12;
     ck_assert_double_eq_tol(a.time_s, dram + FLOOR, 1e-11);
     /* a faster DRAM write shortens the stores */
     round_gpu(&g, 9);
     g.measured_dram_write_bandwidth_bytes_per_s = 8.0e12;
-    struct simt_gemm_result w = predict_ok(&g, 8192, 8192, 16, SIMT_DTYPE_TF32);
+    struct simt_gemm_result w = gemm_predict_ok(&g, 8192, 8192, 16, SIMT_DTYPE_TF32);
     ck_assert(w.time_s < h.time_s);
 }
 END_TEST
@@ -132,7 +101,7 @@ START_TEST(tf32_few_tiles_reduce_kernel)
 {
     struct simt_gpu_spec g;
     round_gpu(&g, 9);
-    struct simt_gemm_result r = predict_ok(&g, 16, 16, 16, SIMT_DTYPE_TF32);
+    struct simt_gemm_result r = gemm_predict_ok(&g, 16, 16, 16, SIMT_DTYPE_TF32);
     ck_assert_int_eq(r.tile_m, 64);
     ck_assert_int_eq(r.split_k, 1);
     double math = 2.0 * 64.0 * 64.0 * 32.0 / (NONTMA * TF32_SM_RATE);
@@ -141,16 +110,16 @@ START_TEST(tf32_few_tiles_reduce_kernel)
     ck_assert_double_eq_tol(r.reduce_s, reduce, 1e-12);
     ck_assert_double_eq_tol(r.time_s, math + io - 2.0 * 16.0 * 16.0 * 4.0 / 4.0e12 + reduce + FLOOR, 1e-11);
     ck_assert(r.time_s > 2.0 * FLOOR);
-    ck_assert(predict_ok(&g, 128, 128, 128, SIMT_DTYPE_TF32).reduce_s > 0.0);
-    ck_assert(predict_ok(&g, 1024, 1024, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
-    ck_assert(predict_ok(&g, 16, 18, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
+    ck_assert(gemm_predict_ok(&g, 128, 128, 128, SIMT_DTYPE_TF32).reduce_s > 0.0);
+    ck_assert(gemm_predict_ok(&g, 1024, 1024, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
+    ck_assert(gemm_predict_ok(&g, 16, 18, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
     /* a matrix-vector product (m = 1) runs as a GEMV, with no reduction
      * kernel behind it */
-    ck_assert(predict_ok(&g, 1, 16, 64, SIMT_DTYPE_TF32).reduce_s <= 0.0);
-    ck_assert_int_eq(predict_ok(&g, 1, 16, 64, SIMT_DTYPE_TF32).tensor_cores, 0);
+    ck_assert(gemm_predict_ok(&g, 1, 16, 64, SIMT_DTYPE_TF32).reduce_s <= 0.0);
+    ck_assert_int_eq(gemm_predict_ok(&g, 1, 16, 64, SIMT_DTYPE_TF32).tensor_cores, 0);
     /* Ampere: one kernel */
     round_gpu(&g, 8);
-    ck_assert(predict_ok(&g, 16, 16, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
+    ck_assert(gemm_predict_ok(&g, 16, 16, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
 }
 END_TEST
 
@@ -161,7 +130,7 @@ START_TEST(fp64_dmma_tiles)
     for (int major = 8; major <= 9; major++) {
         struct simt_gpu_spec g;
         round_gpu(&g, major);
-        struct simt_gemm_result r = predict_ok(&g, 8192, 8192, 8192, SIMT_DTYPE_FP64);
+        struct simt_gemm_result r = gemm_predict_ok(&g, 8192, 8192, 8192, SIMT_DTYPE_FP64);
         ck_assert_int_eq(r.tensor_cores, 1);
         ck_assert_int_le(r.tile_m * r.tile_n, 128 * 64);
         ck_assert_int_le(r.tile_m, 128);
@@ -181,12 +150,12 @@ START_TEST(int8_tiles_and_stores)
     struct simt_gpu_spec g;
     round_gpu(&g, 9);
     g.tensor_dense_flops_per_s[SIMT_DTYPE_INT8] = 2.0e15;
-    struct simt_gemm_result r = predict_ok(&g, 32, 8192, 4096, SIMT_DTYPE_INT8);
+    struct simt_gemm_result r = gemm_predict_ok(&g, 32, 8192, 4096, SIMT_DTYPE_INT8);
     ck_assert_int_eq(r.tile_m, 64);
-    r = predict_ok(&g, 8192, 8192, 16, SIMT_DTYPE_INT8);
+    r = gemm_predict_ok(&g, 8192, 8192, 16, SIMT_DTYPE_INT8);
     ck_assert_int_eq(r.tile_m, 256);
     ck_assert_int_eq(r.tile_n, 128);
-    ck_assert_int_eq(says(&r, "epilogue"), 1);
+    ck_assert_int_eq(gemm_says(&r, "epilogue"), 1);
     double math = 16.0 * 2.0 * 256.0 * 128.0 * 128.0 / (NONTMA * 2.0e15 * 0.66 / 128.0);
     double write = 8192.0 * 8192.0 * 4.0 / 4.0e12;
     ck_assert_double_eq_tol(r.time_s, math + write + FLOOR, 1e-11);
@@ -202,13 +171,13 @@ START_TEST(int8_long_k_large_tile)
     struct simt_gpu_spec g;
     round_gpu(&g, 9);
     g.tensor_dense_flops_per_s[SIMT_DTYPE_INT8] = 2.0e15;
-    struct simt_gemm_result r = predict_ok(&g, 128, 8192, 8192, SIMT_DTYPE_INT8);
+    struct simt_gemm_result r = gemm_predict_ok(&g, 128, 8192, 8192, SIMT_DTYPE_INT8);
     ck_assert_int_eq(r.tile_m, 128);
     ck_assert_int_eq(r.tile_n, 128);
     ck_assert_int_eq(r.tiles, 64);
-    struct simt_gemm_result shorter = predict_ok(&g, 128, 8192, 4096, SIMT_DTYPE_INT8);
+    struct simt_gemm_result shorter = gemm_predict_ok(&g, 128, 8192, 4096, SIMT_DTYPE_INT8);
     ck_assert_int_eq(shorter.tile_m, 64);
-    ck_assert_int_eq(predict_ok(&g, 64, 8192, 8192, SIMT_DTYPE_INT8).tile_m, 64);
+    ck_assert_int_eq(gemm_predict_ok(&g, 64, 8192, 8192, SIMT_DTYPE_INT8).tile_m, 64);
     /* the chosen tile costs its idle SMs: no faster than twice the shorter K */
     ck_assert(r.time_s > 2.0 * shorter.time_s - FLOOR);
 }
@@ -223,19 +192,19 @@ START_TEST(fp32_few_tiles_split_pieces)
 {
     struct simt_gpu_spec g;
     round_gpu(&g, 9);
-    struct simt_gemm_result r = predict_ok(&g, 16, 1024, 8192, SIMT_DTYPE_FP32);
+    struct simt_gemm_result r = gemm_predict_ok(&g, 16, 1024, 8192, SIMT_DTYPE_FP32);
     ck_assert_int_eq(r.tensor_cores, 0);
     ck_assert_int_eq(r.split_k, 64);
-    ck_assert_int_eq(says(&r, "pieces of 128"), 1);
-    ck_assert_int_eq(predict_ok(&g, 16, 1024, 4096, SIMT_DTYPE_FP32).split_k, 32);
-    ck_assert_int_eq(predict_ok(&g, 16, 512, 65536, SIMT_DTYPE_FP32).split_k, 128);
-    ck_assert_int_le(predict_ok(&g, 16, 4096, 8192, SIMT_DTYPE_FP32).split_k, 16);
-    ck_assert_int_le(predict_ok(&g, 16, 1024, 200, SIMT_DTYPE_FP32).split_k, 16);
+    ck_assert_int_eq(gemm_says(&r, "pieces of 128"), 1);
+    ck_assert_int_eq(gemm_predict_ok(&g, 16, 1024, 4096, SIMT_DTYPE_FP32).split_k, 32);
+    ck_assert_int_eq(gemm_predict_ok(&g, 16, 512, 65536, SIMT_DTYPE_FP32).split_k, 128);
+    ck_assert_int_le(gemm_predict_ok(&g, 16, 4096, 8192, SIMT_DTYPE_FP32).split_k, 16);
+    ck_assert_int_le(gemm_predict_ok(&g, 16, 1024, 200, SIMT_DTYPE_FP32).split_k, 16);
     /* on Ampere too (the kernels are cutlass_80's), not before */
     round_gpu(&g, 8);
-    ck_assert_int_eq(predict_ok(&g, 16, 1024, 8192, SIMT_DTYPE_FP32).split_k, 64);
+    ck_assert_int_eq(gemm_predict_ok(&g, 16, 1024, 8192, SIMT_DTYPE_FP32).split_k, 64);
     round_gpu(&g, 7);
-    ck_assert_int_le(predict_ok(&g, 16, 1024, 8192, SIMT_DTYPE_FP32).split_k, 16);
+    ck_assert_int_le(gemm_predict_ok(&g, 16, 1024, 8192, SIMT_DTYPE_FP32).split_k, 16);
 }
 END_TEST
 

@@ -10,33 +10,9 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "gemm_fixture.h"
 #include "gemm_internal.h"
 #include "hwdb.h"
-
-#define BUNDLED SIMT_SOURCE_DIR "/hwdb"
-
-static struct simt_hwdb *db;
-
-static void load_db(void)
-{
-    struct simt_diag diag;
-    memset(&diag, 0, sizeof diag);
-    ck_assert_msg(simt_hwdb_load_dir(BUNDLED, &db, &diag) == 0, "hwdb: %s:%d: %s", diag.file, diag.line,
-                  diag.message);
-}
-
-static void unload_db(void)
-{
-    simt_hwdb_unref(db);
-    db = NULL;
-}
-
-static const struct simt_gpu_spec *spec_of(const char *id)
-{
-    const struct simt_hwdb_gpu *rec = simt_hwdb_find(db, id);
-    ck_assert_msg(rec != NULL, "%s not in the database", id);
-    return &rec->spec;
-}
 
 static int predict(const struct simt_gpu_spec *g, enum simt_dtype dtype, int64_t m, int64_t n, int64_t k,
                    struct simt_gemm_result *r)
@@ -83,10 +59,10 @@ static const struct {
 
 START_TEST(tile_choice)
 {
-    load_db();
+    gemm_db_load();
     for (size_t i = 0; i < sizeof tile_rows / sizeof tile_rows[0]; i++) {
         struct simt_gemm_result r;
-        ck_assert_int_eq(predict(spec_of(tile_rows[i].gpu), tile_rows[i].dtype, tile_rows[i].m,
+        ck_assert_int_eq(predict(gemm_db_spec(tile_rows[i].gpu), tile_rows[i].dtype, tile_rows[i].m,
                                  tile_rows[i].n, tile_rows[i].k, &r),
                          SIMT_OK);
         int wide = r.tile_m == 64 && r.tile_n == 448;
@@ -100,7 +76,7 @@ START_TEST(tile_choice)
         if (wide)
             ck_assert_int_eq(r.stream_k, 0);
     }
-    unload_db();
+    gemm_db_unload();
 }
 END_TEST
 
@@ -148,8 +124,8 @@ static const struct {
 
 START_TEST(fit_data_h200)
 {
-    load_db();
-    const struct simt_gpu_spec *h200 = spec_of("h200-sxm");
+    gemm_db_load();
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
     for (size_t i = 0; i < sizeof fit_rows / sizeof fit_rows[0]; i++) {
         struct simt_gemm_result r;
         ck_assert_int_eq(predict(h200, fit_rows[i].dtype, fit_rows[i].m, fit_rows[i].n, fit_rows[i].k, &r),
@@ -167,7 +143,7 @@ START_TEST(fit_data_h200)
     double slope = (long_k.time_s - short_k.time_s) / 192.0, measured = (407.5e-6 - 112.6e-6) / 192.0;
     ck_assert_msg(fabs(slope - measured) <= 0.15 * measured, "per stage %.3g s, measured %.3g s", slope,
                   measured);
-    unload_db();
+    gemm_db_unload();
 }
 END_TEST
 
@@ -209,11 +185,11 @@ static void scale(struct simt_gpu_spec *g, enum knob knob)
 
 START_TEST(monotone_every_gpu)
 {
-    load_db();
+    gemm_db_load();
     static const enum simt_dtype dtypes[] = {SIMT_DTYPE_FP16, SIMT_DTYPE_BF16};
     int checked = 0;
-    for (size_t i = 0; i < simt_hwdb_count(db); i++) {
-        const struct simt_hwdb_gpu *rec = simt_hwdb_at(db, i);
+    for (size_t i = 0; i < simt_hwdb_count(gemm_db); i++) {
+        const struct simt_hwdb_gpu *rec = simt_hwdb_at(gemm_db, i);
         for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; d++) {
             struct simt_gemm_result before;
             if (predict(&rec->spec, dtypes[d], 128, 28672, 4096, &before) != SIMT_OK)
@@ -241,7 +217,7 @@ START_TEST(monotone_every_gpu)
         }
     }
     ck_assert_int_ge(checked, 13);
-    unload_db();
+    gemm_db_unload();
 }
 END_TEST
 

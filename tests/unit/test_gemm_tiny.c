@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "gemm_fixture.h"
 
 /* 128 SMs at 1 GHz; fp16, bf16 and tf32 tensor cores from the datasheet,
  * 1e15 x 0.66 = 6.6e14 flop/s (every tensor tile fills whole waves of
@@ -17,38 +18,14 @@
  * Back-to-back calls: 2.45 us a kernel. */
 static void round_gpu(struct simt_gpu_spec *g, int compute_major)
 {
-    memset(g, 0, sizeof *g);
-    g->vendor = SIMT_VENDOR_NVIDIA;
-    g->compute_major = compute_major;
-    g->sm_count = 128;
-    g->boost_clock_hz = 1.0e9;
-    g->fp32_flops_per_clock_per_sm = 256.0;
-    g->fp64_flops_per_clock_per_sm = 128.0;
+    gemm_round_gpu(g, compute_major);
     g->tensor_dense_flops_per_s[SIMT_DTYPE_TF32] = 1.0e15;
     g->tensor_dense_flops_per_s[SIMT_DTYPE_FP16] = 1.0e15;
     g->tensor_dense_flops_per_s[SIMT_DTYPE_BF16] = 1.0e15;
-    g->dram_bandwidth_bytes_per_s = 4.0e12;
-    for (int d = 0; d < SIMT_DTYPE_COUNT; d++)
-        g->achievable_tensor[d] = 0.66;
-    g->achievable_fp32 = 0.76 / 0.82;
-    g->achievable_fp64 = 0.76 / 0.82;
 }
 
 /* the fallback kernels' operand load slots per clock per SM (gemm_constants.h) */
 #define SLOTS_PER_S (3.35 * 1.0e9)
-
-static struct simt_gemm_result predict_ok(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k,
-                                          enum simt_dtype dtype)
-{
-    struct simt_gemm_request req = {
-        m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_BACK_TO_BACK, 0};
-    struct simt_gemm_result r;
-    struct simt_diag diag;
-    memset(&diag, 0, sizeof diag);
-    int rc = simt_gemm_predict(g, &req, &r, &diag);
-    ck_assert_msg(rc == SIMT_OK, "predict failed: %s (%s)", diag.message, diag.field);
-    return r;
-}
 
 /* 4096 x 4096 x 1 fp16 on Hopper: K = 1 is 2 bytes, not a 16-byte
  * multiple, so the fallback kernels run, one element a load slot. Per
@@ -66,7 +43,7 @@ START_TEST(sixteen_bit_k1_priced_by_c)
     double per_tile = ((256.0 + 128.0) * 1.0 + 256.0 * 128.0) / SLOTS_PER_S;
     enum simt_dtype types[] = {SIMT_DTYPE_FP16, SIMT_DTYPE_BF16};
     for (size_t i = 0; i < 2; i++) {
-        struct simt_gemm_result r = predict_ok(&g, 4096, 4096, 1, types[i]);
+        struct simt_gemm_result r = gemm_predict_ok(&g, 4096, 4096, 1, types[i]);
         ck_assert_int_eq(r.alignment_ok, 0);
         ck_assert_int_eq(r.tile_m, 256);
         ck_assert_int_eq(r.tile_n, 128);
@@ -74,11 +51,11 @@ START_TEST(sixteen_bit_k1_priced_by_c)
         ck_assert_double_eq_tol(r.compute_s, 4.0 * per_tile, 1e-11);
     }
     /* K = 2: two elements a slot (4 bytes), the operands twice as deep */
-    struct simt_gemm_result two = predict_ok(&g, 4096, 4096, 2, SIMT_DTYPE_FP16);
+    struct simt_gemm_result two = gemm_predict_ok(&g, 4096, 4096, 2, SIMT_DTYPE_FP16);
     double per_tile_2 = ((256.0 + 128.0) * 2.0 + 256.0 * 128.0) / (2.0 * SLOTS_PER_S);
     ck_assert_double_eq_tol(two.compute_s, 4.0 * per_tile_2, 1e-11);
     /* twice the outputs, twice the time the slots take */
-    struct simt_gemm_result wide = predict_ok(&g, 4096, 8192, 1, SIMT_DTYPE_FP16);
+    struct simt_gemm_result wide = gemm_predict_ok(&g, 4096, 8192, 1, SIMT_DTYPE_FP16);
     ck_assert_double_eq_tol(wide.compute_s, 8.0 * per_tile, 1e-11);
 }
 END_TEST
@@ -91,7 +68,7 @@ START_TEST(tf32_fallback_keeps_tile_depth)
 {
     struct simt_gpu_spec g;
     round_gpu(&g, 8);
-    struct simt_gemm_result r = predict_ok(&g, 4096, 4096, 1, SIMT_DTYPE_TF32);
+    struct simt_gemm_result r = gemm_predict_ok(&g, 4096, 4096, 1, SIMT_DTYPE_TF32);
     ck_assert_int_eq(r.alignment_ok, 0);
     ck_assert_int_eq(r.tile_m, 256);
     ck_assert_int_eq(r.tile_n, 128);
