@@ -22,31 +22,7 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));       \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
-
-__global__ void spin(long long ns) {
-    unsigned long long t0, t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    do {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    } while ((long long)(t - t0) < ns);
-}
-
-__global__ void flush_read(const uint4 *p, size_t n, unsigned *out) {
-    unsigned a = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        uint4 v = p[i];
-        a ^= v.x ^ v.y ^ v.z ^ v.w;
-    }
-    if (a == 0x5eed5eedu) out[0] = a;
-}
+#include "probe.cuh"
 
 __host__ __device__ inline unsigned hash32(unsigned x) {
     x ^= x >> 16;
@@ -92,11 +68,6 @@ static cudaEvent_t e0, e1;
 static uint4 *flush_buf;
 static unsigned *sink;
 static const size_t FLUSH_WORDS = (256u << 20) / 16;
-
-static double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 template <class F> static double cold(F launch) {
     std::vector<double> v;
