@@ -24,6 +24,7 @@ sys.path.insert(0, GPU_DIR)
 import gemm_heldout  # noqa: E402
 
 HELDOUT = os.path.join(GPU_DIR, "results", "h200", "heldout", "gemm.json")
+CONFIRM = os.path.join(GPU_DIR, "results", "h200", "confirm", "gemm.json")
 RESULTS = os.path.join(GPU_DIR, "results", "h200")
 
 
@@ -34,13 +35,15 @@ def heldout_rows():
 
 def guard():
     """(forbidden, fit): (dtype, m, n, k) a probe must never run (a held-out
-    row, or a shape gemm_heldout.py's cases() draws that is not a fit row),
-    and the fit rows' shapes"""
+    row, a row of the confirmation set, or a shape gemm_heldout.py's cases()
+    draws that is not a fit row), and the fit rows' shapes"""
     rows = heldout_rows()
     heldout = {(r["dtype"], r["m"], r["n"], r["k"]) for r in rows if r["split"] != "fit"}
     fit = {(r["dtype"], r["m"], r["n"], r["k"]) for r in rows if r["split"] == "fit"}
     drawn = {(c[1], c[2], c[3], c[4]) for c in gemm_heldout.cases()}
-    return heldout | (drawn - fit), fit
+    with open(CONFIRM) as f:
+        confirm = {(r["dtype"], r["m"], r["n"], r["k"]) for r in json.load(f)["runs"]}
+    return heldout | confirm | (drawn - fit), fit
 
 
 def check(cases, forbidden):
