@@ -20,7 +20,7 @@
 #include "l2_state.h"
 
 /* Split-K factors a library tries. */
-static const int split_factors[] = {1, 2, 3, 4, 6, 8, 12, 16};
+static const int split_factors[] = {1, 2, 3, 4, 6, 8, 12, 16, 32, 64, 128};
 
 /* Matrix-vector products (m or n of 1) run as GEMV on the FMA units: one
  * row (or column) of the output per block of 256. */
@@ -279,6 +279,8 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
             /* every split must get at least one K tile */
             if (split > 1 && (((int64_t)split * tile_k > ctx->req->k && !ctx->fixed_split) || !ctx->split_k))
                 break;
+            if (!ctx->fixed_split && !simt_gemm_split_fits(ctx, rate, &tiles[i], split))
+                break;
             struct candidate c;
             evaluate(ctx, rate, &tiles[i], tile_k, split, &c);
             if (c.time_s < best->time_s)
@@ -518,8 +520,10 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         rate->register_b_per_s_per_sm = SCALAR_LOADS_PER_CLOCK_PER_SM * s->clock;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
-    if (!path->tensor)
+    if (!path->tensor) {
         s->ctx.fixed_split = simt_gemm_fma_split(gpu, req);
+        s->path.tile_count = simt_gemm_fma_tile_count(gpu, req, s->path.tile_count);
+    }
     if (!path->tensor && s->clock > 0.0) {
         rate->staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * s->clock;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);

@@ -168,6 +168,23 @@ void simt_gemm_fma_tiles(const struct tile_shape **tiles, size_t *count)
     *count = sizeof simt_tiles / sizeof simt_tiles[0];
 }
 
+/* The skinny-M 8x64 tile, last in the list, is cuBLAS's sgemm_largek
+ * kernel, seen only with a wide B (fp32 m <= 8 at n of 4096 to 10099,
+ * gemm_kernels.json, gemm_probe_small.json); outputs of a few columns ran
+ * CUTLASS's SIMT SGEMM 64x64 split over K instead (8x8, 7x5 and 6x7 at K =
+ * 256 to 65536, gemm_probe_splitk.json, gemm_probe_tiny.json): for n
+ * narrower than the split SGEMM's (FMA_SPLIT_MIN_N) it is left out. */
+#define SKINNY_TILE_MIN_N 512
+
+size_t simt_gemm_fma_tile_count(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                size_t count)
+{
+    if (gpu->vendor == SIMT_VENDOR_NVIDIA && req->dtype == SIMT_DTYPE_FP32 && req->n < SKINNY_TILE_MIN_N &&
+        count == sizeof simt_tiles / sizeof simt_tiles[0])
+        return count - 1;
+    return count;
+}
+
 /* FP32 outputs of few tiles with long K: cuBLAS 13.1 runs its CUTLASS SIMT
  * SGEMM (cutlass_80_simt_sgemm_128x32_8x5, 64x64_8x5, 128x64_8x5) with K
  * split over gridDim.z into pieces of about 128 (16 of its 8-deep K

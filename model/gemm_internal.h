@@ -161,6 +161,16 @@ void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *coun
  * them whatever the split (outputs of a few tiles). */
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 
+/* How many of that list cuBLAS runs for req (the skinny-M tile, last,
+ * left out for fp32 with a narrow B on NVIDIA GPUs): count or count - 1. */
+size_t simt_gemm_fma_tile_count(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                size_t count);
+/* gemm_splitk.c: 1 when the split-K kernel of tile split ways may run for
+ * ctx's request at rate (splits beyond 16 only for the FMA kernels, rate's
+ * staged_per_s_per_sm > 0, and only where one wave of the SMs holds all
+ * their blocks), else 0. */
+int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_rate *rate,
+                         const struct tile_shape *tile, int split);
 /* FP32 FMA kernels: the split of K cuBLAS takes for outputs of few tiles,
  * or 0 where the least-time split stands (gemm_family.c). */
 int simt_gemm_fma_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
