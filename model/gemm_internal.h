@@ -166,9 +166,10 @@ int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct s
 size_t simt_gemm_fma_tile_count(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                                 size_t count);
 /* gemm_splitk.c: 1 when the split-K kernel of tile split ways may run for
- * ctx's request at rate (splits beyond 16 only for the FMA kernels, rate's
- * staged_per_s_per_sm > 0, and only where one wave of the SMs holds all
- * their blocks), else 0. */
+ * ctx's request at rate: up to 16 ways always; beyond, only for the FMA
+ * kernels (rate's staged_per_s_per_sm > 0) and tf32 in pieces of K of 256
+ * or more, and only where one wave of the SMs holds all their blocks.
+ * Else 0. */
 int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_rate *rate,
                          const struct tile_shape *tile, int split);
 /* FP32 FMA kernels: the split of K cuBLAS takes for outputs of few tiles,
