@@ -423,6 +423,7 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
         simt_gemm_tf32_mma_sync_tiles(&s->path.tiles, &s->path.tile_count);
         s->ctx.reduce_kernel_always = alignment_ok && simt_gemm_tf32_reduce_kernel(gpu, req);
     }
+    s->ctx.fixed_split = simt_gemm_align1_split(gpu, req); /* tiny 16-bit outputs (gemm_splitk.c) */
     /* with no clock figure only the non-TMA fraction applies */
     /* aligned (int8): 16-byte loads, no limit beyond the fraction */
     rate->loads_per_s_per_sm =
@@ -689,10 +690,7 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
     simt_gemm_fp64_assume_epilogue(&s->ctx, best, out);
     if (best->split > 1 && !simt_gemm_fp64_assume_split(&s->ctx, best, out))
         assume(out, "split-K %d: K cut across %d blocks per output tile%s; fp32 partial sums reduced %s",
-               best->split, best->split,
-               s->ctx.fixed_split > 0
-                   ? " (cuBLAS's split for its SIMT SGEMM on few tiles: K in pieces of 128)"
-                   : "",
+               best->split, best->split, simt_gemm_fixed_split_phrase(s->ctx.req, s->ctx.fixed_split),
                best->serial_reduce
                    ? "in the same kernel through L2, split after split at a semaphore (two L2 latencies "
                      "each), after a memset of the semaphores (0.85 us, measured on an H200)"

@@ -172,6 +172,14 @@ size_t simt_gemm_fma_tile_count(const struct simt_gpu_spec *gpu, const struct si
  * Else 0. */
 int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_rate *rate,
                          const struct tile_shape *tile, int split);
+/* The split of K cuBLAS takes for its align1 16-bit kernels of outputs of
+ * at most 256 elements with K of 1000 to 8192 not a multiple of 8 (pieces
+ * of 8 under a cap of blocks), or 0 where it does not apply
+ * (gemm_splitk.c). */
+int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* The answer's words for a split fixed_split (> 0) set for req: which of
+ * cuBLAS's rules it is (a static string; "" for 0). */
+const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, int fixed_split);
 /* FP32 FMA kernels: the split of K cuBLAS takes for outputs of few tiles,
  * or 0 where the least-time split stands (gemm_family.c). */
 int simt_gemm_fma_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);

@@ -43,3 +43,53 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
     int64_t tiles = (req->m + tile->m - 1) / tile->m * ((req->n + tile->n - 1) / tile->n) * req->batch;
     return tiles * (int64_t)split <= (int64_t)ctx->sm_count;
 }
+
+/* The unaligned 16-bit kernels of outputs of at most 256 elements (one
+ * 16 x 16 wmma tile's worth) where K itself is not a multiple of 8 (A's
+ * rows then start off 16 bytes, and cuBLAS runs its align1 kernels:
+ * cutlass_75_tensorop_bf16_s1688gemm_bf16_64x64 and cutlass_75_wmma_
+ * tensorop_s161616gemm_f16_16x16 or _32x32): K is cut into pieces of 8 (one
+ * mma K step), a block each, as long as the blocks stay within a cap (256
+ * for bf16, 384 for fp16); past it the pieces grow by 8 until they do.
+ * Seen on an H200 (gemm_probe_tiny.json, gemm_probe_splitk.json, fit data,
+ * grid.z): 6x7 at K = 1001, 2047 and 3001 split 126, 256 and 376 ways
+ * (fp16), 126, 256 and 188 (bf16); 12x20 at 2001, 251 ways (both); 6x7 at
+ * 8191, 342 ways (fp16, pieces of 24) and 256 (bf16, pieces of 32). Not
+ * larger outputs (30x30x999: 16 and 8 ways; 33x20 at 511 to 8191: 8 to 79),
+ * not K under 1000 (bf16 6x7x511 and 7x5x512 ran gemmSN_NN unsplit), nor
+ * K past 8192 (6x7x32767 and 7x5 from 16384 on: other kernels, 86 to 128
+ * ways). With K a multiple of 8 the pieces are 64 deep (7x5 at K = 1024 to
+ * 8192: K / 64 ways), as the least-time split finds. The reduction kernel
+ * then sums hundreds of partials and outweighs the GEMM kernel (8.5 to
+ * 11.7 us against 3.3 to 4.3 us). */
+#define ALIGN1_PIECE 8
+#define ALIGN1_MAX_OUTPUT 256
+#define ALIGN1_MIN_K 1000
+#define ALIGN1_MAX_K 8192
+#define ALIGN1_CAP_BF16 256
+#define ALIGN1_CAP_FP16 384
+
+int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    int sixteen_bit = req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16;
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || !sixteen_bit || req->sparse ||
+        req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K || req->k > ALIGN1_MAX_K ||
+        req->m * req->n > ALIGN1_MAX_OUTPUT)
+        return 0;
+    int64_t cap = req->dtype == SIMT_DTYPE_FP16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
+    int64_t piece = ALIGN1_PIECE;
+    while ((req->k + piece - 1) / piece > cap)
+        piece += ALIGN1_PIECE;
+    return (int)((req->k + piece - 1) / piece);
+}
+
+const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, int fixed_split)
+{
+    if (fixed_split <= 0)
+        return "";
+    if (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16)
+        return " (cuBLAS's split for its align1 16-bit kernels of tiny outputs: K in pieces of 8, or more to "
+               "keep "
+               "within 256 blocks for bf16, 384 for fp16)";
+    return " (cuBLAS's split for its SIMT SGEMM on few tiles: K in pieces of 128)";
+}
