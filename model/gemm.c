@@ -232,7 +232,7 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
      * 2^53); their K iterations are not: counted in floating point */
     int64_t output_tiles = ceil_div(req->m, tile->m) * ceil_div(req->n, tile->n) * req->batch;
     double iterations = (double)output_tiles * (double)k_tiles;
-    double per_sm = ceil(iterations / (double)ctx->sm_count);
+    double per_sm = simt_gemm_stream_k_share(ceil(iterations / (double)ctx->sm_count), k_tiles);
     memset(c, 0, sizeof *c);
     c->tile = tile;
     c->tile_k = tile_k;
@@ -245,7 +245,7 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
     double iteration_flops = 2.0 * (double)tile->m * (double)tile->n * (double)tile_k;
     double iteration_bytes =
         (rows * ctx->a_weight + cols * rate->column_share) * (double)tile_k * ctx->element_bytes;
-    double active = iterations < (double)ctx->sm_count ? iterations : (double)ctx->sm_count;
+    double active = ceil(iterations / per_sm); /* at most the SMs */
     double math_s = iteration_flops / tile_rate(rate, tile);
     double feed_s = iteration_bytes / l2_feed(rate, tile, active, iteration_bytes);
     c->compute_s = per_sm * math_s;

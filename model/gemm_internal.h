@@ -180,6 +180,10 @@ int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_ge
 /* The answer's words for a split fixed_split (> 0) set for req: which of
  * cuBLAS's rules it is (a static string; "" for 0). */
 const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, int fixed_split);
+/* Stream-K's K steps one SM takes: per_sm (the even share), raised to
+ * the piece of K cuBLAS's Hopper kernels give a block at least (21
+ * 128-byte K steps, at most the tile's k_tiles). */
+double simt_gemm_stream_k_share(double per_sm, int64_t k_tiles);
 /* FP32 FMA kernels: the split of K cuBLAS takes for outputs of few tiles,
  * or 0 where the least-time split stands (gemm_family.c). */
 int simt_gemm_fma_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);

@@ -93,3 +93,22 @@ const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, in
                "within 256 blocks for bf16, 384 for fp16)";
     return " (cuBLAS's split for its SIMT SGEMM on few tiles: K in pieces of 128)";
 }
+
+/* Hopper's TMA kernels (nvjet) for outputs of few tiles against a long K:
+ * cuBLAS cuts K over grid.y (their _splitK kernels) in pieces of about 21
+ * of the tile's 64-deep K steps, 1344 to 1365 of 16-bit K, however many
+ * SMs stay idle: seen on an H200 (gemm_probe_splitk.json, fit data) at one
+ * tile (8x8 and 32x32) 3 ways at K = 4096, 6 at 8192, 12 at 16384, 25 at
+ * 32768, 51 at 65536; 6 ways for 2 to 16 tiles at 8192 (64x64, 128x128,
+ * 16x256, 64x512); 4x4096x4096 (32 tiles) 3 ways (gemm_probe_small.json);
+ * unsplit up to K = 2048 (8x8, 64x64, 16x1024: one block a tile). A step
+ * is one 128-byte K stage of the tile. */
+#define STREAM_K_LEAST_STEPS 21.0
+
+double simt_gemm_stream_k_share(double per_sm, int64_t k_tiles)
+{
+    double least = STREAM_K_LEAST_STEPS;
+    if (least > (double)k_tiles)
+        least = (double)k_tiles;
+    return per_sm > least ? per_sm : least;
+}
