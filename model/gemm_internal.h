@@ -167,8 +167,9 @@ size_t simt_gemm_fma_tile_count(const struct simt_gpu_spec *gpu, const struct si
                                 size_t count);
 /* gemm_splitk.c: 1 when the split-K kernel of tile split ways may run for
  * ctx's request at rate: up to 16 ways always; beyond, only for the FMA
- * kernels (rate's staged_per_s_per_sm > 0) and tf32 in pieces of K of 256
- * or more, and only where one wave of the SMs holds all their blocks.
+ * kernels (rate's staged_per_s_per_sm > 0), and tf32 and the unaligned
+ * 16-bit kernels in pieces of K of 256 or more, and only where one wave of
+ * the SMs holds all their blocks.
  * Else 0. */
 int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_rate *rate,
                          const struct tile_shape *tile, int split);

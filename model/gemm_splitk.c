@@ -15,21 +15,23 @@
  * deep (one tile: 32 ways at K = 8192, 128 from 32768; 52 ways at 32x32 and
  * 64x64 x 8192).
  *
- * Where it applies: the FMA (SIMT) kernels, and tf32's mma.sync kernels
- * with pieces of 256 or more. Not the 16-bit kernels: aligned, cuBLAS runs
- * nvjet's _splitK kernels (K over grid.y, about 1365 of K a block, priced
- * as stream-K in gemm.c); unaligned, its one-tile kernels split 128 to 376
- * ways in pieces of 8 to 32 (6x7 at K = 1001 to 8191), far past a wave, a
- * rule not derived here. Not FP64 either (d884gemm 60 and 128 ways, its
- * 8-byte partials summed slower: gemm_fp64.c). */
+ * Where it applies: the FMA (SIMT) kernels; tf32's mma.sync kernels and
+ * the unaligned 16-bit kernels in pieces of 256 or more (the latter one
+ * tile 86 to 128 ways at K = 16384 to 32768, 256 at 65536: 7x5, 6x7 and
+ * 33x20 in bf16 and fp16; their split at K of 1000 to 8192 not a multiple
+ * of 8 is simt_gemm_align1_split below). Not the aligned 16-bit kernels:
+ * cuBLAS runs nvjet's _splitK kernels (K over grid.y in pieces of about
+ * 1365, simt_gemm_stream_k_share below). Not FP64 (d884gemm 60 and 128
+ * ways, its 8-byte partials summed slower: gemm_fp64.c). */
 #include "gemm.h"
 #include "gemm_internal.h"
 
 /* The split factors every GEMM tries (gemm.c) go up to this; past it a
  * split must fit one wave. */
 #define SPLIT_ANY_WAVES 16
-/* tf32's pieces of K past 16 ways: at least this deep (above). */
-#define TF32_SPLIT_MIN_PIECE 256
+/* tf32's and the unaligned 16-bit kernels' pieces of K past 16 ways: at
+ * least this deep (above). */
+#define DEEP_SPLIT_MIN_PIECE 256
 
 int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_rate *rate,
                          const struct tile_shape *tile, int split)
@@ -37,8 +39,10 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
     if (split <= SPLIT_ANY_WAVES)
         return 1;
     const struct simt_gemm_request *req = ctx->req;
+    int sixteen_bit = req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16;
+    int deep_pieces = req->dtype == SIMT_DTYPE_TF32 || (sixteen_bit && rate->unaligned);
     if (!(rate->staged_per_s_per_sm > 0.0) &&
-        (req->dtype != SIMT_DTYPE_TF32 || req->k < (int64_t)split * TF32_SPLIT_MIN_PIECE))
+        (!deep_pieces || req->k < (int64_t)split * DEEP_SPLIT_MIN_PIECE))
         return 0;
     int64_t tiles = (req->m + tile->m - 1) / tile->m * ((req->n + tile->n - 1) / tile->n) * req->batch;
     return tiles * (int64_t)split <= (int64_t)ctx->sm_count;
