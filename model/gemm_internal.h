@@ -2,7 +2,8 @@
  * gemm_request.c checks, gemm_family.c says which kernels cuBLAS runs and
  * their tiles, gemm_cost.c prices traffic and sums a time, gemm_small_n.c
  * prices its small-N kernel, gemm_tiny.c the load/store path of the kernels
- * without TMA, gemm_reduce.c the split-K reduction kernel). Not for other
+ * without TMA, gemm_reduce.c the split-K reduction kernel, gemm_splitk.c
+ * how far cuBLAS splits K for outputs of a few tiles). Not for other
  * modules. */
 #ifndef SIMT_GEMM_INTERNAL_H
 #define SIMT_GEMM_INTERNAL_H
