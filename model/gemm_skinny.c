@@ -35,14 +35,21 @@
  * (bf16 and fp16 64x57344x8192, gemm_probe_skinny.json: one 64-row tile a
  * block, one 64 KiB stage in flight, 0.876 of it the weight) takes 2.2 us
  * a stage on 128 SMs (282 us for 128 stages); L2's share alone gives 1.36
- * us, the queue 0.34 + 7.3 MB / 4.61 TB/s = 1.93 us. With 1x2 clusters
+ * us, the queue 0.34 + 7.3 MB / 4.61 TB/s = 1.93 us; K from 4096 to 16384
+ * there (gemm_probe_skinny_rounds.json, measured after the rule was set)
+ * adds 1.97 us a stage, the model 1.94. With 1x2 clusters
  * sharing the weight (m = 128) half as much waits and L2's share binds, as
  * before (1.55 us measured, 1.36). ncu on int8 64x57344x4096
  * (tests/gpu/results/h200/ncu_skinny/): DRAM at 54% of its peak, the warps
  * stalled on L1TEX scoreboard waits for 48% of their cycles, 3 blocks an
  * SM (150 registers, 72 KiB of shared memory each); its second round, 52
  * blocks on 52 SMs, leaves the others idle (SM active 62% of the cycles),
- * which the rounds price (still 19% too fast there: not explained).
+ * which the rounds price (still 19% too fast there: not explained). At
+ * whole rounds ncu reads DRAM at 80% (400 blocks) and 84% (792 blocks) of
+ * its peak, and the model is within 2% and 3% (gemm_probe_skinny_rounds
+ * .json); a part round of 84 to 198 blocks alone costs 31 to 34 us, more
+ * than the queue gives one block an SM (the model 15% too fast at 480
+ * blocks).
  *
  * Write-backs: a single call's fills evict earlier work's dirty lines.
  * Where loads wait in the DRAM queue (below DRAM's rate) the write-backs

@@ -23,6 +23,8 @@ gemm_heldout.py's cases() draws and does not assign to the fit half, is
 ever run: such a shape is dropped before the GPU is touched.
 
     python3 tests/gpu/probe/gemm_probe_skinny.py --out gemm_probe_skinny.json [--list]
+    SKINNY_GROUPS=rounds python3 tests/gpu/probe/gemm_probe_skinny.py --out gemm_probe_skinny_rounds.json
+        (int8 grids of whole and part rounds, the 448x64 tile's K slope)
     python3 tests/gpu/probe/gemm_probe_skinny.py --one DTYPE M N K
         (three calls of one allowed shape, nothing timed: for ncu)
 """
@@ -60,12 +62,31 @@ def groups():
     return out
 
 
+def rounds_groups():
+    """[(group, dtype, m, n, k)]: SKINNY_GROUPS=rounds. int8's 128x64_128x3
+    kernel (3 blocks an SM, 396 slots on an H200) and 128x128_128x5 (one an
+    SM) at grids of whole and part rounds (m = 64: n / 128 blocks; m = 128:
+    twice that), and the 448x64 two-stage tile's K slope at m = 64"""
+    out = []
+    for n in (49152, 50688, 53248, 61440, 65536, 76032, 101376):
+        out.append(("rounds", "int8", 64, n, 4096))
+    for n in (25344, 26624, 32768, 38016, 50688):
+        out.append(("rounds", "int8", 128, n, 4096))
+    for n in (16896, 33792, 50688, 65536):
+        out.append(("rounds", "int8", 64, n, 8192))
+    for k in (2048, 4096, 16384):
+        out.append(("rounds", "bf16", 64, 57344, k))
+    return out
+
+
 def shape_list():
     """the cases and the held-out shapes refused"""
     forbidden, _ = gemm_probe.guard()
     out, refused = [], []
-    before = gemm_probe.probed_before(EARLIER)
-    for (g, d, m, n, k) in groups():
+    rounds = os.environ.get("SKINNY_GROUPS") == "rounds"
+    before = gemm_probe.probed_before(EARLIER)  # the rounds shapes are none of the first run's
+    chosen = rounds_groups() if rounds else groups()
+    for (g, d, m, n, k) in chosen:
         key = (d, m, n, k)
         if key in before:
             continue
