@@ -178,6 +178,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
     /* FMA and fallback kernels: operand and output elements pass through
      * the SM's load/store path, one or a few at a time (gemm_tiny.c) */
     double slot_s = simt_gemm_slot_time(req, rate, tile, tile_k, split);
+    slot_s = simt_gemm_shortk_slot_time(ctx, rate, tile, slot_s); /* fp32, K of one stage: gemm_shortk.c */
     if (slot_s > math_s)
         math_s = slot_s;
     double stage_bytes = tile_bytes / (double)k_per_split * (double)tile_k;
@@ -518,8 +519,10 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         rate->register_b_per_s_per_sm = SCALAR_LOADS_PER_CLOCK_PER_SM * s->clock;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
     }
-    if (!path->tensor)
+    if (!path->tensor) {
         s->ctx.fixed_split = simt_gemm_fma_split(gpu, req);
+        simt_gemm_shortk_setup(gpu, req, s->tile_k, &s->ctx, &s->path.tiles, &s->path.tile_count);
+    }
     if (!path->tensor && s->clock > 0.0) {
         rate->staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * s->clock;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
@@ -648,6 +651,7 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                           const struct gemm_setup *s, const struct candidate *best,
                           struct simt_gemm_result *out)
 {
+    char line[SIMT_GEMM_ASSUMPTION_BYTES];
     if (best->small_n)
         assume(out,
                "kernel: cuBLAS's small-N streaming kernel (as for m = 4 on an H200): one block of %d threads "
@@ -659,6 +663,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                "kernel: a matrix-vector product (GEMV) on the FMA units at %.4g flop/s, one output %s per "
                "block of 256, chosen as the least predicted time",
                s->fma_path.peak_flops_per_s, req->m == 1 ? "row" : "column");
+    else if (simt_gemm_shortk_line(&s->ctx, best, line, sizeof line)) /* fp32, K of one stage */
+        assume(out, "%s", line);
     else if (s->ctx.resident_gpu != NULL && best->tile->stages > 0)
         assume(
             out,

@@ -2,7 +2,8 @@
  * gemm_request.c checks, gemm_family.c says which kernels cuBLAS runs and
  * their tiles, gemm_cost.c prices traffic and sums a time, gemm_small_n.c
  * prices its small-N kernel, gemm_tiny.c the load/store path of the kernels
- * without TMA, gemm_reduce.c the split-K reduction kernel). Not for other
+ * without TMA, gemm_reduce.c the split-K reduction kernel, gemm_shortk.c
+ * FP32's FMA kernels at K of one stage). Not for other
  * modules. */
 #ifndef SIMT_GEMM_INTERNAL_H
 #define SIMT_GEMM_INTERNAL_H
@@ -92,6 +93,10 @@ struct shape_context {
      * per SM, the waves of gemm.c), and the latency their loads wait */
     const struct simt_gpu_spec *resident_gpu;
     double resident_latency_s;
+    /* FP32 with K in one stage of the FMA kernels (gemm_shortk.c): the GPU
+     * whose occupancy says how many of their blocks share an SM (NULL:
+     * elsewhere) */
+    const struct simt_gpu_spec *shortk_gpu;
 };
 
 /* How fast an SM runs one kind of kernel. */
@@ -237,6 +242,35 @@ void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s,
  * their number; returns 1. Else 0 and nothing changes. */
 int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct candidate *c, double *busy,
                               double *rounds);
+
+/* FP32 with K in one K stage of the FMA kernels (gemm_shortk.c). 1 when
+ * cuBLAS's short-K FMA kernels run for req on gpu (NVIDIA, compute
+ * capability 8.0 on, fp32, dense, k <= tile_k, the FMA kernels' K depth). */
+int simt_gemm_shortk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k);
+/* Where they run: sets ctx->shortk_gpu and *tiles and *count to their
+ * tiles (a static list); else nothing. */
+void simt_gemm_shortk_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k,
+                            struct shape_context *ctx, const struct tile_shape **tiles, size_t *count);
+/* Blocks of tile's kernel (a tile of that list) resident on one SM of gpu
+ * at once, by the occupancy model from its threads, registers and shared
+ * memory (1 when gpu is NULL, the tile is not of the list or has no
+ * resources given, or nothing fits). */
+int simt_gemm_shortk_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile);
+/* One block's time in the load/store path on a tile of that list: the
+ * operands of the K that exists and C's elements at
+ * rate->staged_per_s_per_sm; slot_s (simt_gemm_slot_time) unchanged
+ * elsewhere. */
+double simt_gemm_shortk_slot_time(const struct shape_context *ctx, const struct kernel_rate *rate,
+                                  const struct tile_shape *tile, double slot_s);
+/* For an unsplit data-parallel candidate on such a tile whose kernel keeps
+ * two or more blocks resident per SM: *fills (the first loads and last
+ * stores its time pays) set to 1; returns 1. Else 0 and nothing changes
+ * (a fill a wave). */
+int simt_gemm_shortk_fills(const struct shape_context *ctx, const struct candidate *c, double *fills);
+/* The answer's tile line for such a candidate (a tile of that list) into
+ * buf (size bytes, truncated); returns 1, or 0 with buf untouched for
+ * any other candidate. */
+int simt_gemm_shortk_line(const struct shape_context *ctx, const struct candidate *c, char *buf, size_t size);
 
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */
