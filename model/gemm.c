@@ -420,7 +420,9 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
          * kernel, which outputs of a few tiles get unsplit too; each
          * wave's stores of C after its math (gemm_family.c) */
         simt_gemm_tf32_mma_sync_tiles(&s->path.tiles, &s->path.tile_count);
-        s->ctx.reduce_kernel_always = alignment_ok && simt_gemm_tf32_reduce_kernel(gpu, req);
+        s->ctx.reduce_kernel_always =
+            (alignment_ok && simt_gemm_tf32_reduce_kernel(gpu, req)) ||
+            simt_gemm_shortk_reduce_kernel(gpu, req, alignment_ok); /* gemm_shortk.c */
     }
     /* with no clock figure only the non-TMA fraction applies */
     /* aligned (int8): 16-byte loads, no limit beyond the fraction */
@@ -701,6 +703,10 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                    : "by a second kernel that reads every split's partial and writes C (cuBLAS's "
                      "splitKreduce_kernel: its fixed cost, then 4 partials a thread per memory latency, "
                      "L2's while they fit in L2, or the busiest SM's share of the bandwidth)");
+    if (best->split == 1 && s->ctx.reduce_kernel_always && !s->path.tensor && !best->gemv && !best->small_n)
+        assume(out,
+               "split-K kernel: cuBLAS runs its split-K SGEMM for small outputs at short K, unsplit here, "
+               "with its reduction kernel behind it (gemm_shortk.c)");
     if (s->register_fed_b && !best->gemv)
         assume(out,
                "tf32 B: row-major B reaches wgmma through registers (Hopper's tf32 is K-major only in shared "

@@ -247,8 +247,15 @@ int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct cand
  * cuBLAS's short-K FMA kernels run for req on gpu (NVIDIA, compute
  * capability 8.0 on, fp32, dense, k <= tile_k, the FMA kernels' K depth). */
 int simt_gemm_shortk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k);
-/* Where they run: sets ctx->shortk_gpu and *tiles and *count to their
- * tiles (a static list); else nothing. */
+/* 1 when cuBLAS runs its split-K kernels with the reduction kernel behind
+ * them, split or not, for req on gpu at short K: fp32 of small outputs, and
+ * tf32 whose rows are not 16-byte multiples (alignment_ok 0) at mid
+ * outputs. */
+int simt_gemm_shortk_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                   int alignment_ok);
+/* FP32 on the FMA units: sets ctx->reduce_kernel_always where that rule
+ * says so; where the short-K kernels run, also ctx->shortk_gpu and *tiles
+ * and *count to their tiles (a static list); else nothing more. */
 void simt_gemm_shortk_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k,
                             struct shape_context *ctx, const struct tile_shape **tiles, size_t *count);
 /* Blocks of tile's kernel (a tile of that list) resident on one SM of gpu

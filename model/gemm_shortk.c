@@ -71,6 +71,51 @@ static const struct shortk_kernel *kernel_of(const struct tile_shape *tile)
     return NULL;
 }
 
+/* Small outputs at short K: cuBLAS 13.1 on an H200 runs its split-K
+ * kernels, whatever the split it takes (1, 2 or 4 over gridDim.z), with its
+ * reduction kernel (splitKreduce_kernel) behind them
+ * (tests/gpu/results/h200/gemm_probe_shortk.json, gemm_probe_tiny.json and
+ * gemm_probe_small.json, fit data):
+ *  - fp32, K of 2 to 32, outputs of at most 2^16 elements and K times
+ *    the outputs at most 2^20 (2^16 outputs at K = 16, 2^15 at K = 32), m
+ *    over 16: cutlass_80_simt_sgemm_64x64_8x5 or 128x64_8x5 and the
+ *    reduction kernel in every such shape seen (64^2, 128^2 and 256^2 at K
+ *    = 4 to 16, 64^2 and 128^2 at 32, 2048x16, 1024x32 and 32x1024 at 16
+ *    and 32, 4096x16, 64x1024 and 1024x64 at 8 or 16, 24x40x3, 32x32x32,
+ *    1088x16x16); past that line it ran either way (256^2 x 32 and 128^2 x
+ *    64 with it; 4096x16, 64x1024, 1024x64 at 32, 64^3, 819x290x4 and
+ *    22x16282x2 without), at K = 1 the 128x32 kernel alone, and m of 16 or
+ *    less the small-N gemmSN kernel;
+ *  - tf32 with rows that are not 16-byte multiples, K of 32 or less and
+ *    outputs of more than 16 tiles of 64x64 up to 2^18 elements:
+ *    cutlass_80_tensorop_s1688gemm_64x64_32x6 align1 split two ways and the
+ *    reduction kernel (512x510 and 1000x250 at K = 12 to 24); the outputs
+ *    of 16 tiles or fewer ran sm80_xmma's tf32 32x32x64 alone (128x126,
+ *    256x254, 1023x6x14), those of 2^20 and more no reduction kernel
+ *    (13763x81x2, 2048^2 x 2). (Aligned tf32: gemm_family.c.) */
+#define SHORTK_REDUCE_MAX_K 32
+#define SHORTK_REDUCE_MAX_OUTPUT (1 << 16)
+#define SHORTK_REDUCE_MAX_K_OUTPUTS (1 << 20)
+#define SHORTK_REDUCE_MIN_M 17
+#define TF32_UNALIGNED_REDUCE_MAX_K 32
+#define TF32_UNALIGNED_REDUCE_MIN_TILES 17
+#define TF32_UNALIGNED_REDUCE_MAX_OUTPUT (1 << 18)
+
+int simt_gemm_shortk_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                   int alignment_ok)
+{
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || req->sparse)
+        return 0;
+    int64_t outputs = req->m * req->n * req->batch;
+    if (req->dtype == SIMT_DTYPE_FP32)
+        return req->k >= 2 && req->k <= SHORTK_REDUCE_MAX_K && outputs <= SHORTK_REDUCE_MAX_OUTPUT &&
+               req->k * outputs <= SHORTK_REDUCE_MAX_K_OUTPUTS && req->m >= SHORTK_REDUCE_MIN_M;
+    int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
+    return req->dtype == SIMT_DTYPE_TF32 && !alignment_ok && simt_gemm_tf32_mma_sync(gpu, req) &&
+           req->k <= TF32_UNALIGNED_REDUCE_MAX_K && tiles >= TF32_UNALIGNED_REDUCE_MIN_TILES &&
+           outputs <= TF32_UNALIGNED_REDUCE_MAX_OUTPUT;
+}
+
 int simt_gemm_shortk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k)
 {
     return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 8 && req->dtype == SIMT_DTYPE_FP32 &&
@@ -80,6 +125,8 @@ int simt_gemm_shortk_runs(const struct simt_gpu_spec *gpu, const struct simt_gem
 void simt_gemm_shortk_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k,
                             struct shape_context *ctx, const struct tile_shape **tiles, size_t *count)
 {
+    if (simt_gemm_shortk_reduce_kernel(gpu, req, 1))
+        ctx->reduce_kernel_always = 1;
     if (!simt_gemm_shortk_runs(gpu, req, tile_k))
         return;
     ctx->shortk_gpu = gpu;
