@@ -11,7 +11,10 @@
  * things differ from the waves gemm.c prices:
  *  - the operands moved are the K that exists, not the stage's 8-deep K:
  *    the loads past K are predicated off and move nothing (as gemm_tiny.c
- *    counts the 16-bit fallback kernels' loads);
+ *    counts the 16-bit fallback kernels' loads); and a block's one stage of
+ *    operands goes through while the SM's other blocks store their C, so
+ *    the larger of the two binds, not their sum (the times below are flat
+ *    in K from 1 to 8, where the sum would grow by a fifth at 64x64);
  *  - with two or more blocks resident on an SM, a block that ends frees its
  *    slot to the next at once and the SM's other blocks work through the
  *    new one's first loads and the old one's last stores: the kernel pays
@@ -26,7 +29,8 @@
  * 4096x4096; K of 2 to 8 runs sm80_xmma_gemm_f32f32 tilesize64x64x8 (128
  * threads, 121 registers, 12672 bytes) or tilesize128x32x8 (our 128x32:
  * 128, 118, 15744) at 2048^2, 4096^2 and 1024x8192, tilesize32x32x8 (64,
- * 80, 6528) at 22x16282x2 and 819x290x4; and once, 4096^2 x 2,
+ * 80, 6528) at 22x16282x2, 819x290x4 and, in gemm_probe_shortk.json,
+ * 512^2, 128x2048, 2048x128 and 256x4096 at K = 4 or 8; and once, 4096^2 x 2,
  * cutlass_80_simt_sgemm_256x128_8x4 (our 128x256: 256 threads, 202
  * registers, 49152 bytes; one block an SM). Their kernel times follow C:
  * 4096^2 takes 26.5 to 28.8 us at every K from 1 to 8, 2048^2 8.2 to 8.5
@@ -39,28 +43,24 @@
 #include "gemm_internal.h"
 #include "occupancy.h"
 
-/* One FMA kernel cuBLAS runs for short K: its tile in our m x n and the
- * resources the profiler gave for its block. */
+/* The tiles of the FMA kernels cuBLAS runs for short K, in our m x n;
+ * largest first, so that ties go to the larger tile. The 8x64 tile is the
+ * small-M kernel (sgemm_largek, m of 8 or less): its rate was fitted with
+ * one block an SM (gemm_constants.h), so it keeps gemm.c's waves (no
+ * resources given below). */
+static const struct tile_shape shortk_tiles[] = {
+    {128, 256, 0}, {64, 64, 0}, {128, 32, 0}, {32, 128, 0}, {32, 32, 0}, {8, 64, 0},
+};
+#define SHORTK_KERNEL_COUNT (sizeof shortk_tiles / sizeof shortk_tiles[0])
+
+/* The resources the profiler gave for each tile's block, in that order. */
 struct shortk_kernel {
-    struct tile_shape tile;
     int block_threads;
     int registers_per_thread;
     int shared_bytes;
 };
-
-/* Largest first, so that ties go to the larger tile. The 8x64 tile is the
- * small-M kernel (sgemm_largek, m of 8 or less): its rate was fitted with
- * one block an SM (gemm_constants.h), so it keeps gemm.c's waves (no
- * resources given). */
-static const struct shortk_kernel shortk_kernels[] = {
-    {{128, 256, 0}, 256, 202, 49152}, {{64, 64, 0}, 128, 121, 12672}, {{128, 32, 0}, 128, 118, 15744},
-    {{32, 128, 0}, 128, 80, 25600},   {{32, 32, 0}, 64, 80, 6528},    {{8, 64, 0}, 0, 0, 0},
-};
-#define SHORTK_KERNEL_COUNT (sizeof shortk_kernels / sizeof shortk_kernels[0])
-
-/* The tiles, in the list's order (gemm.c reads a tile_shape array). */
-static const struct tile_shape shortk_tiles[SHORTK_KERNEL_COUNT] = {
-    {128, 256, 0}, {64, 64, 0}, {128, 32, 0}, {32, 128, 0}, {32, 32, 0}, {8, 64, 0},
+static const struct shortk_kernel shortk_kernels[SHORTK_KERNEL_COUNT] = {
+    {256, 202, 49152}, {128, 121, 12672}, {128, 118, 15744}, {128, 80, 25600}, {64, 80, 6528}, {0, 0, 0},
 };
 
 static const struct shortk_kernel *kernel_of(const struct tile_shape *tile)
