@@ -117,10 +117,11 @@ static int choose_path(const struct simt_gpu_spec *gpu, const struct simt_figure
 
 /* Operand bytes per second one SM draws from L2 while `active` SMs share it. */
 static double l2_feed(const struct kernel_rate *rate, const struct tile_shape *tile, double active,
-                      double stage_bytes)
+                      double stage_bytes, double queue_s_per_byte)
 {
     /* a kernel of known depth keeps all its stages but the one it computes
-     * on in flight; else the fitted depth */
+     * on in flight; else the fitted depth (whose fit took in the DRAM queue
+     * that a known depth waits in: gemm_skinny.c) */
     double stages = tile->stages > 0 ? (double)(tile->stages - 1) / IN_FLIGHT_STAGES : 1.0;
     double in_flight = rate->in_flight_stages_per_s * stages * stage_bytes;
     if (!(rate->l2_bytes_per_s > 0.0))
@@ -128,7 +129,7 @@ static double l2_feed(const struct kernel_rate *rate, const struct tile_shape *t
     double share = rate->l2_bytes_per_s / active;
     double feed = share > rate->l2_floor_per_sm ? share : rate->l2_floor_per_sm;
     if (tile->stages > 0) /* each load also waits for its own bytes (gemm_stream.c) */
-        in_flight = simt_gemm_stream_feed(rate, tile, stage_bytes, IN_FLIGHT_STAGES, feed);
+        in_flight = simt_gemm_stream_feed(rate, tile, stage_bytes, IN_FLIGHT_STAGES, feed, queue_s_per_byte);
     return feed < in_flight ? feed : in_flight;
 }
 
@@ -182,8 +183,13 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
     if (slot_s > math_s)
         math_s = slot_s;
     double stage_bytes = tile_bytes / (double)k_per_split * (double)tile_k;
-    double feed_full_s = tile_bytes / l2_feed(rate, tile, (double)ctx->sm_count, stage_bytes);
-    double feed_rest_s = rest > 0 ? tile_bytes / l2_feed(rate, tile, (double)rest, stage_bytes) : 0.0;
+    double fed = tile_bytes * (double)c->tiles, sms = (double)ctx->sm_count;
+    double feed_full_s =
+        tile_bytes / l2_feed(rate, tile, sms, stage_bytes, simt_gemm_dram_queue_s_per_byte(ctx, sms, fed));
+    double feed_rest_s = rest > 0
+                             ? tile_bytes / l2_feed(rate, tile, (double)rest, stage_bytes,
+                                                    simt_gemm_dram_queue_s_per_byte(ctx, (double)rest, fed))
+                             : 0.0;
     double waves = (double)full + (rest > 0 ? 1.0 : 0.0);
     c->compute_s = waves * math_s;
     c->l2_s = (double)full * feed_full_s + feed_rest_s;
@@ -248,7 +254,9 @@ static void evaluate_stream_k(const struct shape_context *ctx, const struct kern
         (rows * ctx->a_weight + cols * rate->column_share) * (double)tile_k * ctx->element_bytes;
     double active = iterations < (double)ctx->sm_count ? iterations : (double)ctx->sm_count;
     double math_s = iteration_flops / tile_rate(rate, tile);
-    double feed_s = iteration_bytes / l2_feed(rate, tile, active, iteration_bytes);
+    double feed_s =
+        iteration_bytes / l2_feed(rate, tile, active, iteration_bytes,
+                                  simt_gemm_dram_queue_s_per_byte(ctx, active, iteration_bytes * iterations));
     c->compute_s = per_sm * math_s;
     c->l2_s = per_sm * feed_s;
     double busy = per_sm * (math_s > feed_s ? math_s : feed_s);
@@ -450,6 +458,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     /* the latency an operand load waits: DRAM's, or L2's for back-to-back
      * calls whose operands (the same each call) stay in L2 */
     double in_flight_latency_s = s->latency_s;
+    /* loads in flight that wait DRAM's latency queue at its read rate */
+    s->ctx.dram_queue_bytes_per_s = s->latency_s > 0.0 ? s->dram_bw : 0.0;
     double working_set = (double)req->batch *
                              ((double)req->m * (double)req->k * a_weight + (double)req->k * (double)req->n) *
                              element_bytes +
@@ -458,6 +468,7 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     if (req->launches == SIMT_GEMM_LAUNCH_BACK_TO_BACK && working_set <= gpu->l2_bytes &&
         l2_latency_s > 0.0) {
         in_flight_latency_s = l2_latency_s;
+        s->ctx.dram_queue_bytes_per_s = 0.0;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
     }
     rate->in_flight_stages_per_s =
@@ -498,6 +509,7 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         math_only.l2_bytes_per_s = 0.0;
         math_only.in_flight_stages_per_s = HUGE_VAL;
         cal.dram_bytes_per_s = cal.dram_write_bytes_per_s = cal.dram_copy_bytes_per_s = HUGE_VAL;
+        cal.dram_queue_bytes_per_s = 0.0;
         struct candidate c;
         memset(&c, 0, sizeof c);
         c.time_s = HUGE_VAL;
@@ -897,8 +909,11 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     struct candidate best;
     memset(&best, 0, sizeof best);
     best.time_s = HUGE_VAL;
-    if (simt_gemm_stream_tile(gpu, req, s.async_mma, &s.path.tiles, &s.path.tile_count))
+    if (simt_gemm_stream_tile(gpu, req, s.async_mma, &s.path.tiles, &s.path.tile_count)) {
         s.stream_k = s.ctx.split_k = 0; /* cuBLAS's wave-filling tile (gemm_stream.c), data-parallel */
+        if (!simt_gemm_stream_shares_b(req))
+            s.rate.column_share = 1.0; /* one row tile: its clusters pair along n */
+    }
     choose_among(&s.ctx, &s.rate, s.path.tiles, s.path.tile_count, s.tile_k, s.stream_k, &best);
     if (!req->sparse)
         try_gemv(gpu, req, figures, &s, &best);

@@ -59,8 +59,10 @@ void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_
     }
     /* a pipeline of known depth that its loads bind (the feed, not the
      * math): its fills wait behind the dirty lines they evict
-     * (gemm_stream.c) */
-    if (c->l2_s > c->compute_s && c->tile != NULL && c->tile->stages > 0)
+     * (gemm_stream.c); where they wait in the DRAM queue instead (in
+     * rounds), below DRAM's rate, the write-backs share it (gemm_skinny.c):
+     * DRAM's time for all the traffic bounds them (below) */
+    if (c->l2_s > c->compute_s && c->tile != NULL && c->tile->stages > 0 && in_rounds != 2)
         busy += c->evicted_s;
     if (ctx->last_wave_stores_exposed && c->tiles > 0) {
         /* the blocks of a wave start together and store C after their

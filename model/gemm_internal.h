@@ -2,9 +2,9 @@
  * gemm_request.c checks, gemm_family.c says which kernels cuBLAS runs and
  * their tiles, gemm_cost.c prices traffic and sums a time, gemm_small_n.c
  * prices its small-N kernel, gemm_tiny.c the load/store path of the kernels
- * without TMA, gemm_reduce.c the split-K reduction kernel, gemm_shortk.c
- * FP32's FMA kernels at K of one stage). Not for other
- * modules. */
+ * without TMA, gemm_reduce.c the split-K reduction kernel, gemm_skinny.c
+ * the DRAM queue of loads in flight, gemm_shortk.c FP32's FMA kernels at K
+ * of one stage). Not for other modules. */
 #ifndef SIMT_GEMM_INTERNAL_H
 #define SIMT_GEMM_INTERNAL_H
 
@@ -97,6 +97,9 @@ struct shape_context {
      * whose occupancy says how many of their blocks share an SM (NULL:
      * elsewhere) */
     const struct simt_gpu_spec *shortk_gpu;
+    /* DRAM's read rate that operand loads in flight queue at (gemm_skinny.c);
+     * 0: no queue (operands served from L2, or no latency figure) */
+    double dram_queue_bytes_per_s;
 };
 
 /* How fast an SM runs one kind of kernel. */
@@ -239,7 +242,9 @@ void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s,
  * time in rounds of the resident count per SM, each round as long as its
  * busiest SM's math, its L2 intake or the round's share of DRAM reads
  * (HUGE_VAL for a tile cuBLAS does not run for the shape), *rounds to
- * their number; returns 1. Else 0 and nothing changes. */
+ * their number; returns 1, or 2 when the loads of its first round wait
+ * longer in the DRAM queue than for their transfer from L2 (gemm_skinny.c).
+ * Else 0 and nothing changes. */
 int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct candidate *c, double *busy,
                               double *rounds);
 
@@ -310,19 +315,34 @@ double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct ker
 
 /* Skinny GEMMs streaming a wide weight (gemm_stream.c). 1 when cuBLAS runs
  * its 448-wide tile of two stages for req (Hopper, fp16 and bf16, m of 113
- * to 128, the tile that fills the SMs best): *tiles and *count set to it;
- * else 0 and nothing changes. */
+ * to 128 or of 33 to 64, the tile that fills the SMs best): *tiles and
+ * *count set to it; else 0 and nothing changes. */
 int simt_gemm_stream_tile(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int async_mma,
                           const struct tile_shape **tiles, size_t *count);
+/* 1 when that tile's clusters pair along m and share B (m of 113 to 128);
+ * 0 when they pair along n (m of 33 to 64: one row tile, each block loads
+ * its own B). */
+int simt_gemm_stream_shares_b(const struct simt_gemm_request *req);
 /* Operand bytes per second (counted as stage_bytes counts them) an SM draws
  * through a pipeline of tile->stages (> 0) stages: stages - 1 loads in
  * flight, each one memory latency (fitted_stages over
  * rate->in_flight_stages_per_s) plus the stage's bytes at
- * share_bytes_per_s. */
+ * share_bytes_per_s or, for the 448-wide tile (one block an SM), the longer
+ * of that and the DRAM queue of the bytes in flight (queue_s_per_byte,
+ * simt_gemm_dram_queue_s_per_byte; 0: none). */
 double simt_gemm_stream_feed(const struct kernel_rate *rate, const struct tile_shape *tile,
-                             double stage_bytes, double fitted_stages, double share_bytes_per_s);
+                             double stage_bytes, double fitted_stages, double share_bytes_per_s,
+                             double queue_s_per_byte);
 /* The answer's assumption line for that tile, when out ran it and there is
  * room. */
 void simt_gemm_stream_assume(struct simt_gemm_result *out);
+
+/* The DRAM queue of loads in flight (gemm_skinny.c): seconds a load waits
+ * in it per byte each of active_sms SMs keeps in flight, for a kernel whose
+ * blocks load fed_bytes of operands in all (their tiles as their stages
+ * count them), of which DRAM supplies A and B once: active_sms times that
+ * share (at most 1) over ctx->dram_queue_bytes_per_s; 0 when ctx has no
+ * queue. */
+double simt_gemm_dram_queue_s_per_byte(const struct shape_context *ctx, double active_sms, double fed_bytes);
 
 #endif

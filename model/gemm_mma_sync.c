@@ -97,12 +97,20 @@ static double stages_in_flight(const struct tile_shape *tile, double tile_k_byte
 /* One round of `blocks` blocks: the busiest SM's time. */
 static double round_time(const struct shape_context *ctx, const struct tile_shape *tile, double tile_k_bytes,
                          int64_t blocks, double math_s, double tile_bytes, double stage_bytes,
-                         double dram_per_block_s)
+                         double dram_per_block_s, double fed_bytes, int *queued)
 {
     int64_t sms = blocks < ctx->sm_count ? blocks : ctx->sm_count;
     double per_sm = ceil((double)blocks / (double)ctx->sm_count);
     double share = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s / (double)sms : HUGE_VAL;
     double transfer_s = isinf(share) ? 0.0 : stage_bytes / share;
+    /* the DRAM part of the round's loads in flight queues ahead of each
+     * (gemm_skinny.c), in parallel with its transfer from L2 */
+    double queue_s = (double)blocks / (double)sms *
+                     (tile->stages > 2 ? stages_in_flight(tile, tile_k_bytes) : 1.0) * stage_bytes *
+                     simt_gemm_dram_queue_s_per_byte(ctx, (double)sms, fed_bytes);
+    *queued = queue_s > transfer_s;
+    if (queue_s > transfer_s)
+        transfer_s = queue_s;
     double latency_s = ctx->resident_latency_s > 0.0 ? ctx->resident_latency_s : 0.0;
     double load_s = latency_s + transfer_s;
     double t = per_sm * math_s;
@@ -150,11 +158,15 @@ int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct cand
     int64_t slots = (int64_t)resident * ctx->sm_count;
     int64_t full = c->tiles / slots, rest = c->tiles % slots;
     double k_bytes = (double)c->tile_k * ctx->element_bytes;
-    double total = (double)full *
-                   round_time(ctx, tile, k_bytes, slots, math_s, tile_bytes, stage_bytes, dram_per_block_s);
+    double fed = tile_bytes * (double)c->tiles;
+    int queued = 0, rest_queued = 0;
+    double total = full > 0 ? (double)full * round_time(ctx, tile, k_bytes, slots, math_s, tile_bytes,
+                                                        stage_bytes, dram_per_block_s, fed, &queued)
+                            : 0.0;
     if (rest > 0)
-        total += round_time(ctx, tile, k_bytes, rest, math_s, tile_bytes, stage_bytes, dram_per_block_s);
+        total += round_time(ctx, tile, k_bytes, rest, math_s, tile_bytes, stage_bytes, dram_per_block_s, fed,
+                            full > 0 ? &rest_queued : &queued);
     *busy = total;
     *rounds = (double)full + (rest > 0 ? 1.0 : 0.0);
-    return 1;
+    return queued ? 2 : 1;
 }

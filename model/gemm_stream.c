@@ -69,6 +69,14 @@ static const int paired_rows_widths[] = {192, 320, 448};
 #define STREAM_ROWS 128
 #define STREAM_MIN_M 113 /* m of 112 and less run one tile as tall as m */
 #define PAIRED_MAX_ROUNDS 2
+/* m of 33 to 64: one 64-row tile of these widths, its clusters of two along
+ * n (2x1, sharing A, not B): 448 wide at n = 57344, 320 at 40960, 256 at
+ * 28672 (and m = 48), 128 at 16384 (gemm_probe_skinny.json, gemm_probe_wide
+ * .json, gemm_probe_choice.json, gemm_probe_small.json; m of 32 and less
+ * run tiles 8, 16 or 32 rows tall, none 448 wide) */
+static const int single_row_widths[] = {128, 256, 320, 448};
+#define SINGLE_ROW_MIN_M 33
+#define SINGLE_ROW_M 64
 
 /* Output tiles over whole rounds of sm_count: how full its waves are. */
 static double fill(int64_t tiles, int sm_count)
@@ -77,13 +85,41 @@ static double fill(int64_t tiles, int sm_count)
     return (double)tiles / (double)(rounds * sm_count);
 }
 
+/* m of 33 to 64: 1 when the 448-wide tile (the last width) fills the SMs
+ * better than every narrower one (a tie, as for n of one tile, keeps the
+ * narrower). */
+static int single_row_runs_wide(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    size_t widths = sizeof single_row_widths / sizeof single_row_widths[0];
+    double best = 0.0;
+    for (size_t i = 0; i + 1 < widths; i++) {
+        double f = fill((req->n + single_row_widths[i] - 1) / single_row_widths[i], gpu->sm_count);
+        if (f > best)
+            best = f;
+    }
+    return fill((req->n + stream_tile.n - 1) / stream_tile.n, gpu->sm_count) > best;
+}
+
+int simt_gemm_stream_shares_b(const struct simt_gemm_request *req)
+{
+    return req->m > SINGLE_ROW_M;
+}
+
 int simt_gemm_stream_tile(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int async_mma,
                           const struct tile_shape **tiles, size_t *count)
 {
     if (!async_mma || gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major != 9 || req->sparse ||
-        (req->dtype != SIMT_DTYPE_FP16 && req->dtype != SIMT_DTYPE_BF16) || req->m < STREAM_MIN_M ||
-        req->m > STREAM_ROWS || req->batch != 1 || req->k % 8 != 0 || req->n % 8 != 0 || gpu->sm_count < 1)
+        (req->dtype != SIMT_DTYPE_FP16 && req->dtype != SIMT_DTYPE_BF16) || req->m < SINGLE_ROW_MIN_M ||
+        req->m > STREAM_ROWS || (req->m > SINGLE_ROW_M && req->m < STREAM_MIN_M) || req->batch != 1 ||
+        req->k % 8 != 0 || req->n % 8 != 0 || gpu->sm_count < 1)
         return 0;
+    if (req->m <= SINGLE_ROW_M) {
+        if (!single_row_runs_wide(gpu, req))
+            return 0;
+        *tiles = &stream_tile;
+        *count = 1;
+        return 1;
+    }
     double best = 0.0;
     int best_paired = 0, best_width = 0;
     for (size_t i = 0; i < sizeof wide_rows_widths / sizeof wide_rows_widths[0]; i++) {
@@ -113,7 +149,8 @@ int simt_gemm_stream_tile(const struct simt_gpu_spec *gpu, const struct simt_gem
 }
 
 double simt_gemm_stream_feed(const struct kernel_rate *rate, const struct tile_shape *tile,
-                             double stage_bytes, double fitted_stages, double share_bytes_per_s)
+                             double stage_bytes, double fitted_stages, double share_bytes_per_s,
+                             double queue_s_per_byte)
 {
     /* the memory latency: rate->in_flight_stages_per_s is fitted_stages
      * over it (HUGE_VAL with no latency figure: none) */
@@ -122,7 +159,16 @@ double simt_gemm_stream_feed(const struct kernel_rate *rate, const struct tile_s
      * receives all of it */
     double tm = (double)tile->m, tn = (double)tile->n;
     double received = stage_bytes * (tm + tn) / (tm + tn * rate->column_share);
-    return (double)(tile->stages - 1) * stage_bytes / (latency_s + received / share_bytes_per_s);
+    double transfer_s = received / share_bytes_per_s;
+    /* the DRAM part of what all the SMs hold in flight queues ahead of it,
+     * in parallel with the L2-to-SM transfer (gemm_skinny.c), where the
+     * blocks an SM holds are known: one of this tile (its two stages take
+     * 160 KiB of shared memory), not the mma.sync tiles priced one block an
+     * SM here (int8's queue in its rounds, gemm_mma_sync.c) */
+    double queue_s = tile == &stream_tile ? (double)(tile->stages - 1) * stage_bytes * queue_s_per_byte : 0.0;
+    if (queue_s > transfer_s)
+        transfer_s = queue_s;
+    return (double)(tile->stages - 1) * stage_bytes / (latency_s + transfer_s);
 }
 
 void simt_gemm_stream_assume(struct simt_gemm_result *out)
@@ -130,11 +176,11 @@ void simt_gemm_stream_assume(struct simt_gemm_result *out)
     if (out->tile_m != stream_tile.m || out->tile_n != stream_tile.n ||
         out->assumption_count >= SIMT_GEMM_MAX_ASSUMPTIONS)
         return;
-    snprintf(
-        out->assumptions[out->assumption_count++], SIMT_GEMM_ASSUMPTION_BYTES,
-        "wide weight: cuBLAS fills the SMs with clusters of two %dx%d tiles (its 448x64 kernel, as for "
-        "16-bit m = 128 on an H200), whose K stages of %d KiB leave shared memory room for %d: one load in "
-        "flight, each taking the memory latency plus its bytes at the SM's share of the L2 bandwidth (and, "
-        "in a single call, waiting behind the dirty lines its fills evict)",
-        stream_tile.m, stream_tile.n, (stream_tile.m + stream_tile.n) * 64 * 2 / 1024, stream_tile.stages);
+    snprintf(out->assumptions[out->assumption_count++], SIMT_GEMM_ASSUMPTION_BYTES,
+             "wide weight: cuBLAS fills the SMs with clusters of two %dx%d tiles (its 448x64 kernel, as for "
+             "16-bit m = 64, 128 on an H200), K stages of %d KiB, room for %d: one load in flight, each the "
+             "memory latency plus the longer of its bytes at the SM's share of L2 and the DRAM queue of all "
+             "SMs' loads (a single call: behind the dirty lines its fills evict)",
+             stream_tile.m, stream_tile.n, (stream_tile.m + stream_tile.n) * 64 * 2 / 1024,
+             stream_tile.stages);
 }

@@ -92,15 +92,18 @@ START_TEST(stage_feed_worked)
     rate.in_flight_stages_per_s = 3.0e6;
     rate.column_share = 0.5;
     struct tile_shape two = {64, 448, 2}, three = {64, 448, 3};
-    ck_assert_double_eq_tol(simt_gemm_stream_feed(&rate, &two, 36864.0, 3.0, 65.536e9), 36864.0 / 2e-6, 1.0);
-    ck_assert_double_eq_tol(simt_gemm_stream_feed(&rate, &three, 36864.0, 3.0, 65.536e9),
+    ck_assert_double_eq_tol(simt_gemm_stream_feed(&rate, &two, 36864.0, 3.0, 65.536e9, 0.0), 36864.0 / 2e-6,
+                            1.0);
+    ck_assert_double_eq_tol(simt_gemm_stream_feed(&rate, &three, 36864.0, 3.0, 65.536e9, 0.0),
                             2.0 * 36864.0 / 2e-6, 1.0);
     /* no latency figure: the transfer alone */
     rate.in_flight_stages_per_s = HUGE_VAL;
-    ck_assert_double_eq_tol(simt_gemm_stream_feed(&rate, &two, 36864.0, 3.0, 65.536e9), 36864.0 / 1e-6, 1.0);
+    ck_assert_double_eq_tol(simt_gemm_stream_feed(&rate, &two, 36864.0, 3.0, 65.536e9, 0.0), 36864.0 / 1e-6,
+                            1.0);
     /* without multicast the SM receives what L2 sends */
     rate.column_share = 1.0;
-    ck_assert_double_eq_tol(simt_gemm_stream_feed(&rate, &two, 65536.0, 3.0, 65.536e9), 65536.0 / 1e-6, 1.0);
+    ck_assert_double_eq_tol(simt_gemm_stream_feed(&rate, &two, 65536.0, 3.0, 65.536e9, 0.0), 65536.0 / 1e-6,
+                            1.0);
 }
 END_TEST
 
