@@ -179,6 +179,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
     /* FMA and fallback kernels: operand and output elements pass through
      * the SM's load/store path, one or a few at a time (gemm_tiny.c) */
     double slot_s = simt_gemm_slot_time(req, rate, tile, tile_k, split);
+    slot_s = simt_gemm_shortk_slot_time(ctx, rate, tile, slot_s); /* fp32, K of one stage: gemm_shortk.c */
     if (slot_s > math_s)
         math_s = slot_s;
     double stage_bytes = tile_bytes / (double)k_per_split * (double)tile_k;
@@ -429,7 +430,9 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
          * kernel, which outputs of a few tiles get unsplit too; each
          * wave's stores of C after its math (gemm_family.c) */
         simt_gemm_tf32_mma_sync_tiles(&s->path.tiles, &s->path.tile_count);
-        s->ctx.reduce_kernel_always = alignment_ok && simt_gemm_tf32_reduce_kernel(gpu, req);
+        s->ctx.reduce_kernel_always =
+            (alignment_ok && simt_gemm_tf32_reduce_kernel(gpu, req)) ||
+            simt_gemm_shortk_reduce_kernel(gpu, req, alignment_ok); /* gemm_shortk.c */
     }
     s->ctx.fixed_split = simt_gemm_align1_split(gpu, req); /* tiny 16-bit outputs (gemm_splitk.c) */
     /* with no clock figure only the non-TMA fraction applies */
@@ -536,6 +539,7 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     if (!path->tensor) {
         s->ctx.fixed_split = simt_gemm_fma_split(gpu, req);
         s->path.tile_count = simt_gemm_fma_tile_count(gpu, req, s->path.tile_count);
+        simt_gemm_shortk_setup(gpu, req, s->tile_k, &s->ctx, &s->path.tiles, &s->path.tile_count);
     }
     if (!path->tensor && s->clock > 0.0) {
         rate->staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * s->clock;
@@ -665,6 +669,7 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                           const struct gemm_setup *s, const struct candidate *best,
                           struct simt_gemm_result *out)
 {
+    char line[SIMT_GEMM_ASSUMPTION_BYTES];
     if (best->small_n)
         assume(out,
                "kernel: cuBLAS's small-N streaming kernel (as for m = 4 on an H200): one block of %d threads "
@@ -676,6 +681,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                "kernel: a matrix-vector product (GEMV) on the FMA units at %.4g flop/s, one output %s per "
                "block of 256, chosen as the least predicted time",
                s->fma_path.peak_flops_per_s, req->m == 1 ? "row" : "column");
+    else if (simt_gemm_shortk_line(&s->ctx, best, line, sizeof line)) /* fp32, K of one stage */
+        assume(out, "%s", line);
     else if (s->ctx.resident_gpu != NULL && best->tile->stages > 0)
         assume(
             out,
@@ -709,6 +716,10 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                    : "by a second kernel that reads every split's partial and writes C (cuBLAS's "
                      "splitKreduce_kernel: its fixed cost, then 4 partials a thread per memory latency, "
                      "L2's while they fit in L2, or the busiest SM's share of the bandwidth)");
+    if (best->split == 1 && s->ctx.reduce_kernel_always && !s->path.tensor && !best->gemv && !best->small_n)
+        assume(out,
+               "split-K kernel: cuBLAS runs its split-K SGEMM for small outputs at short K, unsplit here, "
+               "with its reduction kernel behind it (gemm_shortk.c)");
     if (s->register_fed_b && !best->gemv)
         assume(out,
                "tf32 B: row-major B reaches wgmma through registers (Hopper's tf32 is K-major only in shared "

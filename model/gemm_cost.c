@@ -40,6 +40,10 @@ void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_
      * (gemm_mma_sync.c), each round's blocks with their first loads and
      * last stores */
     int in_rounds = simt_gemm_mma_sync_rounds(ctx, c, &busy, &full_waves);
+    /* FP32 at K of one stage: several blocks an SM, one fill a kernel
+     * (gemm_shortk.c); their work is summed as over the waves */
+    if (!in_rounds)
+        (void)simt_gemm_shortk_fills(ctx, c, &full_waves);
     c->overhead_s = ctx->launch_s + ctx->floor_s + full_waves * ctx->fill_s;
     if (ctx->epilogue_after_mainloop) {
         /* the waves' blocks run in step: their operands stream in under

@@ -4,7 +4,8 @@
  * prices its small-N kernel, gemm_tiny.c the load/store path of the kernels
  * without TMA, gemm_reduce.c the split-K reduction kernel, gemm_skinny.c
  * the DRAM queue of loads in flight, gemm_splitk.c how far cuBLAS splits K
- * for outputs of a few tiles). Not for other modules. */
+ * for outputs of a few tiles, gemm_shortk.c FP32's FMA kernels at K of one
+ * stage). Not for other modules. */
 #ifndef SIMT_GEMM_INTERNAL_H
 #define SIMT_GEMM_INTERNAL_H
 
@@ -93,6 +94,10 @@ struct shape_context {
      * per SM, the waves of gemm.c), and the latency their loads wait */
     const struct simt_gpu_spec *resident_gpu;
     double resident_latency_s;
+    /* FP32 with K in one stage of the FMA kernels (gemm_shortk.c): the GPU
+     * whose occupancy says how many of their blocks share an SM (NULL:
+     * elsewhere) */
+    const struct simt_gpu_spec *shortk_gpu;
     /* DRAM's read rate that operand loads in flight queue at (gemm_skinny.c);
      * 0: no queue (operands served from L2, or no latency figure) */
     double dram_queue_bytes_per_s;
@@ -267,6 +272,42 @@ void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s,
  * Else 0 and nothing changes. */
 int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct candidate *c, double *busy,
                               double *rounds);
+
+/* FP32 with K in one K stage of the FMA kernels (gemm_shortk.c). 1 when
+ * cuBLAS's short-K FMA kernels run for req on gpu (NVIDIA, compute
+ * capability 8.0 on, fp32, dense, k <= tile_k, the FMA kernels' K depth). */
+int simt_gemm_shortk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k);
+/* 1 when cuBLAS runs its split-K kernels with the reduction kernel behind
+ * them, split or not, for req on gpu at short K: fp32 of small outputs, and
+ * tf32 whose rows are not 16-byte multiples (alignment_ok 0) at mid
+ * outputs. */
+int simt_gemm_shortk_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                   int alignment_ok);
+/* FP32 on the FMA units: sets ctx->reduce_kernel_always where that rule
+ * says so; where the short-K kernels run, also ctx->shortk_gpu and *tiles
+ * and *count to their tiles (a static list); else nothing more. */
+void simt_gemm_shortk_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k,
+                            struct shape_context *ctx, const struct tile_shape **tiles, size_t *count);
+/* Blocks of tile's kernel (a tile of that list) resident on one SM of gpu
+ * at once, by the occupancy model from its threads, registers and shared
+ * memory (1 when gpu is NULL, the tile is not of the list or has no
+ * resources given, or nothing fits). */
+int simt_gemm_shortk_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile);
+/* One block's time in the load/store path on a tile of that list: the
+ * operands of the K that exists and C's elements at
+ * rate->staged_per_s_per_sm; slot_s (simt_gemm_slot_time) unchanged
+ * elsewhere. */
+double simt_gemm_shortk_slot_time(const struct shape_context *ctx, const struct kernel_rate *rate,
+                                  const struct tile_shape *tile, double slot_s);
+/* For an unsplit data-parallel candidate on such a tile whose kernel keeps
+ * two or more blocks resident per SM: *fills (the first loads and last
+ * stores its time pays) set to 1; returns 1. Else 0 and nothing changes
+ * (a fill a wave). */
+int simt_gemm_shortk_fills(const struct shape_context *ctx, const struct candidate *c, double *fills);
+/* The answer's tile line for such a candidate (a tile of that list) into
+ * buf (size bytes, truncated); returns 1, or 0 with buf untouched for
+ * any other candidate. */
+int simt_gemm_shortk_line(const struct shape_context *ctx, const struct candidate *c, char *buf, size_t size);
 
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */

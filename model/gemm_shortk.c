@@ -1,0 +1,189 @@
+/* gemm_shortk.c - FP32 GEMMs whose K fits in one K stage of the FMA (SIMT)
+ * kernels (K of 8 or less, the kernels' 8-deep stage), on NVIDIA GPUs of
+ * compute capability 8.0 on: which tiles cuBLAS runs for them, how many of
+ * their blocks an SM holds at once (the occupancy model, from the threads,
+ * registers and shared memory the profiler gave for each kernel), what a
+ * block's load/store path moves and how many fills the kernel pays. Pure.
+ *
+ * A block of such a kernel loads one stage of A and B and stores its C
+ * tile: its time is C's elements passing through the SM's load/store path
+ * (SIMT_STAGED_PER_CLOCK_PER_SM, gemm_constants.h), not its math. Two
+ * things differ from the waves gemm.c prices:
+ *  - the operands moved are the K that exists, not the stage's 8-deep K:
+ *    the loads past K are predicated off and move nothing (as gemm_tiny.c
+ *    counts the 16-bit fallback kernels' loads); and a block's one stage of
+ *    operands goes through while the SM's other blocks store their C, so
+ *    the larger of the two binds, not their sum (the times below are flat
+ *    in K from 1 to 8, where the sum would grow by a fifth at 64x64);
+ *  - with two or more blocks resident on an SM, a block that ends frees its
+ *    slot to the next at once and the SM's other blocks work through the
+ *    new one's first loads and the old one's last stores: the kernel pays
+ *    one fill (its first loads, its last stores), not one a wave. The SM's
+ *    work is still its blocks' work summed, ceil(tiles / SMs) of them on
+ *    the busiest SM, since they share its load/store path.
+ *
+ * Seen on an H200 (cuBLAS 13.1; tests/gpu/results/h200/gemm_probe_small.json
+ * and gemm_probe_tiny.json, fit data, the profiler's kernels and grids):
+ * K = 1 runs cutlass_80_simt_sgemm_128x32_8x5 (our 32x128: 128 threads, 80
+ * registers, 25600 bytes of shared memory) at every output from 16x16 to
+ * 4096x4096; K of 2 to 8 runs sm80_xmma_gemm_f32f32 tilesize64x64x8 (128
+ * threads, 121 registers, 12672 bytes) or tilesize128x32x8 (our 128x32:
+ * 128, 118, 15744) at 2048^2, 4096^2 and 1024x8192, tilesize32x32x8 (64,
+ * 80, 6528) at 22x16282x2, 819x290x4 and, in gemm_probe_shortk.json,
+ * 512^2, 128x2048, 2048x128 and 256x4096 at K = 4 or 8; and once, 4096^2 x 2,
+ * cutlass_80_simt_sgemm_256x128_8x4 (our 128x256: 256 threads, 202
+ * registers, 49152 bytes; one block an SM). Their kernel times follow C:
+ * 4096^2 takes 26.5 to 28.8 us at every K from 1 to 8, 2048^2 8.2 to 8.5
+ * us, 1024x8192 14.2 to 15.1 us, about 2.1 us plus the outputs at 2.5 a
+ * clock per SM, with no fill a wave visible (0.69 us a wave at the H200's
+ * DRAM latency: 5 us over 4096^2's eight waves of 128x128). */
+#include <stdio.h>
+
+#include "gemm.h"
+#include "gemm_internal.h"
+#include "occupancy.h"
+
+/* The tiles of the FMA kernels cuBLAS runs for short K, in our m x n;
+ * largest first, so that ties go to the larger tile. The 8x64 tile is the
+ * small-M kernel (sgemm_largek, m of 8 or less): its rate was fitted with
+ * one block an SM (gemm_constants.h), so it keeps gemm.c's waves (no
+ * resources given below). */
+static const struct tile_shape shortk_tiles[] = {
+    {128, 256, 0}, {64, 64, 0}, {128, 32, 0}, {32, 128, 0}, {32, 32, 0}, {8, 64, 0},
+};
+#define SHORTK_KERNEL_COUNT (sizeof shortk_tiles / sizeof shortk_tiles[0])
+
+/* The resources the profiler gave for each tile's block, in that order. */
+struct shortk_kernel {
+    int block_threads;
+    int registers_per_thread;
+    int shared_bytes;
+};
+static const struct shortk_kernel shortk_kernels[SHORTK_KERNEL_COUNT] = {
+    {256, 202, 49152}, {128, 121, 12672}, {128, 118, 15744}, {128, 80, 25600}, {64, 80, 6528}, {0, 0, 0},
+};
+
+static const struct shortk_kernel *kernel_of(const struct tile_shape *tile)
+{
+    for (size_t i = 0; i < SHORTK_KERNEL_COUNT; i++)
+        if (tile == &shortk_tiles[i])
+            return &shortk_kernels[i];
+    return NULL;
+}
+
+/* Small outputs at short K: cuBLAS 13.1 on an H200 runs its split-K
+ * kernels, whatever the split it takes (1, 2 or 4 over gridDim.z), with its
+ * reduction kernel (splitKreduce_kernel) behind them
+ * (tests/gpu/results/h200/gemm_probe_shortk.json, gemm_probe_tiny.json and
+ * gemm_probe_small.json, fit data):
+ *  - fp32, K of 2 to 32, outputs of at most 2^16 elements and K times
+ *    the outputs at most 2^20 (2^16 outputs at K = 16, 2^15 at K = 32), m
+ *    over 16: cutlass_80_simt_sgemm_64x64_8x5 or 128x64_8x5 and the
+ *    reduction kernel in every such shape seen (64^2, 128^2 and 256^2 at K
+ *    = 4 to 16, 64^2 and 128^2 at 32, 2048x16, 1024x32 and 32x1024 at 16
+ *    and 32, 4096x16, 64x1024 and 1024x64 at 8 or 16, 24x40x3, 32x32x32,
+ *    1088x16x16); past that line it ran either way (256^2 x 32 and 128^2 x
+ *    64 with it; 4096x16, 64x1024, 1024x64 at 32, 64^3, 819x290x4 and
+ *    22x16282x2 without), at K = 1 the 128x32 kernel alone, and m of 16 or
+ *    less the small-N gemmSN kernel;
+ *  - tf32 with rows that are not 16-byte multiples, K of 32 or less and
+ *    outputs of more than 16 tiles of 64x64 up to 2^18 elements:
+ *    cutlass_80_tensorop_s1688gemm_64x64_32x6 align1 split two ways and the
+ *    reduction kernel (512x510 and 1000x250 at K = 12 to 24); the outputs
+ *    of 16 tiles or fewer ran sm80_xmma's tf32 32x32x64 alone (128x126,
+ *    256x254, 1023x6x14), those of 2^20 and more no reduction kernel
+ *    (13763x81x2, 2048^2 x 2). (Aligned tf32: gemm_family.c.) */
+#define SHORTK_REDUCE_MAX_K 32
+#define SHORTK_REDUCE_MAX_OUTPUT (1 << 16)
+#define SHORTK_REDUCE_MAX_K_OUTPUTS (1 << 20)
+#define SHORTK_REDUCE_MIN_M 17
+#define TF32_UNALIGNED_REDUCE_MAX_K 32
+#define TF32_UNALIGNED_REDUCE_MIN_TILES 17
+#define TF32_UNALIGNED_REDUCE_MAX_OUTPUT (1 << 18)
+
+int simt_gemm_shortk_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                   int alignment_ok)
+{
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || req->sparse)
+        return 0;
+    int64_t outputs = req->m * req->n * req->batch;
+    if (req->dtype == SIMT_DTYPE_FP32)
+        return req->k >= 2 && req->k <= SHORTK_REDUCE_MAX_K && outputs <= SHORTK_REDUCE_MAX_OUTPUT &&
+               req->k * outputs <= SHORTK_REDUCE_MAX_K_OUTPUTS && req->m >= SHORTK_REDUCE_MIN_M;
+    int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
+    return req->dtype == SIMT_DTYPE_TF32 && !alignment_ok && simt_gemm_tf32_mma_sync(gpu, req) &&
+           req->k <= TF32_UNALIGNED_REDUCE_MAX_K && tiles >= TF32_UNALIGNED_REDUCE_MIN_TILES &&
+           outputs <= TF32_UNALIGNED_REDUCE_MAX_OUTPUT;
+}
+
+int simt_gemm_shortk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 8 && req->dtype == SIMT_DTYPE_FP32 &&
+           !req->sparse && req->k <= tile_k;
+}
+
+void simt_gemm_shortk_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k,
+                            struct shape_context *ctx, const struct tile_shape **tiles, size_t *count)
+{
+    if (simt_gemm_shortk_reduce_kernel(gpu, req, 1))
+        ctx->reduce_kernel_always = 1;
+    if (!simt_gemm_shortk_runs(gpu, req, tile_k))
+        return;
+    ctx->shortk_gpu = gpu;
+    *tiles = shortk_tiles;
+    *count = SHORTK_KERNEL_COUNT;
+}
+
+int simt_gemm_shortk_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile)
+{
+    const struct shortk_kernel *kernel = kernel_of(tile);
+    if (gpu == NULL || kernel == NULL || kernel->block_threads == 0)
+        return 1;
+    struct simt_occupancy_request req;
+    simt_occupancy_request_init(&req);
+    req.block_size = kernel->block_threads;
+    req.registers_per_thread = kernel->registers_per_thread;
+    req.dynamic_shared_bytes = kernel->shared_bytes;
+    struct simt_occupancy_result occ;
+    if (simt_occupancy_compute(gpu, &req, &occ, NULL) != SIMT_OK || occ.active_blocks_per_sm < 1)
+        return 1;
+    return occ.active_blocks_per_sm;
+}
+
+double simt_gemm_shortk_slot_time(const struct shape_context *ctx, const struct kernel_rate *rate,
+                                  const struct tile_shape *tile, double slot_s)
+{
+    if (ctx->shortk_gpu == NULL || kernel_of(tile) == NULL || !(rate->staged_per_s_per_sm > 0.0))
+        return slot_s;
+    /* the K that exists, not the stage's depth: loads past K move nothing;
+     * a block's one stage of operands goes through while the SM's other
+     * blocks store their C: the larger of the two binds */
+    double operands = (double)(tile->m + tile->n) * (double)ctx->req->k;
+    double outputs = (double)tile->m * (double)tile->n;
+    return (operands > outputs ? operands : outputs) / rate->staged_per_s_per_sm;
+}
+
+int simt_gemm_shortk_fills(const struct shape_context *ctx, const struct candidate *c, double *fills)
+{
+    if (ctx->shortk_gpu == NULL || c->tile == NULL || c->stream_k || c->gemv || c->small_n || c->split > 1 ||
+        c->tiles < 1 || simt_gemm_shortk_resident(ctx->shortk_gpu, c->tile) < 2)
+        return 0;
+    *fills = 1.0;
+    return 1;
+}
+
+int simt_gemm_shortk_line(const struct shape_context *ctx, const struct candidate *c, char *buf, size_t size)
+{
+    const struct shortk_kernel *kernel = c->tile != NULL ? kernel_of(c->tile) : NULL;
+    if (ctx->shortk_gpu == NULL || kernel == NULL || kernel->block_threads == 0 || c->gemv || c->small_n)
+        return 0;
+    int resident = simt_gemm_shortk_resident(ctx->shortk_gpu, c->tile);
+    snprintf(buf, size,
+             "tile: %dx%dx%d, a tile of cuBLAS's FP32 FMA kernels for K of one %d-deep stage (kernel names), "
+             "chosen as the least predicted time; %d block%s resident per SM (threads, registers, shared "
+             "memory, by the occupancy rules)%s; each block's load/store path moves its C tile or its "
+             "operands of the K that exists, whichever is more",
+             c->tile->m, c->tile->n, c->tile_k, c->tile_k, resident, resident == 1 ? "" : "s",
+             resident > 1 ? ", so only the kernel's first loads and last stores are exposed" : "");
+    return 1;
+}

@@ -1,0 +1,224 @@
+/* test_gemm_shortk.c - FP32 GEMMs with K in one stage of the FMA kernels
+ * and the reduction kernel cuBLAS runs at short K (model/gemm_shortk.c):
+ * blocks resident per SM from the occupancy rules, one fill a kernel where
+ * two or more are resident, a time that follows C and not K up to one
+ * stage, the H200 probe's single-call times (tests/gpu/results/h200/
+ * gemm_probe_small.json and gemm_probe_tiny.json, fit data), which shapes
+ * get the reduction kernel, and an answer on every GPU of the bundled
+ * database. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "figures.h"
+#include "gemm.h"
+#include "gemm_internal.h"
+#include "hwdb.h"
+
+#define BUNDLED SIMT_SOURCE_DIR "/hwdb"
+
+static struct simt_hwdb *db;
+
+static void load_db(void)
+{
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_msg(simt_hwdb_load_dir(BUNDLED, &db, &diag) == 0, "hwdb: %s:%d: %s", diag.file, diag.line,
+                  diag.message);
+}
+
+static void unload_db(void)
+{
+    simt_hwdb_unref(db);
+    db = NULL;
+}
+
+static const struct simt_gpu_spec *h200(void)
+{
+    const struct simt_hwdb_gpu *rec = simt_hwdb_find(db, "h200-sxm");
+    ck_assert_ptr_nonnull(rec);
+    return &rec->spec;
+}
+
+static struct simt_gemm_result predict(const struct simt_gpu_spec *gpu, enum simt_dtype dtype, int64_t m,
+                                       int64_t n, int64_t k)
+{
+    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE,
+                                    0};
+    struct simt_gemm_result out;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_msg(simt_gemm_predict(gpu, &req, &out, &diag) == SIMT_OK, "%lldx%lldx%lld: %s", (long long)m,
+                  (long long)n, (long long)k, diag.message);
+    return out;
+}
+
+/* The tile of the short-K list with this output shape. */
+static const struct tile_shape *short_k_tile(const struct simt_gpu_spec *gpu, int tm, int tn)
+{
+    struct simt_gemm_request req = {
+        4096, 4096, 1, 1, SIMT_DTYPE_FP32, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct shape_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    const struct tile_shape *tiles = NULL;
+    size_t count = 0;
+    simt_gemm_shortk_setup(gpu, &req, 8, &ctx, &tiles, &count);
+    ck_assert_ptr_eq(ctx.shortk_gpu, gpu);
+    for (size_t i = 0; i < count; i++)
+        if (tiles[i].m == tm && tiles[i].n == tn)
+            return &tiles[i];
+    ck_abort_msg("no %dx%d tile in the short-K list", tm, tn);
+    return NULL;
+}
+
+/* By hand, on an H200 (65536 registers, 228 KiB of shared memory of which
+ * 1 KiB is reserved a block, 2048 threads per SM):
+ *  - 32x128, 128 threads of 80 registers: 10240 registers a block, 6 by
+ *    the register file; 25600 + 1024 bytes, 8 by shared memory: 6;
+ *  - 64x64, 128 threads of 121 registers (allocated 128 a thread, in
+ *    pieces of 256 a warp): 16384 a block, 4;
+ *  - 128x256, 256 threads of 202 registers (208 allocated): 53248, 1. */
+START_TEST(resident_blocks_follow_the_occupancy_rules)
+{
+    const struct simt_gpu_spec *gpu = h200();
+    ck_assert_int_eq(simt_gemm_shortk_resident(gpu, short_k_tile(gpu, 32, 128)), 6);
+    ck_assert_int_eq(simt_gemm_shortk_resident(gpu, short_k_tile(gpu, 64, 64)), 4);
+    ck_assert_int_eq(simt_gemm_shortk_resident(gpu, short_k_tile(gpu, 128, 256)), 1);
+    /* the small-M tile has no resources given: one block an SM */
+    ck_assert_int_eq(simt_gemm_shortk_resident(gpu, short_k_tile(gpu, 8, 64)), 1);
+    ck_assert_int_eq(simt_gemm_shortk_resident(NULL, short_k_tile(gpu, 64, 64)), 1);
+}
+END_TEST
+
+/* 4096^2 x 1: several blocks resident, so one fill (two DRAM latencies)
+ * besides the launch and the kernel's fixed cost, not one a wave. K = 9 is
+ * two stages: the waves of gemm.c, a fill each, more than one. */
+START_TEST(one_fill_a_kernel_within_one_stage)
+{
+    const struct simt_gpu_spec *gpu = h200();
+    struct simt_figure_set figures;
+    simt_figure_set_init(gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    double fill_s =
+        2.0 * simt_figure_get(&figures, SIMT_FIG_DRAM_LATENCY) / simt_figure_get(&figures, SIMT_FIG_CLOCK);
+    struct simt_gemm_result one = predict(gpu, SIMT_DTYPE_FP32, 4096, 4096, 1);
+    double fixed_s = one.launch_s + 1.8e-6; /* SINGLE_KERNEL_FLOOR_S, gemm_constants.h */
+    ck_assert_msg(fabs(one.overhead_s - (fixed_s + fill_s)) < 1e-12, "overhead %g, expected %g",
+                  one.overhead_s, fixed_s + fill_s);
+    struct simt_gemm_result two = predict(gpu, SIMT_DTYPE_FP32, 4096, 4096, 9);
+    ck_assert_msg(two.overhead_s > fixed_s + 1.5 * fill_s, "K = 9 overhead %g", two.overhead_s);
+}
+END_TEST
+
+/* Measured on an H200 (single calls, fit data): fp32 4096^2 at K = 1, 2,
+ * 4, 8 took 29.92, 28.35, 30.56, 30.66 us and 2048^2 10.94, 11.26, 11.33,
+ * 11.58 us (gemm_probe_small.json, gemm_probe_tiny.json): flat in K, the
+ * store of C. The model within 10% of each and within 3% from K = 1 to 8. */
+START_TEST(time_follows_c_not_k_within_one_stage)
+{
+    static const struct {
+        int64_t side, k;
+        double measured_s;
+    } rows[] = {{4096, 1, 29.92e-6}, {4096, 2, 28.35e-6}, {4096, 4, 30.56e-6}, {4096, 8, 30.66e-6},
+                {2048, 1, 10.94e-6}, {2048, 2, 11.26e-6}, {2048, 4, 11.33e-6}, {2048, 8, 11.58e-6}};
+    const struct simt_gpu_spec *gpu = h200();
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double t = predict(gpu, SIMT_DTYPE_FP32, rows[i].side, rows[i].side, rows[i].k).time_s;
+        ck_assert_msg(fabs(t - rows[i].measured_s) <= 0.10 * rows[i].measured_s,
+                      "%lld^2 x %lld: %g s, measured %g", (long long)rows[i].side, (long long)rows[i].k, t,
+                      rows[i].measured_s);
+    }
+    double k1 = predict(gpu, SIMT_DTYPE_FP32, 4096, 4096, 1).time_s;
+    double k8 = predict(gpu, SIMT_DTYPE_FP32, 4096, 4096, 8).time_s;
+    ck_assert_msg(k8 >= k1 && k8 <= 1.03 * k1, "K = 1: %g s, K = 8: %g s", k1, k8);
+}
+END_TEST
+
+/* Which shapes cuBLAS gave the reduction kernel at short K
+ * (gemm_probe_shortk.json's kernel names): fp32 128^2 x 8 and 2048x16x32
+ * yes, 512^2 x 8 (2^18 outputs), 64x1024x32 (K x outputs 2^21), K = 1 and
+ * m = 16 no; unaligned tf32 512x510x16 yes, its aligned 512^2 x 16 and
+ * unaligned 256x254x16 (16 tiles) no. */
+START_TEST(reduction_kernel_where_cublas_ran_it)
+{
+    const struct simt_gpu_spec *gpu = h200();
+    ck_assert(predict(gpu, SIMT_DTYPE_FP32, 128, 128, 8).reduce_s > 0.0);
+    ck_assert(predict(gpu, SIMT_DTYPE_FP32, 2048, 16, 32).reduce_s > 0.0);
+    ck_assert(!(predict(gpu, SIMT_DTYPE_FP32, 512, 512, 8).reduce_s > 0.0));
+    ck_assert(!(predict(gpu, SIMT_DTYPE_FP32, 64, 1024, 32).reduce_s > 0.0));
+    ck_assert(!(predict(gpu, SIMT_DTYPE_FP32, 128, 128, 1).reduce_s > 0.0));
+    ck_assert(!(predict(gpu, SIMT_DTYPE_FP32, 16, 2048, 16).reduce_s > 0.0));
+    ck_assert(predict(gpu, SIMT_DTYPE_TF32, 512, 510, 16).reduce_s > 0.0);
+    ck_assert(!(predict(gpu, SIMT_DTYPE_TF32, 512, 512, 16).reduce_s > 0.0));
+    ck_assert(!(predict(gpu, SIMT_DTYPE_TF32, 256, 254, 16).reduce_s > 0.0));
+    struct simt_gemm_request req = {
+        128, 128, 8, 1, SIMT_DTYPE_FP32, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    ck_assert_int_eq(simt_gemm_shortk_reduce_kernel(gpu, &req, 1), 1);
+    req.k = 33;
+    ck_assert_int_eq(simt_gemm_shortk_reduce_kernel(gpu, &req, 1), 0);
+}
+END_TEST
+
+/* Every GPU of the database answers the short-K shapes; where the short-K
+ * kernels run (NVIDIA from 8.0), one fill a kernel of resident blocks, and
+ * a faster clock (the load/store path's rate) never makes it slower. */
+START_TEST(every_gpu_answers)
+{
+    for (size_t i = 0; i < simt_hwdb_count(db); i++) {
+        const struct simt_gpu_spec *gpu = &simt_hwdb_at(db, i)->spec;
+        static const int64_t shapes[][3] = {{4096, 4096, 1}, {1024, 8192, 4}, {128, 128, 8}, {512, 510, 16}};
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            for (int d = 0; d < 2; d++) {
+                struct simt_gemm_request req = {shapes[s][0],
+                                                shapes[s][1],
+                                                shapes[s][2],
+                                                1,
+                                                d ? SIMT_DTYPE_TF32 : SIMT_DTYPE_FP32,
+                                                SIMT_POLICY_PREFER_MEASURED,
+                                                SIMT_GEMM_LAUNCH_SINGLE,
+                                                0};
+                struct simt_gemm_result out;
+                int rc = simt_gemm_predict(gpu, &req, &out, NULL);
+                if (rc != SIMT_OK)
+                    continue; /* a GPU without the type or its figures: refused, not this file's */
+                ck_assert(isfinite(out.time_s) && out.time_s > 0.0);
+            }
+        }
+        struct simt_gemm_request req = {
+            4096, 4096, 1, 1, SIMT_DTYPE_FP32, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+        struct simt_gemm_result base;
+        if (simt_gemm_predict(gpu, &req, &base, NULL) != SIMT_OK)
+            continue;
+        struct simt_gpu_spec faster = *gpu;
+        faster.measured_clock_hz *= 1.2;
+        faster.boost_clock_hz *= 1.2;
+        faster.base_clock_hz *= 1.2;
+        struct simt_gemm_result quick;
+        ck_assert_int_eq(simt_gemm_predict(&faster, &req, &quick, NULL), SIMT_OK);
+        ck_assert_msg(quick.time_s <= base.time_s * (1.0 + 1e-12), "%s: a faster clock is slower",
+                      simt_hwdb_at(db, i)->id);
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("gemm_shortk");
+    TCase *tc = tcase_create("core");
+    tcase_add_unchecked_fixture(tc, load_db, unload_db);
+    tcase_add_test(tc, resident_blocks_follow_the_occupancy_rules);
+    tcase_add_test(tc, one_fill_a_kernel_within_one_stage);
+    tcase_add_test(tc, time_follows_c_not_k_within_one_stage);
+    tcase_add_test(tc, reduction_kernel_where_cublas_ran_it);
+    tcase_add_test(tc, every_gpu_answers);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
