@@ -161,6 +161,10 @@ int simt_gemm_int8_large_tile(const struct simt_gemm_request *req);
  * otherwise (applied where their blocks are priced in rounds,
  * gemm_mma_sync.c). */
 int simt_gemm_int8_runs_tile(const struct simt_gemm_request *req, const struct tile_shape *tile);
+/* The same, with the SMs: 64x64 also where 64x128 leaves more than half
+ * of them idle (gemm_family.c). */
+int simt_gemm_int8_runs_tile_on(const struct simt_gemm_request *req, const struct tile_shape *tile,
+                                int sm_count);
 /* 1 when cuBLAS runs tf32 as Ampere's mma.sync kernels on this GPU
  * (Hopper: short K or small outputs; gemm_family.c). */
 int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
