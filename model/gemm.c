@@ -538,6 +538,7 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     }
     if (!path->tensor) {
         s->ctx.fixed_split = simt_gemm_fma_split(gpu, req);
+        s->ctx.fma_skinny_rows = gpu->vendor == SIMT_VENDOR_NVIDIA; /* cuBLAS's tiles: gemm_skinny.c */
         s->path.tile_count = simt_gemm_fma_tile_count(gpu, req, s->path.tile_count);
         simt_gemm_shortk_setup(gpu, req, s->tile_k, &s->ctx, &s->path.tiles, &s->path.tile_count);
     }

@@ -81,6 +81,8 @@ struct shape_context {
     int split_k;                  /* 1: the library's kernels may split K; 0: one block per output tile */
     int fixed_split; /* >0: the library splits K this many ways (gemm_family.c), not the least time */
     int reduce_kernel_always;     /* the second (reduction) kernel runs even unsplit */
+    int fma_skinny_rows;          /* cuBLAS's FP32 FMA kernels: 17..32 rows against a wide B run 64-row tiles
+                                     (gemm_skinny.c) */
     int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
     int last_wave_stores_exposed; /* the last wave's stores of C follow its math, unhidden */
     int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
@@ -373,5 +375,8 @@ void simt_gemm_stream_assume(struct simt_gemm_result *out);
  * share (at most 1) over ctx->dram_queue_bytes_per_s; 0 when ctx has no
  * queue. */
 double simt_gemm_dram_queue_s_per_byte(const struct shape_context *ctx, double active_sms, double fed_bytes);
+/* 0 when cuBLAS does not run that FMA tile for the request: FP32 with m
+ * of 17 to 32 and many 32-row tiles runs a 64-row tile (gemm_skinny.c). */
+int simt_gemm_fma_skinny_runs_tile(const struct shape_context *ctx, const struct tile_shape *tile);
 
 #endif
