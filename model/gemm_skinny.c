@@ -51,6 +51,23 @@
  * than the queue gives one block an SM (the model 15% too fast at 480
  * blocks).
  *
+ * Not priced yet, what gemm_probe_skinny2.json and ncu_skinny2/ add (fit
+ * data): the part round's blocks are dealt one to an SM (ncu at 480
+ * blocks: 3 to 4 blocks launched on each SM, sm__ctas_launched min and
+ * max), not packed three to an SM; its cost is in proportion to the K
+ * loop (84 and 198 blocks: 15 and 16 us at K = 2048, 32 and 34 us at K =
+ * 4096), so it is a pace a stage; and that pace rises with the part
+ * round's blocks and then holds: 0.34 us a stage for 4 blocks (a lone
+ * block's DRAM latency over its 1.19 stages in flight, as priced), 0.61
+ * for 20, 0.77 for 40, 1.0 for 60 to 198, while DRAM carries 1 to 3
+ * TB/s, so neither the queue (which grows with the bytes) nor DRAM's rate
+ * explains it. With m = 128 (each weight panel read by two blocks, the
+ * second from L2) the same part rounds take half as long (0.46 us a stage
+ * for 116 blocks). Treating the part round as packed (3 blocks on a third
+ * of the SMs) or adding the spread of a stage's DRAM granules (tRC H(n),
+ * as kernel_cost.c) to every load were tried and rejected: the first
+ * makes m = 128 28% too slow, the second whole rounds 9-14% too slow.
+ *
  * Write-backs: a single call's fills evict earlier work's dirty lines.
  * Where loads wait in the DRAM queue (below DRAM's rate) the write-backs
  * share DRAM with them and DRAM's time for all the traffic bounds the
