@@ -18,8 +18,8 @@
  * Where it applies: the FMA (SIMT) kernels; tf32's mma.sync kernels and
  * the unaligned 16-bit kernels in pieces of 256 or more (the latter one
  * tile 86 to 128 ways at K = 16384 to 32768, 256 at 65536: 7x5, 6x7 and
- * 33x20 in bf16 and fp16; their split at K of 1000 to 8192 not a multiple
- * of 8 is simt_gemm_align1_split below). Not the aligned 16-bit kernels:
+ * 33x20 in bf16 and fp16; their split of tiny outputs at K from 1000 on
+ * not a multiple of 8 is simt_gemm_align1_split below). Not the aligned 16-bit kernels:
  * cuBLAS runs nvjet's _splitK kernels (K over grid.y in pieces of about
  * 1365, simt_gemm_stream_k_share below). Not FP64 (d884gemm 60 and 128
  * ways, its 8-byte partials summed slower: gemm_fp64.c). */
@@ -50,40 +50,55 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
 
 /* The unaligned 16-bit kernels of outputs of at most 256 elements (one
  * 16 x 16 wmma tile's worth) where K itself is not a multiple of 8 (A's
- * rows then start off 16 bytes, and cuBLAS runs its align1 kernels:
- * cutlass_75_tensorop_bf16_s1688gemm_bf16_64x64 and cutlass_75_wmma_
- * tensorop_s161616gemm_f16_16x16 or _32x32): K is cut into pieces of 8 (one
- * mma K step), a block each, as long as the blocks stay within a cap (256
- * for bf16, 384 for fp16); past it the pieces grow by 8 until they do.
- * Seen on an H200 (gemm_probe_tiny.json, gemm_probe_splitk.json, fit data,
- * grid.z): 6x7 at K = 1001, 2047 and 3001 split 126, 256 and 376 ways
- * (fp16), 126, 256 and 188 (bf16); 12x20 at 2001, 251 ways (both); 6x7 at
- * 8191, 342 ways (fp16, pieces of 24) and 256 (bf16, pieces of 32). Not
- * larger outputs (30x30x999: 16 and 8 ways; 33x20 at 511 to 8191: 8 to 79),
- * not K under 1000 (bf16 6x7x511 and 7x5x512 ran gemmSN_NN unsplit), nor
- * K past 8192 (6x7x32767 and 7x5 from 16384 on: other kernels, 86 to 128
- * ways). With K a multiple of 8 the pieces are 64 deep (7x5 at K = 1024 to
- * 8192: K / 64 ways), as the least-time split finds. The reduction kernel
- * then sums hundreds of partials and outweighs the GEMM kernel (8.5 to
- * 11.7 us against 3.3 to 4.3 us). */
+ * rows then start off 16 bytes, and cuBLAS runs its align1 kernels): K is
+ * cut into pieces of 8 (one mma K step), a block each, as long as the whole
+ * pieces stay within a cap; past it the pieces grow by 8 until they do
+ * (the last, partial piece a block of its own). Up to K of about 9600 the
+ * kernels are cutlass_75_tensorop_bf16_s1688gemm_bf16_64x64 (cap 256) and
+ * cutlass_75_wmma_tensorop_s161616gemm_f16_16x16 (cap 384); past it cuBLAS
+ * runs kernels that keep to about one wave of the SMs,
+ * cutlass_75_tensorop_s1688gemm_bf16_64x64 (cap 120) and
+ * cutlass_75_wmma_tensorop_f16_s161616gemm_f16_32x32 (cap 128), their
+ * pieces growing with K without end (no K where the rule stops).
+ * Seen on an H200 (gemm_probe_tiny.json, gemm_probe_splitk.json,
+ * gemm_probe_splitk2.json, fit data, grid.z): 6x7 at K = 1001, 2047 and
+ * 3001 split 126, 256 and 376 ways (fp16), 126, 256 and 188 (bf16); 12x20
+ * at 2001, 251 ways (both); 6x7 at 8191, 8193, 8705 and 9217 342, 342, 363
+ * and 385 ways (fp16: pieces of 24, 384 whole ones at 9217) and 256, 257,
+ * 218 and 231 (bf16: pieces of 32, 32, 40, 40); 3x9x9001 376 and 226. Then
+ * 6x7 at K = 10001 to 16383 and 32767, 3x9x12001: 126 to 129 ways (fp16,
+ * pieces of 80 to 256) and 114 to 121 (bf16, pieces of 88 to 272; whole
+ * pieces 113 to 120, the next smaller piece giving 124 to 128). The switch
+ * lies between K = 9217 and 10001; 9600 is taken (ESTIMATE: the middle).
+ * Not larger outputs (30x30x999: 16 and 8 ways; 33x20 at 511 to 8191: 8 to
+ * 79), not K under 1000 (bf16 6x7x511 and 7x5x512 ran gemmSN_NN unsplit).
+ * With K a multiple of 8 the pieces are 64 deep (7x5 at K = 1024 to 8192:
+ * K / 64 ways), as the least-time split finds. The reduction kernel then
+ * sums hundreds of partials and outweighs the GEMM kernel (8.5 to 12.7 us
+ * against 3.3 to 4.3 us). */
 #define ALIGN1_PIECE 8
 #define ALIGN1_MAX_OUTPUT 256
 #define ALIGN1_MIN_K 1000
-#define ALIGN1_MAX_K 8192
+#define ALIGN1_WAVE_KERNEL_MIN_K 9600
 #define ALIGN1_CAP_BF16 256
 #define ALIGN1_CAP_FP16 384
+#define ALIGN1_WAVE_CAP_BF16 120
+#define ALIGN1_WAVE_CAP_FP16 128
 
 int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
     int sixteen_bit = req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16;
     if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || !sixteen_bit || req->sparse ||
-        req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K || req->k > ALIGN1_MAX_K ||
-        req->m * req->n > ALIGN1_MAX_OUTPUT)
+        req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K || req->m * req->n > ALIGN1_MAX_OUTPUT)
         return 0;
-    int64_t cap = req->dtype == SIMT_DTYPE_FP16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
-    int64_t piece = ALIGN1_PIECE;
-    while ((req->k + piece - 1) / piece > cap)
-        piece += ALIGN1_PIECE;
+    int fp16 = req->dtype == SIMT_DTYPE_FP16;
+    int64_t cap = fp16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
+    if (req->k >= ALIGN1_WAVE_KERNEL_MIN_K)
+        cap = fp16 ? ALIGN1_WAVE_CAP_FP16 : ALIGN1_WAVE_CAP_BF16;
+    /* the smallest multiple of 8 whose whole pieces stay within the cap:
+     * K / piece <= cap, that is piece > K / (cap + 1) */
+    int64_t least = req->k / (cap + 1) + 1;
+    int64_t piece = (least + ALIGN1_PIECE - 1) / ALIGN1_PIECE * ALIGN1_PIECE;
     return (int)((req->k + piece - 1) / piece);
 }
 
@@ -93,8 +108,8 @@ const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, in
         return "";
     if (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16)
         return " (cuBLAS's split for its align1 16-bit kernels of tiny outputs: K in pieces of 8, or more to "
-               "keep "
-               "within 256 blocks for bf16, 384 for fp16)";
+               "keep the whole pieces within 256 blocks for bf16, 384 for fp16, and past K = 9600 within "
+               "one wave, 120 and 128)";
     return " (cuBLAS's split for its SIMT SGEMM on few tiles: K in pieces of 128)";
 }
 

@@ -87,16 +87,27 @@ START_TEST(align1_pieces_by_hand)
     ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 342);
     r.k = 3001; /* 375.1: 376 */
     ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 376);
+    r.k = 9217; /* 9217 / 24 = 384.04: 384 whole pieces, 385 blocks */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 385);
+    r.k = 12289; /* past 9600 the cap is 128: 12289 / 96 = 128.01, 129 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 129);
+    r.dtype = SIMT_DTYPE_BF16; /* 120 for bf16: / 96 = 128 > 120; / 104 = 118.2 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 119);
+    r.k = 8193; /* 256 whole pieces of 32 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 257);
+    r.k = 1000001; /* no end in K: pieces of 8272, one wave */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 121);
+    r.dtype = SIMT_DTYPE_FP16;
     r.m = 12;
     r.n = 20;
     r.k = 2001;
     ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 251);
-    /* outside: K a multiple of 8, K under 1000 or over 8192, larger
-     * outputs, other types, other vendors */
+    /* outside: K a multiple of 8, K under 1000, larger outputs, other
+     * types, other vendors */
     struct simt_gemm_request out[] = {
-        request(6, 7, 2048, SIMT_DTYPE_FP16), request(6, 7, 511, SIMT_DTYPE_FP16),
-        request(6, 7, 8193, SIMT_DTYPE_FP16), request(30, 30, 2001, SIMT_DTYPE_FP16),
-        request(6, 7, 2001, SIMT_DTYPE_FP32), request(6, 7, 2001, SIMT_DTYPE_TF32),
+        request(6, 7, 2048, SIMT_DTYPE_FP16),  request(6, 7, 511, SIMT_DTYPE_FP16),
+        request(6, 7, 16384, SIMT_DTYPE_BF16), request(30, 30, 2001, SIMT_DTYPE_FP16),
+        request(6, 7, 2001, SIMT_DTYPE_FP32),  request(6, 7, 2001, SIMT_DTYPE_TF32),
     };
     for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
         ck_assert_int_eq(simt_gemm_align1_split(&g, &out[i]), 0);
