@@ -85,27 +85,91 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
 #define ALIGN1_WAVE_CAP_BF16 120
 #define ALIGN1_WAVE_CAP_FP16 128
 
+/* K in pieces of a multiple of unit, the fewest whole pieces within cap
+ * (the smallest such piece: K / piece <= cap, that is piece > K / (cap +
+ * 1)), the partial last piece a block of its own: the number of pieces. */
+static int whole_pieces_within(int64_t k, int64_t unit, int64_t cap)
+{
+    int64_t least = k / (cap + 1) + 1;
+    int64_t piece = (least + unit - 1) / unit * unit;
+    return (int)((k + piece - 1) / piece);
+}
+
+/* tf32's unaligned kernels (K or n not a multiple of 4: cutlass_80_
+ * tensorop_s1688gemm ... _align1 and _align2) for outputs of at most 4096
+ * elements (one 64x64 tile's worth): the same rule over the blocks of all
+ * its tiles (counted in 64 rows by 128 columns, the 5x100 output one), within one wave of 128
+ * (the SMs in whole 8s), pieces a multiple of 8 (one mma.sync K step of
+ * tf32), or of 32 (one K stage of the tile) where K is a multiple of 8.
+ * Seen on an H200 (gemm_probe_tiny.json, gemm_probe_splitk.json,
+ * gemm_probe_splitk2.json, fit data, grid.z): 6x7x1001 126 ways,
+ * 30x30x999 125, 12x20x2001 126, 6x7 and 33x20 at 2047 128, 7x61, 33x20
+ * and 5x100 at 2001 126 (256x128 tiles), at 3001 126 or 2 x 63, 7x61 and
+ * 5x100 at 4001 126, 556x7x1103 9 tiles x 14 ways; 7x5 at K = 1024, 2048,
+ * 4096, 8192 and 16384 to 65536: 32, 64, 128, 128 and 128 (pieces of 32
+ * to 512). Outputs of more than 256 elements past K = 4096 (128 pieces of
+ * one 32-deep stage) run the 64x64_16x6 kernel at about half a wave: 33x20
+ * at 4001 to 8191 59, 74, 58, 57 and 57 ways, 7x61 and 5x100 at 5001 to
+ * 7001 57 to 74, 31x33x8192 52: taken as a cap of 64 (ESTIMATE: the ways
+ * seen lie 52 to 74), up to K = 16384 (33x20 and 6x7 at 32767 ran 131
+ * ways). Not K under 768 (6x7, 7x5 and 33x20 at 511 and 512 ran an
+ * unsplit sm80_xmma kernel, 30x30x999 these; ESTIMATE: between); not larger outputs (250x250x8192: 16 tiles
+ * of 64x64 64 ways, four waves; the least-time split stands). */
+#define TF32_ALIGN 4
+#define TF32_MIN_K 768
+#define TF32_PIECE 8
+#define TF32_ALIGNED_K_PIECE 32
+#define TF32_WAVE_ROUND 8
+#define TF32_MAX_OUTPUT 4096
+#define TF32_TILE_ROWS 64
+#define TF32_TILE_COLUMNS 128
+#define TF32_HALF_WAVE_MIN_OUTPUT 256
+#define TF32_HALF_WAVE_MIN_K 4097
+#define TF32_HALF_WAVE_MAX_K 16383
+
+static int tf32_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    if ((req->k % TF32_ALIGN == 0 && req->n % TF32_ALIGN == 0) || req->k < TF32_MIN_K ||
+        req->m * req->n > TF32_MAX_OUTPUT)
+        return 0;
+    int64_t tiles = (req->m + TF32_TILE_ROWS - 1) / TF32_TILE_ROWS *
+                    ((req->n + TF32_TILE_COLUMNS - 1) / TF32_TILE_COLUMNS) * req->batch;
+    int64_t wave = gpu->sm_count - gpu->sm_count % TF32_WAVE_ROUND;
+    if (req->m * req->n > TF32_HALF_WAVE_MIN_OUTPUT && req->k >= TF32_HALF_WAVE_MIN_K &&
+        req->k <= TF32_HALF_WAVE_MAX_K)
+        wave /= 2;
+    int64_t cap = wave / tiles;
+    if (cap < 1)
+        return 0;
+    return whole_pieces_within(req->k, req->k % 8 == 0 ? TF32_ALIGNED_K_PIECE : TF32_PIECE, cap);
+}
+
 int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || req->sparse)
+        return 0;
+    if (req->dtype == SIMT_DTYPE_TF32)
+        return tf32_align1_split(gpu, req);
     int sixteen_bit = req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16;
-    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || !sixteen_bit || req->sparse ||
-        req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K || req->m * req->n > ALIGN1_MAX_OUTPUT)
+    if (!sixteen_bit || req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K ||
+        req->m * req->n > ALIGN1_MAX_OUTPUT)
         return 0;
     int fp16 = req->dtype == SIMT_DTYPE_FP16;
     int64_t cap = fp16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
     if (req->k >= ALIGN1_WAVE_KERNEL_MIN_K)
         cap = fp16 ? ALIGN1_WAVE_CAP_FP16 : ALIGN1_WAVE_CAP_BF16;
-    /* the smallest multiple of 8 whose whole pieces stay within the cap:
-     * K / piece <= cap, that is piece > K / (cap + 1) */
-    int64_t least = req->k / (cap + 1) + 1;
-    int64_t piece = (least + ALIGN1_PIECE - 1) / ALIGN1_PIECE * ALIGN1_PIECE;
-    return (int)((req->k + piece - 1) / piece);
+    return whole_pieces_within(req->k, ALIGN1_PIECE, cap);
 }
 
 const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, int fixed_split)
 {
     if (fixed_split <= 0)
         return "";
+    if (req->dtype == SIMT_DTYPE_TF32)
+        return " (cuBLAS's split for its unaligned tf32 kernels of a few tiles: K in pieces of 8, or 32 "
+               "where K "
+               "is a multiple of 8, the fewest that keep the tiles' blocks within one wave, or half a wave "
+               "for the 64x64 kernel of outputs over 256 elements at K of 4097 to 16383)";
     if (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16)
         return " (cuBLAS's split for its align1 16-bit kernels of tiny outputs: K in pieces of 8, or more to "
                "keep the whole pieces within 256 blocks for bf16, 384 for fp16, and past K = 9600 within "

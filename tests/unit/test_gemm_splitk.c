@@ -107,13 +107,49 @@ START_TEST(align1_pieces_by_hand)
     struct simt_gemm_request out[] = {
         request(6, 7, 2048, SIMT_DTYPE_FP16),  request(6, 7, 511, SIMT_DTYPE_FP16),
         request(6, 7, 16384, SIMT_DTYPE_BF16), request(30, 30, 2001, SIMT_DTYPE_FP16),
-        request(6, 7, 2001, SIMT_DTYPE_FP32),  request(6, 7, 2001, SIMT_DTYPE_TF32),
+        request(6, 7, 2001, SIMT_DTYPE_FP32),  request(6, 7, 2001, SIMT_DTYPE_FP64),
     };
     for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
         ck_assert_int_eq(simt_gemm_align1_split(&g, &out[i]), 0);
     g.vendor = SIMT_VENDOR_AMD;
     r = request(6, 7, 2001, SIMT_DTYPE_FP16);
     ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 0);
+}
+END_TEST
+
+/* Hand-worked, on the round GPU's 128 SMs: tf32's unaligned kernels keep
+ * all the tiles' blocks within the wave of 128, in pieces of 8 (32 where
+ * K is a multiple of 8), half a wave for outputs over 256 elements at K
+ * of 4097 to 16383. */
+START_TEST(tf32_unaligned_pieces_by_hand)
+{
+    struct simt_gpu_spec g;
+    gemm_round_gpu(&g, 8);
+    struct simt_gemm_request r = request(7, 61, 2001, SIMT_DTYPE_TF32);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 126); /* 2001 / 16 = 125.1 */
+    r.k = 5001;                                            /* 427 elements: 64 blocks; 5001 / 80 = 62.5 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 63);
+    r.k = 20001; /* past 16383 the whole wave again: / 160 = 125.0 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 126);
+    r.m = 6;
+    r.n = 7;
+    r.k = 8191; /* 42 elements: the whole wave; / 64 = 127.98 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 128);
+    r.n = 5;
+    r.k = 2048; /* K a multiple of 8: pieces of 32 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 64);
+    r.m = 556;
+    r.n = 7;
+    r.k = 1103; /* 9 tiles: 14 blocks each; / 80 = 13.8 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 14);
+    /* outside: aligned, short K, large outputs */
+    struct simt_gemm_request out[] = {
+        request(8, 8, 8192, SIMT_DTYPE_TF32),
+        request(6, 7, 511, SIMT_DTYPE_TF32),
+        request(250, 250, 8192, SIMT_DTYPE_TF32),
+    };
+    for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
+        ck_assert_int_eq(simt_gemm_align1_split(&g, &out[i]), 0);
 }
 END_TEST
 
@@ -143,6 +179,11 @@ START_TEST(h200_single_calls_near_the_probe)
         {8, 8, 65536, SIMT_DTYPE_FP16, 11.3e-6, 0},  /* nvjet _splitK, 51 ways over grid.y */
         {6, 7, 3001, SIMT_DTYPE_BF16, 13.6e-6, 188}, /* gemm_probe_tiny.json */
         {6, 7, 2047, SIMT_DTYPE_FP16, 15.9e-6, 256},
+        {6, 7, 8705, SIMT_DTYPE_BF16, 15.8e-6, 218}, /* gemm_probe_splitk2.json */
+        {6, 7, 12289, SIMT_DTYPE_BF16, 14.1e-6, 119},
+        {6, 7, 12289, SIMT_DTYPE_FP16, 11.3e-6, 129},
+        {7, 61, 2001, SIMT_DTYPE_TF32, 16.5e-6, 126},
+        {33, 20, 6001, SIMT_DTYPE_TF32, 11.8e-6, 0}, /* 64x64_16x6, 58 ways */
     };
     for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++) {
         struct simt_gemm_request req = request(probe[i].m, probe[i].n, probe[i].k, probe[i].dtype);
@@ -168,6 +209,7 @@ static Suite *suite(void)
     tcase_add_test(tc, fma_splits_fill_one_wave);
     tcase_add_test(tc, tensor_splits_keep_deep_pieces);
     tcase_add_test(tc, align1_pieces_by_hand);
+    tcase_add_test(tc, tf32_unaligned_pieces_by_hand);
     tcase_add_test(tc, stream_k_blocks_take_21_steps);
     tcase_add_test(tc, h200_single_calls_near_the_probe);
     suite_add_tcase(s, tc);
