@@ -161,22 +161,6 @@ int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_ge
     return whole_pieces_within(req->k, ALIGN1_PIECE, cap);
 }
 
-const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, int fixed_split)
-{
-    if (fixed_split <= 0)
-        return "";
-    if (req->dtype == SIMT_DTYPE_TF32)
-        return " (cuBLAS's split for its unaligned tf32 kernels of a few tiles: K in pieces of 8, or 32 "
-               "where K "
-               "is a multiple of 8, the fewest that keep the tiles' blocks within one wave, or half a wave "
-               "for the 64x64 kernel of outputs over 256 elements at K of 4097 to 16383)";
-    if (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16)
-        return " (cuBLAS's split for its align1 16-bit kernels of tiny outputs: K in pieces of 8, or more to "
-               "keep the whole pieces within 256 blocks for bf16, 384 for fp16, and past K = 9600 within "
-               "one wave, 120 and 128)";
-    return " (cuBLAS's split for its SIMT SGEMM on few tiles: K in pieces of 128)";
-}
-
 /* Hopper's TMA kernels (nvjet) for outputs of few tiles against a long K:
  * cuBLAS cuts K over grid.y (their _splitK kernels) in pieces of about 21
  * of the tile's 64-deep K steps, 1344 to 1365 of 16-bit K, however many
@@ -194,4 +178,95 @@ double simt_gemm_stream_k_share(double per_sm, int64_t k_tiles)
     if (least > (double)k_tiles)
         least = (double)k_tiles;
     return per_sm > least ? per_sm : least;
+}
+
+/* FP32 outputs of 2 to 16 rows by 65 to 128 columns at K of 65 to 1024:
+ * cuBLAS 13.1 runs sm80_xmma_gemm_f32f32_f32f32_f32 (FMA) after a memset,
+ * K split over gridDim.z as far as every SM's resident blocks reach, the
+ * splits of a tile summed in the kernel one after another (no reduction
+ * kernel). Seen on an H200 (gemm_probe_tiny.json, gemm_probe_splitk2.json,
+ * fit data): 6x82 and 16x80 at K = 131 to 1000: tilesize32x32, a grid of
+ * 3 tiles x 176 (4 blocks an SM on 132 SMs), 26.3 to 26.9 us whatever K;
+ * 16x96 at the same K: tilesize32x128, 1 x 264 (2 an SM), 49.8 to 50.7
+ * us. The time grows with the split, not K: a chain of hand-offs, 0.151
+ * us a split at 32x32 (against L2's latency of 0.141 us by the H200's
+ * figure) and 0.19 us at 32x128: one L2 round trip each, taken (16x96
+ * then 25% short). Not 16x48 nor 4x300 (the split SIMT SGEMM), nor K = 48
+ * (gemmSN_NN, unsplit). The bounds past those seen are ESTIMATEs: n over
+ * 64 (two 32-wide tiles; 48 ran the SIMT SGEMM) up to the 128-wide tile, K
+ * over 64 up to 1024; the 32x32 tile up to n = 88 (80 and 82 ran it, 96
+ * the 32x128 one). */
+#define FMA_SERIAL_MIN_M 2
+#define FMA_SERIAL_MAX_M 16
+#define FMA_SERIAL_MIN_N 65
+#define FMA_SERIAL_MAX_N 128
+#define FMA_SERIAL_MIN_K 65
+#define FMA_SERIAL_MAX_K 1024
+#define FMA_SERIAL_NARROW_MAX_N 88
+
+static const struct tile_shape fma_serial_tiles[] = {{32, 32, 0}, {32, 128, 0}};
+/* blocks an SM holds at once, by tile (the grids above) */
+static const int fma_serial_per_sm[] = {4, 2};
+
+static int fma_serial_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 8 && req->dtype == SIMT_DTYPE_FP32 &&
+           !req->sparse && req->batch == 1 && req->m >= FMA_SERIAL_MIN_M && req->m <= FMA_SERIAL_MAX_M &&
+           req->n >= FMA_SERIAL_MIN_N && req->n <= FMA_SERIAL_MAX_N && req->k >= FMA_SERIAL_MIN_K &&
+           req->k <= FMA_SERIAL_MAX_K;
+}
+
+int simt_gemm_fma_serial_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    if (!fma_serial_runs(gpu, req))
+        return 0;
+    size_t t = req->n <= FMA_SERIAL_NARROW_MAX_N ? 0 : 1;
+    int64_t tiles = (req->n + fma_serial_tiles[t].n - 1) / fma_serial_tiles[t].n;
+    int64_t split = (int64_t)fma_serial_per_sm[t] * gpu->sm_count / tiles;
+    return split >= 2 ? (int)split : 0;
+}
+
+void simt_gemm_fma_serial_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                struct shape_context *ctx, const struct tile_shape **tiles, size_t *count)
+{
+    int split = simt_gemm_fma_serial_split(gpu, req);
+    if (split == 0 || !(ctx->l2_latency_s > 0.0))
+        return;
+    ctx->fixed_split = split;
+    ctx->fma_serial = 1;
+    *tiles = &fma_serial_tiles[req->n <= FMA_SERIAL_NARROW_MAX_N ? 0 : 1];
+    *count = 1;
+}
+
+void simt_gemm_fma_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c)
+{
+    if (!ctx->fma_serial || split < 2)
+        return;
+    /* the memset, then each split after the first waits one L2 round trip
+     * for the one before; the partials each reads and writes at L2's rate */
+    const struct simt_gemm_request *req = ctx->req;
+    double partial = (double)req->m * (double)req->n * 4.0;
+    double bytes_s =
+        ctx->l2_bytes_per_s > 0.0 ? 2.0 * (double)(split - 1) * partial / ctx->l2_bytes_per_s : 0.0;
+    c->reduce_s = ctx->memset_s + (double)(split - 1) * ctx->l2_latency_s + bytes_s;
+    c->serial_reduce = 1;
+}
+
+const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, int fixed_split)
+{
+    if (fixed_split <= 0)
+        return "";
+    if (req->dtype == SIMT_DTYPE_TF32)
+        return " (cuBLAS's split for its unaligned tf32 kernels of a few tiles: K in pieces of 8, or 32 "
+               "where K "
+               "is a multiple of 8, the fewest that keep the tiles' blocks within one wave, or half a wave "
+               "for the 64x64 kernel of outputs over 256 elements at K of 4097 to 16383)";
+    if (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16)
+        return " (cuBLAS's split for its align1 16-bit kernels of tiny outputs: K in pieces of 8, or more to "
+               "keep the whole pieces within 256 blocks for bf16, 384 for fp16, and past K = 9600 within "
+               "one wave, 120 and 128)";
+    if (req->n <= FMA_SERIAL_MAX_N)
+        return " (cuBLAS's in-kernel split for fp32 outputs of 2 to 16 rows by 65 to 128 columns: as many "
+               "blocks as the SMs hold at once)";
+    return " (cuBLAS's split for its SIMT SGEMM on few tiles: K in pieces of 128)";
 }

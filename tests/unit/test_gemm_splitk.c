@@ -4,7 +4,8 @@
  * pieces of 8 under a cap (hand-worked), the least K steps of a stream-K
  * block, and whole answers on the H200 against the probe's single calls
  * (tests/gpu/results/h200/gemm_probe_splitk.json and gemm_probe_tiny.json,
- * fit data), which the model missed by +61% to +162% and -32% before. */
+ * fit data), which the model missed by +61% to +162% and -32% before;
+ * gemm_probe_splitk2.json's, -29% to -85% before. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -153,6 +154,44 @@ START_TEST(tf32_unaligned_pieces_by_hand)
 }
 END_TEST
 
+/* Hand-worked on the round GPU's 128 SMs: fp32 outputs of a few rows by
+ * 65 to 128 columns split as far as the resident blocks reach (4 an SM of
+ * the 32x32 tile, 2 of the 32x128 one), summed one L2 latency a split. */
+START_TEST(fma_serial_split_by_hand)
+{
+    struct simt_gpu_spec g;
+    gemm_round_gpu(&g, 9);
+    struct simt_gemm_request r = request(6, 82, 501, SIMT_DTYPE_FP32);
+    ck_assert_int_eq(simt_gemm_fma_serial_split(&g, &r), 170); /* 3 tiles: 512 / 3 */
+    r.n = 96;                                                  /* one 32x128 tile: 256 */
+    ck_assert_int_eq(simt_gemm_fma_serial_split(&g, &r), 256);
+    struct simt_gemm_request out[] = {
+        request(16, 48, 501, SIMT_DTYPE_FP32), request(4, 300, 501, SIMT_DTYPE_FP32),
+        request(16, 80, 48, SIMT_DTYPE_FP32),  request(16, 80, 2048, SIMT_DTYPE_FP32),
+        request(32, 80, 501, SIMT_DTYPE_FP32), request(16, 80, 501, SIMT_DTYPE_TF32),
+    };
+    for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
+        ck_assert_int_eq(simt_gemm_fma_serial_split(&g, &out[i]), 0);
+    /* the chain: a memset, then 169 L2 latencies, plus the partials at L2's
+     * rate */
+    struct shape_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    r.n = 82;
+    ctx.req = &r;
+    ctx.memset_s = 1e-6;
+    ctx.l2_latency_s = 0.1e-6;
+    ctx.l2_bytes_per_s = 1e12;
+    struct candidate c;
+    memset(&c, 0, sizeof c);
+    simt_gemm_fma_serial_reduce(&ctx, 170, &c);
+    ck_assert_double_eq(c.reduce_s, 0.0); /* not set up: nothing */
+    ctx.fma_serial = 1;
+    simt_gemm_fma_serial_reduce(&ctx, 170, &c);
+    ck_assert_double_eq_tol(c.reduce_s, 1e-6 + 169 * 0.1e-6 + 2.0 * 169 * 6 * 82 * 4.0 / 1e12, 1e-12);
+    ck_assert_int_eq(c.serial_reduce, 1);
+}
+END_TEST
+
 START_TEST(stream_k_blocks_take_21_steps)
 {
     ck_assert_double_eq(simt_gemm_stream_k_share(1.0, 1024), 21.0); /* 8x8x65536: 1024 steps, one SM's 8 */
@@ -183,7 +222,9 @@ START_TEST(h200_single_calls_near_the_probe)
         {6, 7, 12289, SIMT_DTYPE_BF16, 14.1e-6, 119},
         {6, 7, 12289, SIMT_DTYPE_FP16, 11.3e-6, 129},
         {7, 61, 2001, SIMT_DTYPE_TF32, 16.5e-6, 126},
-        {33, 20, 6001, SIMT_DTYPE_TF32, 11.8e-6, 0}, /* 64x64_16x6, 58 ways */
+        {33, 20, 6001, SIMT_DTYPE_TF32, 11.8e-6, 0},  /* 64x64_16x6, 58 ways */
+        {16, 80, 401, SIMT_DTYPE_FP32, 30.1e-6, 176}, /* sm80_xmma 32x32, in-kernel chain */
+        {16, 96, 640, SIMT_DTYPE_FP32, 54.0e-6, 264}, /* 32x128 */
     };
     for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++) {
         struct simt_gemm_request req = request(probe[i].m, probe[i].n, probe[i].k, probe[i].dtype);
@@ -210,6 +251,7 @@ static Suite *suite(void)
     tcase_add_test(tc, tensor_splits_keep_deep_pieces);
     tcase_add_test(tc, align1_pieces_by_hand);
     tcase_add_test(tc, tf32_unaligned_pieces_by_hand);
+    tcase_add_test(tc, fma_serial_split_by_hand);
     tcase_add_test(tc, stream_k_blocks_take_21_steps);
     tcase_add_test(tc, h200_single_calls_near_the_probe);
     suite_add_tcase(s, tc);
