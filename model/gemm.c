@@ -583,6 +583,7 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
      * reduction kernel */
     struct shape_context ctx = s->ctx;
     ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = ctx.serial_reduce_kernel = 0;
+    ctx.fma_serial = 0;
     ctx.last_wave_stores_exposed = 0;
     struct candidate c;
     memset(&c, 0, sizeof c);
