@@ -87,6 +87,7 @@ struct shape_context {
     int last_wave_stores_exposed; /* the last wave's stores of C follow its math, unhidden */
     int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
     double serial_piece_s;        /* one piece of that sum: a memory round trip */
+    int fma_serial;               /* fp32 FMA splits summed in the kernel in turn (gemm_splitk.c) */
     /* the split-K reduction kernel (gemm_reduce.c) */
     double dram_latency_s;    /* one DRAM access (0: no figure) */
     double l2_capacity_bytes; /* partials that fit are read back from L2 */
@@ -193,6 +194,15 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
  * of 8 under a cap of blocks), or 0 where it does not apply
  * (gemm_splitk.c). */
 int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* FP32's in-kernel serial split of outputs of a few rows by 65 to 128
+ * columns (gemm_splitk.c): the split cuBLAS takes, or 0 where it does not
+ * run; the setup that fixes it, its tile and ctx->fma_serial (where ctx's
+ * L2 latency is known); and a candidate's reduce_s under it (one L2
+ * latency a split after a memset; else nothing). */
+int simt_gemm_fma_serial_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+void simt_gemm_fma_serial_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                struct shape_context *ctx, const struct tile_shape **tiles, size_t *count);
+void simt_gemm_fma_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c);
 /* The answer's words for a split fixed_split (> 0) set for req: which of
  * cuBLAS's rules it is (a static string; "" for 0). */
 const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, int fixed_split);
