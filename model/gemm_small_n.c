@@ -3,7 +3,11 @@
  * the operands swapped). It runs fp32 with m = 4 on an H200
  * (tests/gpu/results/h200/gemm_probe.json: 4x16384x4096 and 4x32768x4096,
  * grids of n / 64 blocks of 256 threads; m = 1 runs a GEMV and m = 8
- * sgemm_largek; m = 2 and 3 were not seen, so they keep the tile kernels).
+ * sgemm_largek) and with m = 2 the same grids (gemm_probe_smalln.json:
+ * 2 x 4096..32768 at K = 256..8192, where the tile kernels' price was up
+ * to 80% slow and 48% fast, this one 29% fast at worst); m = 3, between,
+ * is taken to run it too, m = 5 to 16 keep the tile kernels (gemmSN ran
+ * there as well, with grid.y of 2 or 4, not priced here).
  * Each block streams a 64-column slab of B once, with no K-stage pipeline,
  * so a block draws the bytes its threads keep in flight per memory latency
  * (Little's law). How many that is depends on the kernel's unrolling,
@@ -33,17 +37,25 @@
  * gemm_probe_small.json), which no path prices as such: this price
  * stands in for it there (the constant above was fitted to it, -8%) and
  * at 4x8192x8192 (128 blocks, gemm_kernels.json: sgemm_largek split 8).
- * So gemmSN's price applies from 64 of its blocks on, or at K of 64 and
- * less; between 5 and 64 blocks the kernel cuBLAS runs is not known
- * (ESTIMATE: the tile path below 64), as is the K between 48 and 131 where
- * it stops running gemmSN (ESTIMATE: 64). */
+ * gemm_probe_smalln.json adds: at 16 and 32 of gemmSN's blocks (n = 1024
+ * and 2048, m = 2 to 16) the split SIMT SGEMM runs from K = 1024 on and
+ * gemmSN at K = 256. So gemmSN's price applies from 64 of its blocks on,
+ * or at K of 64 and less; where it stops below 64 blocks, between K = 256
+ * and 1024 (and between 48 and 131 at 5 blocks), is not known: ESTIMATE,
+ * K of 64, the tile path above it (both price K = 256 there within 30%).
+ * Not priced: the same file shows a block's rate falling as more blocks
+ * stream at once (at K = 4096, about 12, 11 and 7.7 GB/s a block with 128,
+ * 256 and 512 blocks), a DRAM queue weaker than gemm_skinny.c's closed
+ * loop at DRAM's rate would give; the price is 24 to 30% fast at 128 and
+ * 256 blocks and K of 1024 to 8192. */
+#define SMALL_N_MIN_M 2
 #define SMALL_N_MIN_BLOCKS 64
 #define SMALL_N_MAX_SHORT_K 64
 
 int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
     if (gpu->vendor != SIMT_VENDOR_NVIDIA || req->dtype != SIMT_DTYPE_FP32 || req->sparse ||
-        req->m != SIMT_GEMM_SMALL_N_M)
+        req->m < SMALL_N_MIN_M || req->m > SIMT_GEMM_SMALL_N_M)
         return 0;
     int64_t blocks = (req->n + SIMT_GEMM_SMALL_N_COLUMNS - 1) / SIMT_GEMM_SMALL_N_COLUMNS * req->batch;
     return blocks >= SMALL_N_MIN_BLOCKS || req->k <= SMALL_N_MAX_SHORT_K;
