@@ -67,18 +67,23 @@ void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *coun
 /* Whether cuBLAS runs its split-K form of the mma.sync tf32 kernels, and
  * so its reduction kernel (splitKreduce) behind, even unsplit: the kernel
  * it chose says so, not the tile count alone. Seen on an H200
- * (gemm_probe_shortk.json, gemm_probe_tiny.json, gemm_probe_small.json,
- * gemm_probe.json, fit data; tiles of 64x64, grid.z the split):
+ * (gemm_probe_shortk.json, gemm_probe_tf32.json, gemm_probe_tiny.json,
+ * gemm_probe_small.json, gemm_probe.json, fit data; tiles of 64x64, grid.z
+ * the split):
  *  - K of one 16-deep stage or less (K <= 16): the split form splits K
  *    into pieces of 4 elements (16 bytes: z = 2 at K = 8, 4 at K = 16) up
  *    to about one block an SM (4096x16x16: 64 tiles, z = 2, 128 blocks).
- *    It ran for outputs of at most 16 tiles (64^2, 128^2, 256^2 at K = 4
- *    to 16, 32x1024x16, 1024x64 at K = 8 and 16; not 64x1024 nor
- *    1024x32), and for outputs one tile column wide (n <= 64) of up to 64
- *    tiles, where the split puts 2 to 4 blocks on the SMs a tile would
- *    leave idle (2048x16x16, z = 4; 4096x16x16, z = 2: its 64x64_16x10
- *    kernel); wider outputs of 32 tiles and more ran unsplit without it
- *    (16x2048, 512^2, 128x2048, 2048x128, 16x4784 at K = 4 to 16);
+ *    It ran for outputs of at most 16 tiles in 19 of 25 shapes (64^2,
+ *    128^2, 256^2 at K = 4 to 16, 16x1024, 32x1024, 64x512, 1024x48 and
+ *    1024x64 at K = 16, the tiny ones; not 48x1024x16, 64x1024 at K = 8
+ *    and 16, 1024x16x16, 1024x32x16, 512x64x16),
+ *    and for taller than wide outputs (m > n: cuBLAS's M, our n, the
+ *    short side) of up to 32 tiles, or up to 64 tiles one tile column wide
+ *    (n <= 64), where the split puts 2 to 4 blocks on the SMs a tile would
+ *    leave idle (1024x96x16, 1024x128x16, 2048x16x16, z = 4; 4096x16x16,
+ *    z = 2: its 64x64_16x10 kernel); wider ones of 32 tiles and more ran
+ *    unsplit without it (16x2048, 96x1024, 128x1024, 128x2048, 16x4784),
+ *    and so did 512^2 and 2048x128 (64 tiles) at K = 4 to 16;
  *  - K of 2 to 7 stages (16 < K < 128): splitting gains nothing, and the
  *    split form ran for outputs of 1 to 4 tiles only (32^3, 64^2 and 128^2
  *    at K = 32 and 64, 8x8x64, 16x16x112; not 100^3), not for 16 tiles at
@@ -94,6 +99,7 @@ void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *coun
 #define TF32_ONE_STAGE_K 16
 #define TF32_SPLIT_MIN_K 128
 #define TF32_FEW_TILES 16
+#define TF32_TALL_TILES 32
 #define TF32_ONE_COLUMN_N 64
 #define TF32_ONE_COLUMN_TILES 64
 #define TF32_SHORT_K_TILES 4
@@ -104,7 +110,9 @@ int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct s
         return 0;
     int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
     if (req->k <= TF32_ONE_STAGE_K)
-        return tiles <= TF32_FEW_TILES || (req->n <= TF32_ONE_COLUMN_N && tiles <= TF32_ONE_COLUMN_TILES);
+        return tiles <= TF32_FEW_TILES ||
+               (req->m > req->n && (tiles <= TF32_TALL_TILES ||
+                                    (req->n <= TF32_ONE_COLUMN_N && tiles <= TF32_ONE_COLUMN_TILES)));
     if (req->k < TF32_SPLIT_MIN_K)
         return tiles <= TF32_SHORT_K_TILES;
     return tiles <= TF32_FEW_TILES;

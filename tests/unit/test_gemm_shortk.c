@@ -160,8 +160,8 @@ END_TEST
 
 /* Aligned tf32 on Hopper's mma.sync kernels (model/gemm_family.c,
  * simt_gemm_tf32_reduce_kernel): where cuBLAS ran its split-K form and the
- * reduction kernel behind (gemm_probe_shortk.json, gemm_probe_small.json:
- * kernel names and grid.z), and where it did not; and the rule on its
+ * reduction kernel behind (gemm_probe_shortk.json, gemm_probe_tf32.json,
+ * gemm_probe_small.json: kernel names and grid.z), and where it did not; and the rule on its
  * own, a request at a time. */
 START_TEST(tf32_reduction_kernel_follows_the_split_form)
 {
@@ -182,6 +182,8 @@ START_TEST(tf32_reduction_kernel_follows_the_split_form)
         {1024, 64, 32, 0},  /* 16 tiles, 2 stages */
         {4096, 16, 32, 0},  /* 64 tiles, 2 stages */
         {2048, 128, 16, 0}, /* 64 tiles two columns wide */
+        {1024, 128, 16, 1}, /* 32 tiles, taller than wide, z = 4 (gemm_probe_tf32.json) */
+        {128, 1024, 16, 0}, /* its transpose: wider than tall */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct simt_gemm_request req = {rows[i].m,
