@@ -118,6 +118,34 @@ int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct s
     return tiles <= TF32_FEW_TILES;
 }
 
+/* The fallback kernels cuBLAS 13.1 runs for unaligned 16-bit shapes (K or
+ * n not a multiple of 8 elements) on an H200, by the tiles in their names
+ * (cutlass_80_tensorop_*_s16816gemm_*_MxN_..._align2, cutlass_75_
+ * tensorop_*_s1688gemm_*_64x64_align1, cutlass_80 and cutlass_75
+ * wmma_tensorop 32x32; our m x n is their N x M): 256x128 (our 128x256),
+ * 128x128, 256x64 (our 64x256), 128x64 (our 64x128), 64x64 and the wmma
+ * 32x32, in every probe file's fp16 and bf16 rows (gemm_probe*.json, fit
+ * data). Every s16816 and s1688 tile is 64 or more on both sides: a 12-row
+ * output runs a 64-row tile with 52 rows predicated off (12x6928x1372:
+ * 256x64 split 5; 12x13856x1372: 128x64; 24x6928x1372: 128x64 split 2,
+ * gemm_probe_skinny.json, gemm_probe_tf32.json), and where its rows are
+ * few the tile's width buys nothing; the 32x32 tile is the wmma kernel's,
+ * run for outputs of a few of them (2x2x2 to 100x100x100) and 12x6928x686.
+ * Their 128x256 (our 256x128) is in the list too: the fit rows name no
+ * kernel for large unaligned 16-bit shapes, and the tf32 family of the
+ * same generation has both 256x128 and 128x256 (above). Stage counts are
+ * left to the rule of the other tensor kernels (0): the names give them (3
+ * to 6) but the choice here is the tile's shape only. */
+static const struct tile_shape fallback16_tiles[] = {
+    {256, 128, 0}, {128, 256, 0}, {128, 128, 0}, {64, 256, 0}, {64, 128, 0}, {64, 64, 0}, {32, 32, 0},
+};
+
+void simt_gemm_fallback16_tiles(const struct tile_shape **tiles, size_t *count)
+{
+    *tiles = fallback16_tiles;
+    *count = sizeof fallback16_tiles / sizeof fallback16_tiles[0];
+}
+
 /* The mma.sync kernels cuBLAS runs for int8 on Hopper (torch._int_mm), by
  * the tile and stage count in their names (cutlass_80_tensorop_i16832gemm_s8
  * _MxN_128xS: tests/gpu/results/h200/gemm_probe.json and gemm_kernels.json):
