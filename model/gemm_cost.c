@@ -3,6 +3,8 @@
  * time is put together from its work, its traffic, its reduction and its
  * fixed costs. Shared by gemm.c's candidates and gemm_small_n.c's kernel.
  * Pure. */
+#include <math.h>
+
 #include "gemm.h"
 #include "gemm_internal.h"
 #include "l2_state.h"
@@ -40,6 +42,9 @@ void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_
      * (gemm_mma_sync.c), each round's blocks with their first loads and
      * last stores */
     int in_rounds = simt_gemm_mma_sync_rounds(ctx, c, &busy, &full_waves);
+    /* FP32's 32-row FMA tiles where cuBLAS runs 64-row ones (gemm_skinny.c) */
+    if (!c->gemv && !c->small_n && !simt_gemm_fma_skinny_runs_tile(ctx, c->tile))
+        busy = HUGE_VAL;
     /* FP32 at K of one stage: several blocks an SM, one fill a kernel
      * (gemm_shortk.c); their work is summed as over the waves */
     if (!in_rounds)

@@ -217,6 +217,24 @@ int simt_gemm_int8_runs_tile(const struct simt_gemm_request *req, const struct t
     return req->k < INT8_LARGE_TILE_MIN_K || tile->n <= 64;
 }
 
+/* Where the 64x128 tile's blocks would leave more than half the SMs idle
+ * (K of 4096 or less, m of 128 or less), cuBLAS runs 64x64_128x6 too: twice
+ * the blocks. Seen on an H200: 32x4096x4096 ran 64x64_128x6 on a grid of
+ * 8 x 8 (gemm_probe_skinny.json), where 64x128 gives 32 blocks on 132
+ * SMs; 128 blocks of 64x128 (128x8192 at K = 1024 to 4096, 64x16384x2048,
+ * gemm_probe_choice.json) ran 64x128. Of the two, the least time. */
+int simt_gemm_int8_runs_tile_on(const struct simt_gemm_request *req, const struct tile_shape *tile,
+                                int sm_count)
+{
+    if (simt_gemm_int8_runs_tile(req, tile))
+        return 1;
+    if (simt_gemm_int8_large_tile(req) || req->m > INT8_SMALL_TILE_MAX_M || req->k > INT8_WIDE_64_ROW_MAX_K ||
+        tile->m >= 128 || tile->n > 64 || sm_count < 1)
+        return 0;
+    int64_t wide_blocks = (req->m + 63) / 64 * ((req->n + 127) / 128) * req->batch;
+    return 2 * wide_blocks < (int64_t)sm_count;
+}
+
 /* Tiles of the FMA (SIMT) SGEMM/DGEMM kernels, K depth 32 bytes; 32x64 and
  * 8x64 are cuBLAS's skinny-M kernels (fp32 m = 16 and m <= 8 on an H200,
  * gemm_kernels.json), and so are 32x128 (m = 16 and 32 with n = 16384,

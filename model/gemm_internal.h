@@ -81,10 +81,13 @@ struct shape_context {
     int split_k;                  /* 1: the library's kernels may split K; 0: one block per output tile */
     int fixed_split; /* >0: the library splits K this many ways (gemm_family.c), not the least time */
     int reduce_kernel_always;     /* the second (reduction) kernel runs even unsplit */
+    int fma_skinny_rows;          /* cuBLAS's FP32 FMA kernels: 17..32 rows against a wide B run 64-row tiles
+                                     (gemm_skinny.c) */
     int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
     int last_wave_stores_exposed; /* the last wave's stores of C follow its math, unhidden */
     int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
     double serial_piece_s;        /* one piece of that sum: a memory round trip */
+    int fma_serial;               /* fp32 FMA splits summed in the kernel in turn (gemm_splitk.c) */
     /* the split-K reduction kernel (gemm_reduce.c) */
     double dram_latency_s;    /* one DRAM access (0: no figure) */
     double l2_capacity_bytes; /* partials that fit are read back from L2 */
@@ -161,6 +164,10 @@ int simt_gemm_int8_large_tile(const struct simt_gemm_request *req);
  * otherwise (applied where their blocks are priced in rounds,
  * gemm_mma_sync.c). */
 int simt_gemm_int8_runs_tile(const struct simt_gemm_request *req, const struct tile_shape *tile);
+/* The same, with the SMs: 64x64 also where 64x128 leaves more than half
+ * of them idle (gemm_family.c). */
+int simt_gemm_int8_runs_tile_on(const struct simt_gemm_request *req, const struct tile_shape *tile,
+                                int sm_count);
 /* 1 when cuBLAS runs tf32 as Ampere's mma.sync kernels on this GPU
  * (Hopper: short K or small outputs; gemm_family.c). */
 int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
@@ -189,6 +196,15 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
  * of 8 under a cap of blocks), or 0 where it does not apply
  * (gemm_splitk.c). */
 int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* FP32's in-kernel serial split of outputs of a few rows by 65 to 128
+ * columns (gemm_splitk.c): the split cuBLAS takes, or 0 where it does not
+ * run; the setup that fixes it, its tile and ctx->fma_serial (where ctx's
+ * L2 latency is known); and a candidate's reduce_s under it (one L2
+ * latency a split after a memset; else nothing). */
+int simt_gemm_fma_serial_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+void simt_gemm_fma_serial_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                struct shape_context *ctx, const struct tile_shape **tiles, size_t *count);
+void simt_gemm_fma_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c);
 /* The answer's words for a split fixed_split (> 0) set for req: which of
  * cuBLAS's rules it is (a static string; "" for 0). */
 const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, int fixed_split);
@@ -371,5 +387,8 @@ void simt_gemm_stream_assume(struct simt_gemm_result *out);
  * share (at most 1) over ctx->dram_queue_bytes_per_s; 0 when ctx has no
  * queue. */
 double simt_gemm_dram_queue_s_per_byte(const struct shape_context *ctx, double active_sms, double fed_bytes);
+/* 0 when cuBLAS does not run that FMA tile for the request: FP32 with m
+ * of 17 to 32 and many 32-row tiles runs a 64-row tile (gemm_skinny.c). */
+int simt_gemm_fma_skinny_runs_tile(const struct shape_context *ctx, const struct tile_shape *tile);
 
 #endif

@@ -139,7 +139,7 @@ int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct cand
     if (ctx->resident_gpu == NULL || tile == NULL || tile->stages < 1 || c->split != 1 || c->stream_k ||
         c->gemv || c->small_n || c->tiles < 1 || c->tile_k < 1)
         return 0;
-    if (!simt_gemm_int8_runs_tile(req, tile)) {
+    if (!simt_gemm_int8_runs_tile_on(req, tile, (int)ctx->sm_count)) {
         *busy = HUGE_VAL; /* not among cuBLAS's kernels for this shape: never chosen */
         *rounds = 1.0;
         return 1;

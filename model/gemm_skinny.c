@@ -51,6 +51,23 @@
  * than the queue gives one block an SM (the model 15% too fast at 480
  * blocks).
  *
+ * Not priced yet, what gemm_probe_skinny2.json and ncu_skinny2/ add (fit
+ * data): the part round's blocks are dealt one to an SM (ncu at 480
+ * blocks: 3 to 4 blocks launched on each SM, sm__ctas_launched min and
+ * max), not packed three to an SM; its cost is in proportion to the K
+ * loop (84 and 198 blocks: 15 and 16 us at K = 2048, 32 and 34 us at K =
+ * 4096), so it is a pace a stage; and that pace rises with the part
+ * round's blocks and then holds: 0.34 us a stage for 4 blocks (a lone
+ * block's DRAM latency over its 1.19 stages in flight, as priced), 0.61
+ * for 20, 0.77 for 40, 1.0 for 60 to 198, while DRAM carries 1 to 3
+ * TB/s, so neither the queue (which grows with the bytes) nor DRAM's rate
+ * explains it. With m = 128 (each weight panel read by two blocks, the
+ * second from L2) the same part rounds take half as long (0.46 us a stage
+ * for 116 blocks). Treating the part round as packed (3 blocks on a third
+ * of the SMs) or adding the spread of a stage's DRAM granules (tRC H(n),
+ * as kernel_cost.c) to every load were tried and rejected: the first
+ * makes m = 128 28% too slow, the second whole rounds 9-14% too slow.
+ *
  * Write-backs: a single call's fills evict earlier work's dirty lines.
  * Where loads wait in the DRAM queue (below DRAM's rate) the write-backs
  * share DRAM with them and DRAM's time for all the traffic bounds the
@@ -76,4 +93,32 @@ double simt_gemm_dram_queue_s_per_byte(const struct shape_context *ctx, double a
     if (!(ctx->dram_queue_bytes_per_s > 0.0) || !(fed_bytes > 0.0) || !(active_sms > 0.0))
         return 0.0;
     return active_sms * dram_share_of_feed(ctx, fed_bytes) / ctx->dram_queue_bytes_per_s;
+}
+
+/* cuBLAS's FP32 FMA kernels for 17 to 32 rows against a wide B: the
+ * 32-row tile (sm80_xmma_gemm_f32f32 ..._tilesize32x128x8) while its
+ * tiles are few, the 64-row one (tilesize64x128x8) once they are many,
+ * half its rows idle. Seen on an H200 at K = 8192
+ * (gemm_probe_skinny2.json, gemm_probe_skinny.json): m = 24 and 32 ran
+ * 32x128 (split 7) at n = 16384 and 32768 (128 and 256 tiles, 0.97 and
+ * 1.94 a SM) and 64x128 (split 4) at n = 49152 and 65536 (384 and 512
+ * tiles, 2.91 and 3.88 a SM), in the time m = 40 and 48 take there (1093
+ * against 1095 us, 1455 against 1422 us); m = 16 ran 32x128 at n = 57344
+ * too (ncu_skinny/), so 17 rows on. The switch, somewhere between 1.94 and
+ * 2.91 32-row tiles a SM, is taken at 2.4. K from 1024 on: the split
+ * kernels' range (shorter K runs gemm_shortk.c's kernels). */
+#define FMA_SKINNY_MIN_M 17
+#define FMA_SKINNY_MAX_M 32
+#define FMA_SKINNY_MIN_K 1024
+#define FMA_SKINNY_TILES_PER_SM 2.4
+
+int simt_gemm_fma_skinny_runs_tile(const struct shape_context *ctx, const struct tile_shape *tile)
+{
+    const struct simt_gemm_request *req = ctx->req;
+    if (!ctx->fma_skinny_rows || tile == NULL || req->dtype != SIMT_DTYPE_FP32 || tile->m >= 64 ||
+        req->m < FMA_SKINNY_MIN_M || req->m > FMA_SKINNY_MAX_M || req->k < FMA_SKINNY_MIN_K ||
+        ctx->sm_count < 1)
+        return 1;
+    double tiles = (double)((req->n + 127) / 128) * (double)req->batch;
+    return tiles < FMA_SKINNY_TILES_PER_SM * (double)ctx->sm_count;
 }

@@ -23,11 +23,30 @@
 #include "gemm_internal.h"
 
 #define SMALL_N_BYTES_IN_FLIGHT_PER_BLOCK 5632.0
+/* Where it runs (fit and probe data, tests/gpu/results/h200/): gemmSN at
+ * 4x16384x4096 and 4x32768x4096 (256 and 512 of its blocks,
+ * gemm_probe.json) and at K = 48 and less (4x300x48, 4x4x4,
+ * gemm_probe_splitk2.json and gemm_probe_tiny.json); CUTLASS's split SIMT
+ * SGEMM and its reduction kernel at 4x300 with K = 131 to 1000 (5 of
+ * gemmSN's blocks, gemm_probe_splitk2.json), which the tile path prices
+ * (gemm_splitk.c); sgemm_largek split 7 at 4x4096x4096 (64 blocks,
+ * gemm_probe_small.json), which no path prices as such: this price
+ * stands in for it there (the constant above was fitted to it, -8%) and
+ * at 4x8192x8192 (128 blocks, gemm_kernels.json: sgemm_largek split 8).
+ * So gemmSN's price applies from 64 of its blocks on, or at K of 64 and
+ * less; between 5 and 64 blocks the kernel cuBLAS runs is not known
+ * (ESTIMATE: the tile path below 64), as is the K between 48 and 131 where
+ * it stops running gemmSN (ESTIMATE: 64). */
+#define SMALL_N_MIN_BLOCKS 64
+#define SMALL_N_MAX_SHORT_K 64
 
 int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
-    return gpu->vendor == SIMT_VENDOR_NVIDIA && req->dtype == SIMT_DTYPE_FP32 && !req->sparse &&
-           req->m == SIMT_GEMM_SMALL_N_M;
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || req->dtype != SIMT_DTYPE_FP32 || req->sparse ||
+        req->m != SIMT_GEMM_SMALL_N_M)
+        return 0;
+    int64_t blocks = (req->n + SIMT_GEMM_SMALL_N_COLUMNS - 1) / SIMT_GEMM_SMALL_N_COLUMNS * req->batch;
+    return blocks >= SMALL_N_MIN_BLOCKS || req->k <= SMALL_N_MAX_SHORT_K;
 }
 
 void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,

@@ -18,8 +18,8 @@
  * Where it applies: the FMA (SIMT) kernels; tf32's mma.sync kernels and
  * the unaligned 16-bit kernels in pieces of 256 or more (the latter one
  * tile 86 to 128 ways at K = 16384 to 32768, 256 at 65536: 7x5, 6x7 and
- * 33x20 in bf16 and fp16; their split at K of 1000 to 8192 not a multiple
- * of 8 is simt_gemm_align1_split below). Not the aligned 16-bit kernels:
+ * 33x20 in bf16 and fp16; their split of tiny outputs at K from 1000 on
+ * not a multiple of 8 is simt_gemm_align1_split below). Not the aligned 16-bit kernels:
  * cuBLAS runs nvjet's _splitK kernels (K over grid.y in pieces of about
  * 1365, simt_gemm_stream_k_share below). Not FP64 (d884gemm 60 and 128
  * ways, its 8-byte partials summed slower: gemm_fp64.c). */
@@ -50,52 +50,115 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
 
 /* The unaligned 16-bit kernels of outputs of at most 256 elements (one
  * 16 x 16 wmma tile's worth) where K itself is not a multiple of 8 (A's
- * rows then start off 16 bytes, and cuBLAS runs its align1 kernels:
- * cutlass_75_tensorop_bf16_s1688gemm_bf16_64x64 and cutlass_75_wmma_
- * tensorop_s161616gemm_f16_16x16 or _32x32): K is cut into pieces of 8 (one
- * mma K step), a block each, as long as the blocks stay within a cap (256
- * for bf16, 384 for fp16); past it the pieces grow by 8 until they do.
- * Seen on an H200 (gemm_probe_tiny.json, gemm_probe_splitk.json, fit data,
- * grid.z): 6x7 at K = 1001, 2047 and 3001 split 126, 256 and 376 ways
- * (fp16), 126, 256 and 188 (bf16); 12x20 at 2001, 251 ways (both); 6x7 at
- * 8191, 342 ways (fp16, pieces of 24) and 256 (bf16, pieces of 32). Not
- * larger outputs (30x30x999: 16 and 8 ways; 33x20 at 511 to 8191: 8 to 79),
- * not K under 1000 (bf16 6x7x511 and 7x5x512 ran gemmSN_NN unsplit), nor
- * K past 8192 (6x7x32767 and 7x5 from 16384 on: other kernels, 86 to 128
- * ways). With K a multiple of 8 the pieces are 64 deep (7x5 at K = 1024 to
- * 8192: K / 64 ways), as the least-time split finds. The reduction kernel
- * then sums hundreds of partials and outweighs the GEMM kernel (8.5 to
- * 11.7 us against 3.3 to 4.3 us). */
+ * rows then start off 16 bytes, and cuBLAS runs its align1 kernels): K is
+ * cut into pieces of 8 (one mma K step), a block each, as long as the whole
+ * pieces stay within a cap; past it the pieces grow by 8 until they do
+ * (the last, partial piece a block of its own). Up to K of about 9600 the
+ * kernels are cutlass_75_tensorop_bf16_s1688gemm_bf16_64x64 (cap 256) and
+ * cutlass_75_wmma_tensorop_s161616gemm_f16_16x16 (cap 384); past it cuBLAS
+ * runs kernels that keep to about one wave of the SMs,
+ * cutlass_75_tensorop_s1688gemm_bf16_64x64 (cap 120) and
+ * cutlass_75_wmma_tensorop_f16_s161616gemm_f16_32x32 (cap 128), their
+ * pieces growing with K without end (no K where the rule stops).
+ * Seen on an H200 (gemm_probe_tiny.json, gemm_probe_splitk.json,
+ * gemm_probe_splitk2.json, fit data, grid.z): 6x7 at K = 1001, 2047 and
+ * 3001 split 126, 256 and 376 ways (fp16), 126, 256 and 188 (bf16); 12x20
+ * at 2001, 251 ways (both); 6x7 at 8191, 8193, 8705 and 9217 342, 342, 363
+ * and 385 ways (fp16: pieces of 24, 384 whole ones at 9217) and 256, 257,
+ * 218 and 231 (bf16: pieces of 32, 32, 40, 40); 3x9x9001 376 and 226. Then
+ * 6x7 at K = 10001 to 16383 and 32767, 3x9x12001: 126 to 129 ways (fp16,
+ * pieces of 80 to 256) and 114 to 121 (bf16, pieces of 88 to 272; whole
+ * pieces 113 to 120, the next smaller piece giving 124 to 128). The switch
+ * lies between K = 9217 and 10001; 9600 is taken (ESTIMATE: the middle).
+ * Not larger outputs (30x30x999: 16 and 8 ways; 33x20 at 511 to 8191: 8 to
+ * 79), not K under 1000 (bf16 6x7x511 and 7x5x512 ran gemmSN_NN unsplit).
+ * With K a multiple of 8 the pieces are 64 deep (7x5 at K = 1024 to 8192:
+ * K / 64 ways), as the least-time split finds. The reduction kernel then
+ * sums hundreds of partials and outweighs the GEMM kernel (8.5 to 12.7 us
+ * against 3.3 to 4.3 us). */
 #define ALIGN1_PIECE 8
 #define ALIGN1_MAX_OUTPUT 256
 #define ALIGN1_MIN_K 1000
-#define ALIGN1_MAX_K 8192
+#define ALIGN1_WAVE_KERNEL_MIN_K 9600
 #define ALIGN1_CAP_BF16 256
 #define ALIGN1_CAP_FP16 384
+#define ALIGN1_WAVE_CAP_BF16 120
+#define ALIGN1_WAVE_CAP_FP16 128
+
+/* K in pieces of a multiple of unit, the fewest whole pieces within cap
+ * (the smallest such piece: K / piece <= cap, that is piece > K / (cap +
+ * 1)), the partial last piece a block of its own: the number of pieces. */
+static int whole_pieces_within(int64_t k, int64_t unit, int64_t cap)
+{
+    int64_t least = k / (cap + 1) + 1;
+    int64_t piece = (least + unit - 1) / unit * unit;
+    return (int)((k + piece - 1) / piece);
+}
+
+/* tf32's unaligned kernels (K or n not a multiple of 4: cutlass_80_
+ * tensorop_s1688gemm ... _align1 and _align2) for outputs of at most 4096
+ * elements (one 64x64 tile's worth): the same rule over the blocks of all
+ * its tiles (counted in 64 rows by 128 columns, the 5x100 output one), within one wave of 128
+ * (the SMs in whole 8s), pieces a multiple of 8 (one mma.sync K step of
+ * tf32), or of 32 (one K stage of the tile) where K is a multiple of 8.
+ * Seen on an H200 (gemm_probe_tiny.json, gemm_probe_splitk.json,
+ * gemm_probe_splitk2.json, fit data, grid.z): 6x7x1001 126 ways,
+ * 30x30x999 125, 12x20x2001 126, 6x7 and 33x20 at 2047 128, 7x61, 33x20
+ * and 5x100 at 2001 126 (256x128 tiles), at 3001 126 or 2 x 63, 7x61 and
+ * 5x100 at 4001 126, 556x7x1103 9 tiles x 14 ways; 7x5 at K = 1024, 2048,
+ * 4096, 8192 and 16384 to 65536: 32, 64, 128, 128 and 128 (pieces of 32
+ * to 512). Outputs of more than 256 elements past K = 4096 (128 pieces of
+ * one 32-deep stage) run the 64x64_16x6 kernel at about half a wave: 33x20
+ * at 4001 to 8191 59, 74, 58, 57 and 57 ways, 7x61 and 5x100 at 5001 to
+ * 7001 57 to 74, 31x33x8192 52: taken as a cap of 64 (ESTIMATE: the ways
+ * seen lie 52 to 74), up to K = 16384 (33x20 and 6x7 at 32767 ran 131
+ * ways). Not K under 768 (6x7, 7x5 and 33x20 at 511 and 512 ran an
+ * unsplit sm80_xmma kernel, 30x30x999 these; ESTIMATE: between); not larger outputs (250x250x8192: 16 tiles
+ * of 64x64 64 ways, four waves; the least-time split stands). */
+#define TF32_ALIGN 4
+#define TF32_MIN_K 768
+#define TF32_PIECE 8
+#define TF32_ALIGNED_K_PIECE 32
+#define TF32_WAVE_ROUND 8
+#define TF32_MAX_OUTPUT 4096
+#define TF32_TILE_ROWS 64
+#define TF32_TILE_COLUMNS 128
+#define TF32_HALF_WAVE_MIN_OUTPUT 256
+#define TF32_HALF_WAVE_MIN_K 4097
+#define TF32_HALF_WAVE_MAX_K 16383
+
+static int tf32_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    if ((req->k % TF32_ALIGN == 0 && req->n % TF32_ALIGN == 0) || req->k < TF32_MIN_K ||
+        req->m * req->n > TF32_MAX_OUTPUT)
+        return 0;
+    int64_t tiles = (req->m + TF32_TILE_ROWS - 1) / TF32_TILE_ROWS *
+                    ((req->n + TF32_TILE_COLUMNS - 1) / TF32_TILE_COLUMNS) * req->batch;
+    int64_t wave = gpu->sm_count - gpu->sm_count % TF32_WAVE_ROUND;
+    if (req->m * req->n > TF32_HALF_WAVE_MIN_OUTPUT && req->k >= TF32_HALF_WAVE_MIN_K &&
+        req->k <= TF32_HALF_WAVE_MAX_K)
+        wave /= 2;
+    int64_t cap = wave / tiles;
+    if (cap < 1)
+        return 0;
+    return whole_pieces_within(req->k, req->k % 8 == 0 ? TF32_ALIGNED_K_PIECE : TF32_PIECE, cap);
+}
 
 int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || req->sparse)
+        return 0;
+    if (req->dtype == SIMT_DTYPE_TF32)
+        return tf32_align1_split(gpu, req);
     int sixteen_bit = req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16;
-    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || !sixteen_bit || req->sparse ||
-        req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K || req->k > ALIGN1_MAX_K ||
+    if (!sixteen_bit || req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K ||
         req->m * req->n > ALIGN1_MAX_OUTPUT)
         return 0;
-    int64_t cap = req->dtype == SIMT_DTYPE_FP16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
-    int64_t piece = ALIGN1_PIECE;
-    while ((req->k + piece - 1) / piece > cap)
-        piece += ALIGN1_PIECE;
-    return (int)((req->k + piece - 1) / piece);
-}
-
-const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, int fixed_split)
-{
-    if (fixed_split <= 0)
-        return "";
-    if (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16)
-        return " (cuBLAS's split for its align1 16-bit kernels of tiny outputs: K in pieces of 8, or more to "
-               "keep "
-               "within 256 blocks for bf16, 384 for fp16)";
-    return " (cuBLAS's split for its SIMT SGEMM on few tiles: K in pieces of 128)";
+    int fp16 = req->dtype == SIMT_DTYPE_FP16;
+    int64_t cap = fp16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
+    if (req->k >= ALIGN1_WAVE_KERNEL_MIN_K)
+        cap = fp16 ? ALIGN1_WAVE_CAP_FP16 : ALIGN1_WAVE_CAP_BF16;
+    return whole_pieces_within(req->k, ALIGN1_PIECE, cap);
 }
 
 /* Hopper's TMA kernels (nvjet) for outputs of few tiles against a long K:
@@ -115,4 +178,95 @@ double simt_gemm_stream_k_share(double per_sm, int64_t k_tiles)
     if (least > (double)k_tiles)
         least = (double)k_tiles;
     return per_sm > least ? per_sm : least;
+}
+
+/* FP32 outputs of 2 to 16 rows by 65 to 128 columns at K of 65 to 1024:
+ * cuBLAS 13.1 runs sm80_xmma_gemm_f32f32_f32f32_f32 (FMA) after a memset,
+ * K split over gridDim.z as far as every SM's resident blocks reach, the
+ * splits of a tile summed in the kernel one after another (no reduction
+ * kernel). Seen on an H200 (gemm_probe_tiny.json, gemm_probe_splitk2.json,
+ * fit data): 6x82 and 16x80 at K = 131 to 1000: tilesize32x32, a grid of
+ * 3 tiles x 176 (4 blocks an SM on 132 SMs), 26.3 to 26.9 us whatever K;
+ * 16x96 at the same K: tilesize32x128, 1 x 264 (2 an SM), 49.8 to 50.7
+ * us. The time grows with the split, not K: a chain of hand-offs, 0.151
+ * us a split at 32x32 (against L2's latency of 0.141 us by the H200's
+ * figure) and 0.19 us at 32x128: one L2 round trip each, taken (16x96
+ * then 25% short). Not 16x48 nor 4x300 (the split SIMT SGEMM), nor K = 48
+ * (gemmSN_NN, unsplit). The bounds past those seen are ESTIMATEs: n over
+ * 64 (two 32-wide tiles; 48 ran the SIMT SGEMM) up to the 128-wide tile, K
+ * over 64 up to 1024; the 32x32 tile up to n = 88 (80 and 82 ran it, 96
+ * the 32x128 one). */
+#define FMA_SERIAL_MIN_M 2
+#define FMA_SERIAL_MAX_M 16
+#define FMA_SERIAL_MIN_N 65
+#define FMA_SERIAL_MAX_N 128
+#define FMA_SERIAL_MIN_K 65
+#define FMA_SERIAL_MAX_K 1024
+#define FMA_SERIAL_NARROW_MAX_N 88
+
+static const struct tile_shape fma_serial_tiles[] = {{32, 32, 0}, {32, 128, 0}};
+/* blocks an SM holds at once, by tile (the grids above) */
+static const int fma_serial_per_sm[] = {4, 2};
+
+static int fma_serial_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 8 && req->dtype == SIMT_DTYPE_FP32 &&
+           !req->sparse && req->batch == 1 && req->m >= FMA_SERIAL_MIN_M && req->m <= FMA_SERIAL_MAX_M &&
+           req->n >= FMA_SERIAL_MIN_N && req->n <= FMA_SERIAL_MAX_N && req->k >= FMA_SERIAL_MIN_K &&
+           req->k <= FMA_SERIAL_MAX_K;
+}
+
+int simt_gemm_fma_serial_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    if (!fma_serial_runs(gpu, req))
+        return 0;
+    size_t t = req->n <= FMA_SERIAL_NARROW_MAX_N ? 0 : 1;
+    int64_t tiles = (req->n + fma_serial_tiles[t].n - 1) / fma_serial_tiles[t].n;
+    int64_t split = (int64_t)fma_serial_per_sm[t] * gpu->sm_count / tiles;
+    return split >= 2 ? (int)split : 0;
+}
+
+void simt_gemm_fma_serial_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                struct shape_context *ctx, const struct tile_shape **tiles, size_t *count)
+{
+    int split = simt_gemm_fma_serial_split(gpu, req);
+    if (split == 0 || !(ctx->l2_latency_s > 0.0))
+        return;
+    ctx->fixed_split = split;
+    ctx->fma_serial = 1;
+    *tiles = &fma_serial_tiles[req->n <= FMA_SERIAL_NARROW_MAX_N ? 0 : 1];
+    *count = 1;
+}
+
+void simt_gemm_fma_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c)
+{
+    if (!ctx->fma_serial || split < 2)
+        return;
+    /* the memset, then each split after the first waits one L2 round trip
+     * for the one before; the partials each reads and writes at L2's rate */
+    const struct simt_gemm_request *req = ctx->req;
+    double partial = (double)req->m * (double)req->n * 4.0;
+    double bytes_s =
+        ctx->l2_bytes_per_s > 0.0 ? 2.0 * (double)(split - 1) * partial / ctx->l2_bytes_per_s : 0.0;
+    c->reduce_s = ctx->memset_s + (double)(split - 1) * ctx->l2_latency_s + bytes_s;
+    c->serial_reduce = 1;
+}
+
+const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, int fixed_split)
+{
+    if (fixed_split <= 0)
+        return "";
+    if (req->dtype == SIMT_DTYPE_TF32)
+        return " (cuBLAS's split for its unaligned tf32 kernels of a few tiles: K in pieces of 8, or 32 "
+               "where K "
+               "is a multiple of 8, the fewest that keep the tiles' blocks within one wave, or half a wave "
+               "for the 64x64 kernel of outputs over 256 elements at K of 4097 to 16383)";
+    if (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16)
+        return " (cuBLAS's split for its align1 16-bit kernels of tiny outputs: K in pieces of 8, or more to "
+               "keep the whole pieces within 256 blocks for bf16, 384 for fp16, and past K = 9600 within "
+               "one wave, 120 and 128)";
+    if (req->n <= FMA_SERIAL_MAX_N)
+        return " (cuBLAS's in-kernel split for fp32 outputs of 2 to 16 rows by 65 to 128 columns: as many "
+               "blocks as the SMs hold at once)";
+    return " (cuBLAS's split for its SIMT SGEMM on few tiles: K in pieces of 128)";
 }

@@ -760,7 +760,11 @@ END_TEST
  * more than DRAM's (4 x 4096 + 4096^2) x 4 + 4 x 4096 x 4 = 67,239,936 B
  * at 4e12 B/s (16.81 us); plus the floor and one round's two latencies.
  * n = 4096 x 64: 4096 blocks, 4 rounds (372 us), DRAM's 4.295e9 B take
- * 1,074 us: DRAM-bound. m = 3 keeps the tile kernels; so does an AMD GPU. */
+ * 1,074 us: DRAM-bound. m = 3 keeps the tile kernels; so does an AMD GPU.
+ * Below 64 of its blocks (n = 300: 5) cuBLAS ran its split SIMT SGEMM at
+ * K = 131 to 1000 and gemmSN at K = 48 (gemm_small_n.c): 4x300x1000 gets
+ * a tile kernel, so does 4x4032x1000 (63 blocks: 4096 is the first n of
+ * 64), and 4x300x48 gemmSN's 5 blocks. */
 START_TEST(small_n_kernel_rows)
 {
     struct simt_gpu_spec g;
@@ -781,6 +785,13 @@ START_TEST(small_n_kernel_rows)
     ck_assert_double_eq_tol(r.time_s, FLOOR + 4.0e-6 + bytes / 4.0e12, 1e-12);
     r = predict_ok(&g, 3, 4096, 4096, 1, SIMT_DTYPE_FP32);
     ck_assert_int_ne(r.tile_m, 4);
+    r = predict_ok(&g, 4, 300, 1000, 1, SIMT_DTYPE_FP32);
+    ck_assert_int_ne(r.tile_m, 4); /* gemmSN's tile is 4 x 64 */
+    r = predict_ok(&g, 4, 4032, 1000, 1, SIMT_DTYPE_FP32);
+    ck_assert_int_ne(r.tile_m, 4);
+    r = predict_ok(&g, 4, 300, 48, 1, SIMT_DTYPE_FP32);
+    ck_assert_int_eq(r.tile_m, 4);
+    ck_assert_int_eq(r.tiles, 5);
     g.vendor = SIMT_VENDOR_AMD;
     r = predict_ok(&g, 4, 4096, 4096, 1, SIMT_DTYPE_FP32);
     ck_assert_int_ne(r.tile_m, 4);

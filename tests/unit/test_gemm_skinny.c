@@ -198,6 +198,70 @@ START_TEST(fit_data_h200)
 }
 END_TEST
 
+/* int8 with m <= 128 and K <= 4096: 64x64_128x6 as well as 64x128 where
+ * 64x128 would leave more than half the SMs idle (32x4096x4096: 32 blocks
+ * of 64x128 on 132 SMs; cuBLAS ran 64x64 on a grid of 8 x 8,
+ * gemm_probe_skinny.json, 14.0 us; the model +30% with 64x128), not where
+ * 64x128 fills them (128x8192x4096: 128 blocks, ran 64x128,
+ * gemm_probe_choice.json), nor for K of 8192 (their own rule). */
+START_TEST(int8_narrow_tile_few_blocks)
+{
+    const struct tile_shape narrow = {64, 64, 6}, wide = {64, 128, 3};
+    struct simt_gemm_request req = {
+        32, 4096, 4096, 1, SIMT_DTYPE_INT8, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    ck_assert_int_eq(simt_gemm_int8_runs_tile(&req, &narrow), 0);
+    ck_assert_int_eq(simt_gemm_int8_runs_tile_on(&req, &narrow, 132), 1);
+    ck_assert_int_eq(simt_gemm_int8_runs_tile_on(&req, &wide, 132), 1);
+    ck_assert_int_eq(simt_gemm_int8_runs_tile_on(&req, &narrow, 64), 0); /* 32 blocks fill half of 64 */
+    req.m = 128;
+    req.n = 8192;
+    ck_assert_int_eq(simt_gemm_int8_runs_tile_on(&req, &narrow, 132), 0);
+    gemm_db_load();
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
+    struct simt_gemm_result r;
+    ck_assert_int_eq(predict(h200, SIMT_DTYPE_INT8, 32, 4096, 4096, SIMT_GEMM_LAUNCH_SINGLE, &r), SIMT_OK);
+    ck_assert_int_eq(r.tile_n, 64);
+    double error = (r.time_s - 14.0e-6) / 14.0e-6;
+    ck_assert_msg(fabs(error) <= 0.20, "int8 32x4096x4096: %+.1f%%", 100.0 * error);
+    gemm_db_unload();
+}
+END_TEST
+
+/* FP32 with 17 to 32 rows against a wide B: cuBLAS's 64-row FMA tile once
+ * the 32-row one has 2.4 tiles a SM or more (gemm_probe_skinny2.json:
+ * m = 24 and 32 ran 64x128 at n = 49152 and 65536, 32x128 at 16384 and
+ * 32768; the model 29% too fast with 32x128 there); m = 16 keeps 32x128
+ * (ran it at n = 57344). Each time within 10% of the measured one. */
+static const struct {
+    int64_t m, n;
+    double measured_s;
+    int wide_rows;
+} fp32_rows[] = {
+    {32, 65536, 1455.6e-6, 1}, {24, 49152, 1092.9e-6, 1}, {32, 32768, 506.9e-6, 0},
+    {24, 32768, 501.4e-6, 0},  {32, 16384, 263.8e-6, 0},
+};
+
+START_TEST(fp32_skinny_rows_tile)
+{
+    gemm_db_load();
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
+    for (size_t i = 0; i < sizeof fp32_rows / sizeof fp32_rows[0]; i++) {
+        struct simt_gemm_result r;
+        ck_assert_int_eq(
+            predict(h200, SIMT_DTYPE_FP32, fp32_rows[i].m, fp32_rows[i].n, 8192, SIMT_GEMM_LAUNCH_SINGLE, &r),
+            SIMT_OK);
+        double error = (r.time_s - fp32_rows[i].measured_s) / fp32_rows[i].measured_s;
+        ck_assert_msg(fabs(error) <= 0.10, "fp32 %lldx%lldx8192: %+.1f%%", (long long)fp32_rows[i].m,
+                      (long long)fp32_rows[i].n, 100.0 * error);
+        ck_assert_int_eq(r.tile_m >= 64, fp32_rows[i].wide_rows);
+    }
+    struct simt_gemm_result r;
+    ck_assert_int_eq(predict(h200, SIMT_DTYPE_FP32, 16, 57344, 8192, SIMT_GEMM_LAUNCH_SINGLE, &r), SIMT_OK);
+    ck_assert_int_lt(r.tile_m, 64);
+    gemm_db_unload();
+}
+END_TEST
+
 /* On every GPU: doubling DRAM's bandwidth never slows the class's shapes,
  * nor, where the queue applies (the 448-wide tile, int8 in rounds), does
  * halving DRAM's latency; and where the queue is what binds (the H200's
@@ -276,6 +340,8 @@ static Suite *skinny_suite(void)
     tcase_add_test(tc, stage_under_queue);
     tcase_add_test(tc, single_row_tile);
     tcase_add_test(tc, fit_data_h200);
+    tcase_add_test(tc, int8_narrow_tile_few_blocks);
+    tcase_add_test(tc, fp32_skinny_rows_tile);
     tcase_add_test(tc, monotone_every_gpu);
     suite_add_tcase(s, tc);
     return s;

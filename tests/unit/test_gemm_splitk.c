@@ -4,7 +4,8 @@
  * pieces of 8 under a cap (hand-worked), the least K steps of a stream-K
  * block, and whole answers on the H200 against the probe's single calls
  * (tests/gpu/results/h200/gemm_probe_splitk.json and gemm_probe_tiny.json,
- * fit data), which the model missed by +61% to +162% and -32% before. */
+ * fit data), which the model missed by +61% to +162% and -32% before;
+ * gemm_probe_splitk2.json's, -29% to -85% before. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -87,22 +88,107 @@ START_TEST(align1_pieces_by_hand)
     ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 342);
     r.k = 3001; /* 375.1: 376 */
     ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 376);
+    r.k = 9217; /* 9217 / 24 = 384.04: 384 whole pieces, 385 blocks */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 385);
+    r.k = 12289; /* past 9600 the cap is 128: 12289 / 96 = 128.01, 129 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 129);
+    r.dtype = SIMT_DTYPE_BF16; /* 120 for bf16: / 96 = 128 > 120; / 104 = 118.2 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 119);
+    r.k = 8193; /* 256 whole pieces of 32 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 257);
+    r.k = 1000001; /* no end in K: pieces of 8272, one wave */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 121);
+    r.dtype = SIMT_DTYPE_FP16;
     r.m = 12;
     r.n = 20;
     r.k = 2001;
     ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 251);
-    /* outside: K a multiple of 8, K under 1000 or over 8192, larger
-     * outputs, other types, other vendors */
+    /* outside: K a multiple of 8, K under 1000, larger outputs, other
+     * types, other vendors */
     struct simt_gemm_request out[] = {
-        request(6, 7, 2048, SIMT_DTYPE_FP16), request(6, 7, 511, SIMT_DTYPE_FP16),
-        request(6, 7, 8193, SIMT_DTYPE_FP16), request(30, 30, 2001, SIMT_DTYPE_FP16),
-        request(6, 7, 2001, SIMT_DTYPE_FP32), request(6, 7, 2001, SIMT_DTYPE_TF32),
+        request(6, 7, 2048, SIMT_DTYPE_FP16),  request(6, 7, 511, SIMT_DTYPE_FP16),
+        request(6, 7, 16384, SIMT_DTYPE_BF16), request(30, 30, 2001, SIMT_DTYPE_FP16),
+        request(6, 7, 2001, SIMT_DTYPE_FP32),  request(6, 7, 2001, SIMT_DTYPE_FP64),
     };
     for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
         ck_assert_int_eq(simt_gemm_align1_split(&g, &out[i]), 0);
     g.vendor = SIMT_VENDOR_AMD;
     r = request(6, 7, 2001, SIMT_DTYPE_FP16);
     ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 0);
+}
+END_TEST
+
+/* Hand-worked, on the round GPU's 128 SMs: tf32's unaligned kernels keep
+ * all the tiles' blocks within the wave of 128, in pieces of 8 (32 where
+ * K is a multiple of 8), half a wave for outputs over 256 elements at K
+ * of 4097 to 16383. */
+START_TEST(tf32_unaligned_pieces_by_hand)
+{
+    struct simt_gpu_spec g;
+    gemm_round_gpu(&g, 8);
+    struct simt_gemm_request r = request(7, 61, 2001, SIMT_DTYPE_TF32);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 126); /* 2001 / 16 = 125.1 */
+    r.k = 5001;                                            /* 427 elements: 64 blocks; 5001 / 80 = 62.5 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 63);
+    r.k = 20001; /* past 16383 the whole wave again: / 160 = 125.0 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 126);
+    r.m = 6;
+    r.n = 7;
+    r.k = 8191; /* 42 elements: the whole wave; / 64 = 127.98 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 128);
+    r.n = 5;
+    r.k = 2048; /* K a multiple of 8: pieces of 32 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 64);
+    r.m = 556;
+    r.n = 7;
+    r.k = 1103; /* 9 tiles: 14 blocks each; / 80 = 13.8 */
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 14);
+    /* outside: aligned, short K, large outputs */
+    struct simt_gemm_request out[] = {
+        request(8, 8, 8192, SIMT_DTYPE_TF32),
+        request(6, 7, 511, SIMT_DTYPE_TF32),
+        request(250, 250, 8192, SIMT_DTYPE_TF32),
+    };
+    for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
+        ck_assert_int_eq(simt_gemm_align1_split(&g, &out[i]), 0);
+}
+END_TEST
+
+/* Hand-worked on the round GPU's 128 SMs: fp32 outputs of a few rows by
+ * 65 to 128 columns split as far as the resident blocks reach (4 an SM of
+ * the 32x32 tile, 2 of the 32x128 one), summed one L2 latency a split. */
+START_TEST(fma_serial_split_by_hand)
+{
+    struct simt_gpu_spec g;
+    gemm_round_gpu(&g, 9);
+    struct simt_gemm_request r = request(6, 82, 501, SIMT_DTYPE_FP32);
+    ck_assert_int_eq(simt_gemm_fma_serial_split(&g, &r), 170); /* 3 tiles: 512 / 3 */
+    r.n = 96;                                                  /* one 32x128 tile: 256 */
+    ck_assert_int_eq(simt_gemm_fma_serial_split(&g, &r), 256);
+    struct simt_gemm_request out[] = {
+        request(16, 48, 501, SIMT_DTYPE_FP32), request(4, 300, 501, SIMT_DTYPE_FP32),
+        request(16, 80, 48, SIMT_DTYPE_FP32),  request(16, 80, 2048, SIMT_DTYPE_FP32),
+        request(32, 80, 501, SIMT_DTYPE_FP32), request(16, 80, 501, SIMT_DTYPE_TF32),
+    };
+    for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
+        ck_assert_int_eq(simt_gemm_fma_serial_split(&g, &out[i]), 0);
+    /* the chain: a memset, then 169 L2 latencies, plus the partials at L2's
+     * rate */
+    struct shape_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    r.n = 82;
+    ctx.req = &r;
+    ctx.memset_s = 1e-6;
+    ctx.l2_latency_s = 0.1e-6;
+    ctx.l2_bytes_per_s = 1e12;
+    struct candidate c;
+    memset(&c, 0, sizeof c);
+    simt_gemm_fma_serial_reduce(&ctx, 170, &c);
+    ck_assert_double_eq(c.reduce_s, 0.0); /* not set up: nothing */
+    ctx.fma_serial = 1;
+    simt_gemm_fma_serial_reduce(&ctx, 170, &c);
+    ck_assert_double_eq_tol(c.reduce_s, 1e-6 + 169 * 0.1e-6 + 2.0 * 169 * 6 * 82 * 4.0 / 1e12, 1e-12);
+    ck_assert_int_eq(c.serial_reduce, 1);
 }
 END_TEST
 
@@ -132,6 +218,13 @@ START_TEST(h200_single_calls_near_the_probe)
         {8, 8, 65536, SIMT_DTYPE_FP16, 11.3e-6, 0},  /* nvjet _splitK, 51 ways over grid.y */
         {6, 7, 3001, SIMT_DTYPE_BF16, 13.6e-6, 188}, /* gemm_probe_tiny.json */
         {6, 7, 2047, SIMT_DTYPE_FP16, 15.9e-6, 256},
+        {6, 7, 8705, SIMT_DTYPE_BF16, 15.8e-6, 218}, /* gemm_probe_splitk2.json */
+        {6, 7, 12289, SIMT_DTYPE_BF16, 14.1e-6, 119},
+        {6, 7, 12289, SIMT_DTYPE_FP16, 11.3e-6, 129},
+        {7, 61, 2001, SIMT_DTYPE_TF32, 16.5e-6, 126},
+        {33, 20, 6001, SIMT_DTYPE_TF32, 11.8e-6, 0},  /* 64x64_16x6, 58 ways */
+        {16, 80, 401, SIMT_DTYPE_FP32, 30.1e-6, 176}, /* sm80_xmma 32x32, in-kernel chain */
+        {16, 96, 640, SIMT_DTYPE_FP32, 54.0e-6, 264}, /* 32x128 */
     };
     for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++) {
         struct simt_gemm_request req = request(probe[i].m, probe[i].n, probe[i].k, probe[i].dtype);
@@ -157,6 +250,8 @@ static Suite *suite(void)
     tcase_add_test(tc, fma_splits_fill_one_wave);
     tcase_add_test(tc, tensor_splits_keep_deep_pieces);
     tcase_add_test(tc, align1_pieces_by_hand);
+    tcase_add_test(tc, tf32_unaligned_pieces_by_hand);
+    tcase_add_test(tc, fma_serial_split_by_hand);
     tcase_add_test(tc, stream_k_blocks_take_21_steps);
     tcase_add_test(tc, h200_single_calls_near_the_probe);
     suite_add_tcase(s, tc);
