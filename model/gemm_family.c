@@ -64,22 +64,86 @@ void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *coun
     *count = sizeof tf32_mma_sync_tiles / sizeof tf32_mma_sync_tiles[0];
 }
 
-/* Outputs of a few tiles: cuBLAS splits K for its mma.sync tf32 kernels
- * and runs its reduction kernel (splitKreduce) behind them, even where K
- * is one tile deep: seen on an H200 for outputs of 1 to 16 tiles of
- * 64x64 in 11 of the 12 such shapes (8x8x8, 16x16x16, 16x80x16,
- * 16x16x112, 32x32x32, 64x64x64, 16x256x256, 16x16x1024, 448x76x452,
- * 556x7x1103, 64x256x8192; not 128x128x128), for 64x4096x4096 (64 tiles)
- * but not 16x4784x16 (75), and never for 80 tiles or more. The rule counts
- * tiles of 64x64, up to 16 (an eighth of an H200's SMs; a count, not a
- * share, so that more SMs never add a kernel); aligned shapes only (an
- * unaligned 1023x6x14 ran one sm80_xmma kernel). */
+/* Whether cuBLAS runs its split-K form of the mma.sync tf32 kernels, and
+ * so its reduction kernel (splitKreduce) behind, even unsplit: the kernel
+ * it chose says so, not the tile count alone. Seen on an H200
+ * (gemm_probe_shortk.json, gemm_probe_tf32.json, gemm_probe_tiny.json,
+ * gemm_probe_small.json, gemm_probe.json, fit data; tiles of 64x64, grid.z
+ * the split):
+ *  - K of one 16-deep stage or less (K <= 16): the split form splits K
+ *    into pieces of 4 elements (16 bytes: z = 2 at K = 8, 4 at K = 16) up
+ *    to about one block an SM (4096x16x16: 64 tiles, z = 2, 128 blocks).
+ *    It ran for outputs of at most 16 tiles in 19 of 25 shapes (64^2,
+ *    128^2, 256^2 at K = 4 to 16, 16x1024, 32x1024, 64x512, 1024x48 and
+ *    1024x64 at K = 16, the tiny ones; not 48x1024x16, 64x1024 at K = 8
+ *    and 16, 1024x16x16, 1024x32x16, 512x64x16),
+ *    and for taller than wide outputs (m > n: cuBLAS's M, our n, the
+ *    short side) of up to 32 tiles, or up to 64 tiles one tile column wide
+ *    (n <= 64), where the split puts 2 to 4 blocks on the SMs a tile would
+ *    leave idle (1024x96x16, 1024x128x16, 2048x16x16, z = 4; 4096x16x16,
+ *    z = 2: its 64x64_16x10 kernel); wider ones of 32 tiles and more ran
+ *    unsplit without it (16x2048, 96x1024, 128x1024, 128x2048, 16x4784),
+ *    and so did 512^2 and 2048x128 (64 tiles) at K = 4 to 16;
+ *  - K of 2 to 7 stages (16 < K < 128): splitting gains nothing, and the
+ *    split form ran for outputs of 1 to 4 tiles only (32^3, 64^2 and 128^2
+ *    at K = 32 and 64, 8x8x64, 16x16x112; not 100^3), not for 16 tiles at
+ *    K = 32 and 64 in 6 of 8 shapes (64x1024, 1024x32, 1024x64, 256^2 x
+ *    64; it ran at 256^2 x 32 and 32x1024x32);
+ *  - K of 128 and more: a real split over K for outputs of 1 to 16 tiles
+ *    (16x256x256, 448x76x452, 556x7x1103, 16x1024x2048, 256^2 x 2048 and
+ *    the 8192-deep ones; not 128^3), and for 64x4096x4096 (64 tiles) but
+ *    not 16x4784x16 (75), never for 80 tiles or more.
+ * Counts of tiles, not shares of the SMs, so that more SMs never add a
+ * kernel; aligned shapes only (an unaligned 1023x6x14 ran one sm80_xmma
+ * kernel). */
+#define TF32_ONE_STAGE_K 16
+#define TF32_SPLIT_MIN_K 128
 #define TF32_FEW_TILES 16
+#define TF32_TALL_TILES 32
+#define TF32_ONE_COLUMN_N 64
+#define TF32_ONE_COLUMN_TILES 64
+#define TF32_SHORT_K_TILES 4
 
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
+    if (!simt_gemm_tf32_mma_sync(gpu, req))
+        return 0;
     int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
-    return simt_gemm_tf32_mma_sync(gpu, req) && tiles <= TF32_FEW_TILES;
+    if (req->k <= TF32_ONE_STAGE_K)
+        return tiles <= TF32_FEW_TILES ||
+               (req->m > req->n && (tiles <= TF32_TALL_TILES ||
+                                    (req->n <= TF32_ONE_COLUMN_N && tiles <= TF32_ONE_COLUMN_TILES)));
+    if (req->k < TF32_SPLIT_MIN_K)
+        return tiles <= TF32_SHORT_K_TILES;
+    return tiles <= TF32_FEW_TILES;
+}
+
+/* The fallback kernels cuBLAS 13.1 runs for unaligned 16-bit shapes (K or
+ * n not a multiple of 8 elements) on an H200, by the tiles in their names
+ * (cutlass_80_tensorop_*_s16816gemm_*_MxN_..._align2, cutlass_75_
+ * tensorop_*_s1688gemm_*_64x64_align1, cutlass_80 and cutlass_75
+ * wmma_tensorop 32x32; our m x n is their N x M): 256x128 (our 128x256),
+ * 128x128, 256x64 (our 64x256), 128x64 (our 64x128), 64x64 and the wmma
+ * 32x32, in every probe file's fp16 and bf16 rows (gemm_probe*.json, fit
+ * data). Every s16816 and s1688 tile is 64 or more on both sides: a 12-row
+ * output runs a 64-row tile with 52 rows predicated off (12x6928x1372:
+ * 256x64 split 5; 12x13856x1372: 128x64; 24x6928x1372: 128x64 split 2,
+ * gemm_probe_skinny.json, gemm_probe_tf32.json), and where its rows are
+ * few the tile's width buys nothing; the 32x32 tile is the wmma kernel's,
+ * run for outputs of a few of them (2x2x2 to 100x100x100) and 12x6928x686.
+ * Their 128x256 (our 256x128) is in the list too: the fit rows name no
+ * kernel for large unaligned 16-bit shapes, and the tf32 family of the
+ * same generation has both 256x128 and 128x256 (above). Stage counts are
+ * left to the rule of the other tensor kernels (0): the names give them (3
+ * to 6) but the choice here is the tile's shape only. */
+static const struct tile_shape fallback16_tiles[] = {
+    {256, 128, 0}, {128, 256, 0}, {128, 128, 0}, {64, 256, 0}, {64, 128, 0}, {64, 64, 0}, {32, 32, 0},
+};
+
+void simt_gemm_fallback16_tiles(const struct tile_shape **tiles, size_t *count)
+{
+    *tiles = fallback16_tiles;
+    *count = sizeof fallback16_tiles / sizeof fallback16_tiles[0];
 }
 
 /* The mma.sync kernels cuBLAS runs for int8 on Hopper (torch._int_mm), by

@@ -173,6 +173,8 @@ int simt_gemm_int8_runs_tile_on(const struct simt_gemm_request *req, const struc
 int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 /* Their tiles: *tiles and *count set to a static list. */
 void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *count);
+/* the tiles of cuBLAS's fallback kernels for unaligned fp16 and bf16 (gemm_family.c) */
+void simt_gemm_fallback16_tiles(const struct tile_shape **tiles, size_t *count);
 /* 1 when those kernels run with cuBLAS's split-K reduction kernel behind
  * them whatever the split (outputs of a few tiles). */
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);

@@ -158,6 +158,59 @@ START_TEST(reduction_kernel_where_cublas_ran_it)
 }
 END_TEST
 
+/* Aligned tf32 on Hopper's mma.sync kernels (model/gemm_family.c,
+ * simt_gemm_tf32_reduce_kernel): where cuBLAS ran its split-K form and the
+ * reduction kernel behind (gemm_probe_shortk.json, gemm_probe_tf32.json,
+ * gemm_probe_small.json: kernel names and grid.z), and where it did not; and the rule on its
+ * own, a request at a time. */
+START_TEST(tf32_reduction_kernel_follows_the_split_form)
+{
+    const struct simt_gpu_spec *gpu = h200();
+    static const struct {
+        int64_t m, n, k;
+        int reduce;
+    } rows[] = {
+        {128, 128, 16, 1},  /* 4 tiles, z = 4 */
+        {2048, 16, 16, 1},  /* 32 tiles one column wide, z = 4 */
+        {4096, 16, 16, 1},  /* 64 tiles, z = 2 */
+        {1024, 64, 8, 1},   /* z = 2 */
+        {64, 64, 64, 1},    /* one tile, z = 2 */
+        {448, 76, 452, 1},  /* 14 tiles, z = 8 */
+        {16, 2048, 16, 0},  /* 32 tiles, one row of them */
+        {512, 512, 16, 0},  /* 64 tiles, square */
+        {256, 256, 64, 0},  /* 16 tiles at 4 stages of K */
+        {1024, 64, 32, 0},  /* 16 tiles, 2 stages */
+        {4096, 16, 32, 0},  /* 64 tiles, 2 stages */
+        {2048, 128, 16, 0}, /* 64 tiles two columns wide */
+        {1024, 128, 16, 1}, /* 32 tiles, taller than wide, z = 4 (gemm_probe_tf32.json) */
+        {128, 1024, 16, 0}, /* its transpose: wider than tall */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct simt_gemm_request req = {rows[i].m,
+                                        rows[i].n,
+                                        rows[i].k,
+                                        1,
+                                        SIMT_DTYPE_TF32,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_SINGLE,
+                                        0};
+        ck_assert_msg(simt_gemm_tf32_reduce_kernel(gpu, &req) == rows[i].reduce, "%lldx%lldx%lld",
+                      (long long)rows[i].m, (long long)rows[i].n, (long long)rows[i].k);
+        int priced = predict(gpu, SIMT_DTYPE_TF32, rows[i].m, rows[i].n, rows[i].k).reduce_s > 0.0;
+        ck_assert_msg(priced == rows[i].reduce, "%lldx%lldx%lld: reduce_s", (long long)rows[i].m,
+                      (long long)rows[i].n, (long long)rows[i].k);
+    }
+    /* fp32 and the wgmma kernels' shapes never */
+    struct simt_gemm_request req = {
+        128, 128, 16, 1, SIMT_DTYPE_FP32, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    ck_assert_int_eq(simt_gemm_tf32_reduce_kernel(gpu, &req), 0);
+    req.dtype = SIMT_DTYPE_TF32;
+    req.m = req.n = 4096;
+    req.k = 4096;
+    ck_assert_int_eq(simt_gemm_tf32_reduce_kernel(gpu, &req), 0);
+}
+END_TEST
+
 /* Every GPU of the database answers the short-K shapes; where the short-K
  * kernels run (NVIDIA from 8.0), one fill a kernel of resident blocks, and
  * a faster clock (the load/store path's rate) never makes it slower. */
@@ -209,6 +262,7 @@ static Suite *suite(void)
     tcase_add_test(tc, one_fill_a_kernel_within_one_stage);
     tcase_add_test(tc, time_follows_c_not_k_within_one_stage);
     tcase_add_test(tc, reduction_kernel_where_cublas_ran_it);
+    tcase_add_test(tc, tf32_reduction_kernel_follows_the_split_form);
     tcase_add_test(tc, every_gpu_answers);
     suite_add_tcase(s, tc);
     return s;

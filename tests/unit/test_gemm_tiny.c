@@ -76,12 +76,43 @@ START_TEST(tf32_fallback_keeps_tile_depth)
 }
 END_TEST
 
+/* Unaligned 16-bit shapes run cuBLAS's fallback kernels, whose tiles are
+ * 64 or more on both sides but for the wmma 32x32 (model/gemm_family.c,
+ * simt_gemm_fallback16_tiles): a 12-row output with K of 1372 (not a
+ * multiple of 8) against 6928 columns gets a 64-row tile as cuBLAS gave it
+ * (256x64 and 128x64 in its names, gemm_probe_skinny.json and
+ * gemm_probe_tf32.json), never the 32x64 or 64x32 of the aligned kernels'
+ * list; the same shape with K = 1376 (aligned) may. */
+START_TEST(sixteen_bit_fallback_tiles)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    static const int64_t shapes[][3] = {{12, 6928, 1372}, {24, 6928, 1372},  {12, 3464, 1372},
+                                        {603, 251, 176},  {512, 3001, 2048}, {2, 5, 7}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        enum simt_dtype types[] = {SIMT_DTYPE_FP16, SIMT_DTYPE_BF16};
+        for (size_t t = 0; t < 2; t++) {
+            struct simt_gemm_result r =
+                gemm_predict_ok(&g, shapes[i][0], shapes[i][1], shapes[i][2], types[t]);
+            ck_assert_int_eq(r.alignment_ok, 0);
+            int wmma = r.tile_m == 32 && r.tile_n == 32;
+            ck_assert_msg(wmma || (r.tile_m >= 64 && r.tile_n >= 64), "%lldx%lldx%lld: tile %dx%d",
+                          (long long)shapes[i][0], (long long)shapes[i][1], (long long)shapes[i][2], r.tile_m,
+                          r.tile_n);
+        }
+    }
+    struct simt_gemm_result narrow = gemm_predict_ok(&g, 12, 6928, 1372, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(narrow.tile_m, 64);
+}
+END_TEST
+
 static Suite *gemm_tiny_suite(void)
 {
     Suite *s = suite_create("gemm_tiny");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, sixteen_bit_k1_priced_by_c);
     tcase_add_test(tc, tf32_fallback_keeps_tile_depth);
+    tcase_add_test(tc, sixteen_bit_fallback_tiles);
     suite_add_tcase(s, tc);
     return s;
 }
