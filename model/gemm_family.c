@@ -189,6 +189,17 @@ static const struct tile_shape int8_mma_sync_tiles[] = {
 #define INT8_WIDE_64_ROW_MAX_K 4096
 #define INT8_LARGE_TILE_MIN_K 8192
 #define INT8_LARGE_TILE_MIN_OUTPUT (1 << 20)
+/* Of the two large ones, their 128x256_128x3 (our 256x128, m padded to
+ * 256 where it is less) alone once the output has 6 x 2^20 elements or
+ * more, their 128x128_128x5 below: all 52 int8 shapes with K >= 8192 and
+ * outputs of 2^20 or more in the probe files (gemm_probe_int8m.json,
+ * m = 64 to 256 against n = 8192 to 65536; gemm_probe_skinny.json,
+ * 57344x128 and 256x57344; gemm_probe*.json) split there: 128x256 from
+ * 96x65536, 128x49152 and 192x32768 (6,291,456) on, 128x128 up to
+ * 160x32768 (5,242,880). The threshold between is an ESTIMATE (the least
+ * output seen running 128x256); at m = 96 and 128 the padded tile does
+ * the work of m = 256 (128x65536x8192: 285 us, 256x65536x8192: 303 us). */
+#define INT8_WIDEST_TILE_MIN_OUTPUT (6 << 20)
 
 int simt_gemm_int8_large_tile(const struct simt_gemm_request *req)
 {
@@ -201,13 +212,13 @@ void simt_gemm_int8_mma_sync_tiles(const struct simt_gemm_request *req, const st
     *tiles = int8_mma_sync_tiles;
     *count = sizeof int8_mma_sync_tiles / sizeof int8_mma_sync_tiles[0];
     if (simt_gemm_int8_large_tile(req))
-        *count = INT8_LARGE_TILES;
+        *count = req->m * req->n >= INT8_WIDEST_TILE_MIN_OUTPUT ? 1 : INT8_LARGE_TILES;
 }
 
 int simt_gemm_int8_runs_tile(const struct simt_gemm_request *req, const struct tile_shape *tile)
 {
     if (simt_gemm_int8_large_tile(req))
-        return tile->m >= 128;
+        return tile->m >= (req->m * req->n >= INT8_WIDEST_TILE_MIN_OUTPUT ? 256 : 128);
     if (req->m > INT8_SMALL_TILE_MAX_M)
         return 1;
     if (tile->m >= 128)

@@ -134,6 +134,41 @@ START_TEST(short_k_runs_the_wide_64_row_tile)
 }
 END_TEST
 
+/* Long K, large outputs: their 128x256 (our 256x128) alone from 6 x 2^20
+ * output elements on, 128x128 too below (gemm_probe_int8m.json's names);
+ * and 128x65536x8192 priced as cuBLAS ran it there, within 10% of its
+ * single call (285.4 us; the 128x128 tile gave -43%). */
+START_TEST(large_outputs_run_the_widest_tile)
+{
+    static const struct tile_shape widest = {256, 128, 3}, square = {128, 128, 5};
+    static const struct {
+        int64_t m, n;
+        int square;
+    } rows[] = {{96, 65536, 0},  {128, 49152, 0}, {192, 32768, 0}, {57344, 128, 0},
+                {160, 32768, 1}, {96, 49152, 1},  {64, 65536, 1},  {256, 16384, 1}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct simt_gemm_request req = {rows[i].m,
+                                        rows[i].n,
+                                        8192,
+                                        1,
+                                        SIMT_DTYPE_INT8,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_SINGLE,
+                                        0};
+        ck_assert_int_eq(simt_gemm_int8_runs_tile(&req, &widest), 1);
+        ck_assert_msg(simt_gemm_int8_runs_tile(&req, &square) == rows[i].square, "%lldx%lld",
+                      (long long)rows[i].m, (long long)rows[i].n);
+    }
+    const struct simt_gpu_spec *gpu = gemm_db_spec("h200-sxm");
+    struct simt_gemm_request req = {
+        128, 65536, 8192, 1, SIMT_DTYPE_INT8, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct simt_gemm_result r;
+    ck_assert_int_eq(simt_gemm_predict(gpu, &req, &r, NULL), SIMT_OK);
+    ck_assert_int_eq(r.tile_m, 256);
+    ck_assert_msg(fabs(r.time_s / 285.4e-6 - 1.0) < 0.10, "128x65536x8192: %g s", r.time_s);
+}
+END_TEST
+
 static const struct tile_shape tile_64x128 = {64, 128, 3};
 
 /* A context and a candidate of `tiles` 64x128 blocks of K = 4096 on the
@@ -258,6 +293,7 @@ int main(void)
     tcase_add_test(tc, resident_blocks_follow_shared_memory);
     tcase_add_test(tc, small_m_runs_64_row_tiles);
     tcase_add_test(tc, short_k_runs_the_wide_64_row_tile);
+    tcase_add_test(tc, large_outputs_run_the_widest_tile);
     tcase_add_test(tc, last_round_paid_at_its_own_pace);
     tcase_add_test(tc, rounds_monotone_in_figures);
     tcase_add_test(tc, evicted_lines_paid_once);
