@@ -80,14 +80,14 @@
  *    the same way): its prologue (kernel parameters, TMA descriptors and
  *    instructions fetched cold, barriers set up) and epilogue. Fitted to the
  *    fit half of tests/gpu/results/h200/heldout/gemm.json with
- *    SM_BYTES_IN_FLIGHT below;
+ *    IN_FLIGHT_STAGES below (refitted there on 2026-12-02);
  *  - KERNEL_FLOOR_S, one of a stream of back-to-back calls (CUDA-graph
  *    replay, the older set tests/gpu/results/h200/gemm.json): the launch is
  *    hidden behind the previous kernel, what is left is the kernel-to-kernel
  *    gap with its ramp-up and tear-down. The 256^3 GEMMs take 2.6 to 4.0 us
  *    in bf16, fp16, fp8, int8 and fp64, of which their work and two DRAM
  *    latencies are under a microsecond: fitted to those five. */
-#define SINGLE_KERNEL_FLOOR_S 1.8e-6
+#define SINGLE_KERNEL_FLOOR_S 1.6e-6
 #define KERNEL_FLOOR_S 2.45e-6
 /* K stages of its tile's operands an SM keeps in flight from memory (the
  * pipeline's depth, Little's law): an SM draws at most that many stages
@@ -100,7 +100,13 @@
  * the least median error on a grid of 1 to 6 stages and 1.5 to 2.1 us
  * (3 stages, 1.8 us: 10.9%); checked again on that grid once a single
  * call paid the dirty lines it evicts: still the least (8.9% to 9.0%, the
- * neighbours within 0.1%). */
+ * neighbours within 0.1%). Refitted on 2026-12-02 at the model of that
+ * day (its split-K, short-K, skinny and int8 tile rules), on the same fit
+ * half and criterion, 1.2 to 1.8 us by 0.1 and 2 to 4 stages: 1.6 us and
+ * 3 stages the least (fit median 4.6%; 1.5 and 1.7 us 4.7%, 1.8 us 5.0%,
+ * 1.2 us 5.3%; 2 and 4 stages 4.9% and 4.7%). The probes' single tiny
+ * kernels (2x2x2 to 64x64x16, one kernel, 4.4 to 4.8 us measured,
+ * gemm_probe_tiny.json) had been 10 to 20% slow at 1.8 us. */
 #define IN_FLIGHT_STAGES 3.0
 /* simt-calibrate measures tensor-core rates as cuBLASLt GEMMs of this size. */
 #define CALIBRATION_DIMENSION 8192
