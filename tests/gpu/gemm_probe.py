@@ -62,6 +62,43 @@ def probed_before(files=("gemm_probe.json", "gemm_probe_small.json", "gemm_probe
     return seen
 
 
+def select(groups, class_prefix, earlier=()):
+    """(cases, refused) of a probe from its groups, (group, dtype, m, n, k)
+    in running order: a shape one of the earlier probe files ran is dropped,
+    a forbidden one (guard()) refused and named in refused, the rest become
+    cases ("probe_<dtype>_<m>x<n>x<k>", dtype, m, n, k, class_prefix +
+    group), checked again by check()."""
+    forbidden, _ = guard()
+    before = probed_before(earlier) if earlier else set()
+    out, refused = [], []
+    for (g, d, m, n, k) in groups:
+        key = (d, m, n, k)
+        if key in before:
+            continue
+        if key in forbidden:
+            refused.append("%s_%dx%dx%d" % key)
+            continue
+        out.append(("probe_%s_%dx%dx%d" % key, d, m, n, k, class_prefix + g))
+    check(out, forbidden)
+    return out, refused
+
+
+def profile_one(dtype, m, n, k, seed):
+    """three calls of one shape (the guard applies), for a profiler such as
+    ncu run around the script"""
+    forbidden, _ = guard()
+    check([("one", dtype, m, n, k)], forbidden)
+    import torch
+    import gemm_bench
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(seed)
+    fn, keep = gemm_bench.make(dtype, m, n, k, gen)
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    del keep
+
+
 def kernels_of(fn):
     """the kernels and memsets three calls of fn launch, with what the
     profiler says of each (grid, block, registers, shared memory, blocks per

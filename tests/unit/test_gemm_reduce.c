@@ -12,25 +12,8 @@
 #include "figures.h"
 #include "gemm.h"
 #include "gemm_internal.h"
+#include "gemm_fixture.h"
 #include "hwdb.h"
-
-#define BUNDLED SIMT_SOURCE_DIR "/hwdb"
-
-static struct simt_hwdb *db;
-
-static void load_db(void)
-{
-    struct simt_diag diag;
-    memset(&diag, 0, sizeof diag);
-    ck_assert_msg(simt_hwdb_load_dir(BUNDLED, &db, &diag) == 0, "hwdb: %s:%d: %s", diag.file, diag.line,
-                  diag.message);
-}
-
-static void unload_db(void)
-{
-    simt_hwdb_unref(db);
-    db = NULL;
-}
 
 /* A context with gpu's figures as gemm.c sets them for the reduction, its
  * fixed cost left out (second_kernel_s 0): what is left is the kernel's
@@ -76,9 +59,7 @@ static double stores_of(const struct simt_gpu_spec *gpu, int64_t m, int64_t n, i
 
 static const struct simt_gpu_spec *h200(void)
 {
-    const struct simt_hwdb_gpu *rec = simt_hwdb_find(db, "h200-sxm");
-    ck_assert_ptr_nonnull(rec);
-    return &rec->spec;
+    return gemm_db_spec("h200-sxm");
 }
 
 /* One block (a 6x7 output): the kernel's durations grew 0.0294 us a split
@@ -140,13 +121,13 @@ END_TEST
 START_TEST(monotone_on_every_gpu)
 {
     static const int64_t sides[] = {1, 7, 16, 33, 512, 4096, 16384};
-    for (size_t i = 0; i < simt_hwdb_count(db); i++) {
-        const struct simt_gpu_spec *g = &simt_hwdb_at(db, i)->spec;
+    for (size_t i = 0; i < simt_hwdb_count(gemm_db); i++) {
+        const struct simt_gpu_spec *g = &simt_hwdb_at(gemm_db, i)->spec;
         for (size_t a = 0; a < sizeof sides / sizeof sides[0]; a++) {
             double previous = 0.0;
             for (int split = 1; split <= 512; split += split < 16 ? 1 : 13) {
                 double t = reduce_of(g, SIMT_DTYPE_FP32, sides[a], sides[a], split);
-                ck_assert_msg(isfinite(t) && t >= previous, "%s %lld split %d", simt_hwdb_at(db, i)->id,
+                ck_assert_msg(isfinite(t) && t >= previous, "%s %lld split %d", simt_hwdb_at(gemm_db, i)->id,
                               (long long)sides[a], split);
                 previous = t;
             }
@@ -162,7 +143,7 @@ static Suite *suite(void)
 {
     Suite *s = suite_create("gemm_reduce");
     TCase *tc = tcase_create("core");
-    tcase_add_unchecked_fixture(tc, load_db, unload_db);
+    tcase_add_unchecked_fixture(tc, gemm_db_load, gemm_db_unload);
     tcase_add_test(tc, slope_per_split_matches_the_probe);
     tcase_add_test(tc, full_blocks_wait_as_long_as_sparse_ones);
     tcase_add_test(tc, large_outputs_are_bandwidth_bound);

@@ -13,31 +13,12 @@
 #include "figures.h"
 #include "gemm.h"
 #include "gemm_internal.h"
+#include "gemm_fixture.h"
 #include "hwdb.h"
-
-#define BUNDLED SIMT_SOURCE_DIR "/hwdb"
-
-static struct simt_hwdb *db;
-
-static void load_db(void)
-{
-    struct simt_diag diag;
-    memset(&diag, 0, sizeof diag);
-    ck_assert_msg(simt_hwdb_load_dir(BUNDLED, &db, &diag) == 0, "hwdb: %s:%d: %s", diag.file, diag.line,
-                  diag.message);
-}
-
-static void unload_db(void)
-{
-    simt_hwdb_unref(db);
-    db = NULL;
-}
 
 static const struct simt_gpu_spec *h200(void)
 {
-    const struct simt_hwdb_gpu *rec = simt_hwdb_find(db, "h200-sxm");
-    ck_assert_ptr_nonnull(rec);
-    return &rec->spec;
+    return gemm_db_spec("h200-sxm");
 }
 
 static struct simt_gemm_result predict(const struct simt_gpu_spec *gpu, enum simt_dtype dtype, int64_t m,
@@ -216,8 +197,8 @@ END_TEST
  * a faster clock (the load/store path's rate) never makes it slower. */
 START_TEST(every_gpu_answers)
 {
-    for (size_t i = 0; i < simt_hwdb_count(db); i++) {
-        const struct simt_gpu_spec *gpu = &simt_hwdb_at(db, i)->spec;
+    for (size_t i = 0; i < simt_hwdb_count(gemm_db); i++) {
+        const struct simt_gpu_spec *gpu = &simt_hwdb_at(gemm_db, i)->spec;
         static const int64_t shapes[][3] = {{4096, 4096, 1}, {1024, 8192, 4}, {128, 128, 8}, {512, 510, 16}};
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
             for (int d = 0; d < 2; d++) {
@@ -248,7 +229,7 @@ START_TEST(every_gpu_answers)
         struct simt_gemm_result quick;
         ck_assert_int_eq(simt_gemm_predict(&faster, &req, &quick, NULL), SIMT_OK);
         ck_assert_msg(quick.time_s <= base.time_s * (1.0 + 1e-12), "%s: a faster clock is slower",
-                      simt_hwdb_at(db, i)->id);
+                      simt_hwdb_at(gemm_db, i)->id);
     }
 }
 END_TEST
@@ -257,7 +238,7 @@ static Suite *suite(void)
 {
     Suite *s = suite_create("gemm_shortk");
     TCase *tc = tcase_create("core");
-    tcase_add_unchecked_fixture(tc, load_db, unload_db);
+    tcase_add_unchecked_fixture(tc, gemm_db_load, gemm_db_unload);
     tcase_add_test(tc, resident_blocks_follow_the_occupancy_rules);
     tcase_add_test(tc, one_fill_a_kernel_within_one_stage);
     tcase_add_test(tc, time_follows_c_not_k_within_one_stage);

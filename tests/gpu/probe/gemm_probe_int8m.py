@@ -25,18 +25,11 @@ import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
 def shape_list():
     """the cases and the held-out shapes refused"""
-    forbidden, _ = gemm_probe.guard()
-    out, refused = [], []
-    for m in (64, 96, 128, 160, 192, 256):
-        for n in (8192, 16384, 32768, 49152, 65536):
-            for k in (2048, 8192):
-                key = ("int8", m, n, k)
-                if key in forbidden:
-                    refused.append("%s_%dx%dx%d" % key)
-                    continue
-                out.append(("probe_%s_%dx%dx%d" % key, "int8", m, n, k, "probe_int8m"))
-    gemm_probe.check(out, forbidden)
-    return out, refused
+    shapes = [("", "int8", m, n, k)
+              for m in (64, 96, 128, 160, 192, 256)
+              for n in (8192, 16384, 32768, 49152, 65536)
+              for k in (2048, 8192)]
+    return gemm_probe.select(shapes, "probe_int8m")
 
 
 def main():

@@ -78,47 +78,22 @@ def rounds_groups():
         out.append(("rounds", "bf16", 64, 57344, k))
     return out
 
+SEED = 1212  # the generator of the operands, the timed run's and --one's
+
 
 def shape_list():
     """the cases and the held-out shapes refused"""
-    forbidden, _ = gemm_probe.guard()
-    out, refused = [], []
     rounds = os.environ.get("SKINNY_GROUPS") == "rounds"
-    before = gemm_probe.probed_before(EARLIER)  # the rounds shapes are none of the first run's
     chosen = rounds_groups() if rounds else groups()
-    for (g, d, m, n, k) in chosen:
-        key = (d, m, n, k)
-        if key in before:
-            continue
-        if key in forbidden:
-            refused.append("%s_%dx%dx%d" % key)
-            continue
-        out.append(("probe_%s_%dx%dx%d" % key, d, m, n, k, "probe_skinny_" + g))
-    gemm_probe.check(out, forbidden)
-    return out, refused
-
-
-def one(dtype, m, n, k):
-    """three calls of one shape (the guard applies), for a profiler"""
-    forbidden, _ = gemm_probe.guard()
-    gemm_probe.check([("one", dtype, m, n, k)], forbidden)
-    import torch
-    import gemm_bench
-    gen = torch.Generator(device="cuda")
-    gen.manual_seed(1212)
-    fn, keep = gemm_bench.make(dtype, m, n, k, gen)
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    del keep
+    return gemm_probe.select(chosen, "probe_skinny_", EARLIER)  # the rounds shapes are none of the first run's
 
 
 def main():
     if len(sys.argv) == 6 and sys.argv[1] == "--one":
-        one(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+        gemm_probe.profile_one(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), SEED)
         return
     cases, refused = shape_list()
-    gemm_probe.main(cases, "gemm_probe_skinny.json", seed=1212, extra_meta={"refused_heldout": refused},
+    gemm_probe.main(cases, "gemm_probe_skinny.json", seed=SEED, extra_meta={"refused_heldout": refused},
                     shapes="skinny GEMMs against a large weight, and transposed (probe_*) "
                            "(tests/gpu/probe/gemm_probe_skinny.py)")
 

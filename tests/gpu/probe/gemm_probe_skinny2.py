@@ -45,45 +45,20 @@ def groups():
             out.append(("fp32m", "fp32", m, n, 8192))
     return out
 
+SEED = 1313  # the generator of the operands, the timed run's and --one's
+
 
 def shape_list():
     """the cases and the held-out shapes refused"""
-    forbidden, _ = gemm_probe.guard()
-    out, refused = [], []
-    before = gemm_probe.probed_before(EARLIER)
-    for (g, d, m, n, k) in groups():
-        key = (d, m, n, k)
-        if key in before:
-            continue
-        if key in forbidden:
-            refused.append("%s_%dx%dx%d" % key)
-            continue
-        out.append(("probe_%s_%dx%dx%d" % key, d, m, n, k, "probe_skinny2_" + g))
-    gemm_probe.check(out, forbidden)
-    return out, refused
-
-
-def one(dtype, m, n, k):
-    """three calls of one shape (the guard applies), for a profiler"""
-    forbidden, _ = gemm_probe.guard()
-    gemm_probe.check([("one", dtype, m, n, k)], forbidden)
-    import torch
-    import gemm_bench
-    gen = torch.Generator(device="cuda")
-    gen.manual_seed(1313)
-    fn, keep = gemm_bench.make(dtype, m, n, k, gen)
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    del keep
+    return gemm_probe.select(groups(), "probe_skinny2_", EARLIER)
 
 
 def main():
     if len(sys.argv) == 6 and sys.argv[1] == "--one":
-        one(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+        gemm_probe.profile_one(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), SEED)
         return
     cases, refused = shape_list()
-    gemm_probe.main(cases, "gemm_probe_skinny2.json", seed=1313, extra_meta={"refused_heldout": refused},
+    gemm_probe.main(cases, "gemm_probe_skinny2.json", seed=SEED, extra_meta={"refused_heldout": refused},
                     shapes="fp32 m = 24..48 against 8192 x 32768..65536, int8 part rounds at K = 2048 and "
                            "4096 (probe_*) (tests/gpu/probe/gemm_probe_skinny2.py)")
 

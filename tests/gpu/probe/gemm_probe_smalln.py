@@ -25,18 +25,11 @@ import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
 def shape_list():
     """the cases and the held-out shapes refused"""
-    forbidden, _ = gemm_probe.guard()
-    out, refused = [], []
-    for m in (2, 4, 8, 12, 16, 32):
-        for n in (1024, 2048, 4096, 8192, 16384, 32768):
-            for k in (256, 1024, 4096, 8192):
-                key = ("fp32", m, n, k)
-                if key in forbidden:
-                    refused.append("%s_%dx%dx%d" % key)
-                    continue
-                out.append(("probe_%s_%dx%dx%d" % key, "fp32", m, n, k, "probe_smalln"))
-    gemm_probe.check(out, forbidden)
-    return out, refused
+    shapes = [("", "fp32", m, n, k)
+              for m in (2, 4, 8, 12, 16, 32)
+              for n in (1024, 2048, 4096, 8192, 16384, 32768)
+              for k in (256, 1024, 4096, 8192)]
+    return gemm_probe.select(shapes, "probe_smalln")
 
 
 def main():

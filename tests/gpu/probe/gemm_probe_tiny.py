@@ -53,19 +53,7 @@ def groups():
 
 def shape_list():
     """the cases and the held-out shapes refused"""
-    forbidden, _ = gemm_probe.guard()
-    out, refused = [], []
-    before = gemm_probe.probed_before()
-    for (g, d, m, n, k) in groups():
-        key = (d, m, n, k)
-        if key in before:
-            continue
-        if key in forbidden:
-            refused.append("%s_%dx%dx%d" % key)
-            continue
-        out.append(("probe_%s_%dx%dx%d" % key, d, m, n, k, "probe_tiny_" + g))
-    gemm_probe.check(out, forbidden)
-    return out, refused
+    return gemm_probe.select(groups(), "probe_tiny_", ("gemm_probe.json", "gemm_probe_small.json", "gemm_probe_choice.json"))
 
 
 def main():
