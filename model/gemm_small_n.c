@@ -47,7 +47,12 @@
  * stream at once (at K = 4096, about 12, 11 and 7.7 GB/s a block with 128,
  * 256 and 512 blocks), a DRAM queue weaker than gemm_skinny.c's closed
  * loop at DRAM's rate would give; the price is 24 to 30% fast at 128 and
- * 256 blocks and K of 1024 to 8192. */
+ * 256 blocks and K of 1024 to 8192. Tried and left out (2026-12-02):
+ * pricing gemmSN for m = 5 to 16 where it ran (grid.y of ceil(m / 4),
+ * blocks resident by the occupancy model from its 64 registers a thread,
+ * 4 an SM) with this per-block rate: those rows got worse where many
+ * blocks stream at once (8x32768x1024, 1024 blocks: -27% with the tile
+ * path, -51% with this price), since the rate leaves out the queue. */
 #define SMALL_N_MIN_M 2
 #define SMALL_N_MIN_BLOCKS 64
 #define SMALL_N_MAX_SHORT_K 64
