@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""tests/gpu/probe/gemm_probe_classes.py - fit data for six classes of GEMM
+that the model priced worst on the H200 after the 2026-12-02 fits (issue 11),
+each a grid of fresh shapes: which kernels cuBLAS runs (name, grid, block,
+registers, shared memory, blocks per SM) and the single-call GPU time,
+measured as gemm_heldout.py measures its rows (torch_cold.cold_times: a
+sleep kernel, a 256 MiB fill that evicts the L2, an event pair around ONE
+call; median of 7 after 2 untimed).
+
+  largek  fp32, m = 2, 4, 8 against n = 2048..8192 at K = 2048..24576:
+          sgemm_largek_lds64's split of K and its rate (model/gemm_small_n.c)
+  sn      fp32, m = 6, 10, 16 against n = 4096..12288 at K = 1536..6144:
+          where gemmSN_NN runs for m of 5 to 16
+  bf16u   bf16 (and fp16 at m = 17 and 651) with odd n: the unaligned
+          16-bit kernels of small outputs
+  tf32    tf32 aligned 1024..2048 squared at K = 128..512, and m = 1
+  int8    int8 of m = 32..512 against n = 16..512 at K = 4096..12288:
+          long K over few output tiles
+  fp64    fp64 at K = 1, 2, 3
+
+The group is chosen with --group (default all, in that order).
+No shape of the held-out half or of the confirmation set, nor any shape
+gemm_heldout.py's cases() draws and does not assign to the fit half, is
+ever run (tests/gpu/gemm_probe.py's guard).
+
+    python3 tests/gpu/probe/gemm_probe_classes.py --out gemm_probe_classes.json [--list]
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
+import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
+
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64")
+
+
+def groups():
+    """(group, dtype, m, n, k) of every group, in running order"""
+    g = {name: [] for name in GROUPS}
+    g["largek"] = [("largek", "fp32", m, n, k) for m in (2, 4, 8) for n in (2048, 4096, 8192)
+                   for k in (2048, 6144, 10240, 12288, 14336, 16384, 24576)]
+    g["sn"] = [("sn", "fp32", m, n, k) for m in (6, 10, 16) for n in (4096, 6144, 8192, 12288)
+               for k in (1536, 3072, 4096, 6144)]
+    g["bf16u"] = [("bf16u", "bf16", m, n, k) for m in (17, 56, 160, 651) for n in (85, 201, 515, 1904)
+                  for k in (8, 49, 101, 200)]
+    g["bf16u"] += [("bf16u", "fp16", m, n, k) for m in (17, 651) for n in (85, 201, 515, 1904)
+                   for k in (8, 49, 101, 200)]
+    g["tf32"] = [("tf32", "tf32", m, n, k) for m in (1024, 1536, 2048) for n in (1024, 1536, 2048)
+                 for k in (128, 256, 512)]
+    g["tf32"] += [("tf32", "tf32", 1, n, k) for n in (600, 1100, 3000) for k in (100, 191, 400, 1000)]
+    g["int8"] = [("int8", "int8", m, n, k) for m in (32, 112, 256, 368, 512) for n in (16, 128, 320, 512)
+                 for k in (4096, 8192, 12288)]
+    g["fp64"] = [("fp64", "fp64", m, n, k) for m in (17, 300, 4096, 16384) for n in (14, 146, 1000)
+                 for k in (1, 2, 3)]
+    return g
+
+
+def shape_list(which):
+    """the cases and the held-out shapes refused"""
+    g = groups()
+    shapes = [s for name in GROUPS if which in ("all", name) for s in g[name]]
+    return gemm_probe.select(shapes, "probe_")
+
+
+def main():
+    which = "all"
+    if "--group" in sys.argv:
+        i = sys.argv.index("--group")
+        which = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+    if which != "all" and which not in GROUPS:
+        raise SystemExit("--group: one of all, " + ", ".join(GROUPS))
+    cases, refused = shape_list(which)
+    gemm_probe.main(cases, "gemm_probe_classes.json", seed=4444, budget_s=250.0,
+                    extra_meta={"refused_heldout": refused, "group": which},
+                    shapes="group %s of tests/gpu/probe/gemm_probe_classes.py (probe_*)" % which)
+
+
+if __name__ == "__main__":
+    main()
