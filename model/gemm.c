@@ -436,7 +436,8 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
             simt_gemm_shortk_reduce_kernel(gpu, req, alignment_ok); /* gemm_shortk.c */
     }
     if (!alignment_ok && (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16))
-        simt_gemm_fallback16_tiles(&s->path.tiles, &s->path.tile_count); /* gemm_family.c */
+        simt_gemm_fallback16_tiles(&s->path.tiles, &s->path.tile_count);                 /* gemm_family.c */
+    simt_gemm_bf16_align1_setup(gpu, req, &s->ctx, &s->path.tiles, &s->path.tile_count); /* gemm_align1.c */
     s->ctx.fixed_split = simt_gemm_align1_split(gpu, req); /* tiny 16-bit outputs (gemm_splitk.c) */
     /* with no clock figure only the non-TMA fraction applies */
     /* aligned (int8): 16-byte loads, no limit beyond the fraction */
@@ -796,13 +797,15 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             out,
             "alignment: k or n is not a multiple of %d elements (16 bytes): no TMA; the fallback kernels run "
             "at %.2f of the aligned rate at best and issue %.2f operand load slots per clock per SM, each "
-            "carrying %d element%s (as many as the alignment allows, at most 4 bytes; measured on an H200)%s",
+            "carrying %d element%s (as many as the alignment allows, at most 4 bytes; measured on an "
+            "H200)%s%s",
             out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, slot_width,
             slot_width == 1 ? "" : "s",
             req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16
                 ? "; 16-bit: their own tiles (64 or more a side, or wmma 32x32), the K that exists loaded, C "
                   "stored through the same slots"
-                : "");
+                : "",
+            simt_gemm_bf16_align1_phrase(&s->ctx));
     else if (s->mma_sync_int8)
         assume(
             out,

@@ -81,6 +81,7 @@ struct shape_context {
     int split_k;                  /* 1: the library's kernels may split K; 0: one block per output tile */
     int fixed_split; /* >0: the library splits K this many ways (gemm_family.c), not the least time */
     int reduce_kernel_always;     /* the second (reduction) kernel runs even unsplit */
+    int bf16_align1;              /* bf16 at align1: cuBLAS's s1688 kernels (gemm_align1.c) */
     int fma_skinny_rows;          /* cuBLAS's FP32 FMA kernels: 17..32 rows against a wide B run 64-row tiles
                                      (gemm_skinny.c) */
     int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
@@ -195,6 +196,19 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
  * at most 256 elements with K of 1000 to 8192 not a multiple of 8 (pieces
  * of 8 under a cap of blocks), or 0 where it does not apply
  * (gemm_splitk.c). */
+/* gemm_align1.c: bf16 with odd n or K (align1) and m of 17 or more on
+ * NVIDIA GPUs of compute capability 8.0 on, where cuBLAS runs its s1688
+ * kernels (1 when it does, else 0); whether it runs them in the form with
+ * its reduction kernel behind, even unsplit (1 or 0); the setup that keeps
+ * *tiles' first *count entries to those 64 or more a side and sets
+ * ctx->bf16_align1, and ctx->reduce_kernel_always for that form (nothing
+ * for other requests); and the answer's words for what ctx's setup set (a
+ * static string, "" where it set nothing). */
+int simt_gemm_bf16_align1_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+int simt_gemm_bf16_align1_split_form(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+void simt_gemm_bf16_align1_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                 struct shape_context *ctx, const struct tile_shape **tiles, size_t *count);
+const char *simt_gemm_bf16_align1_phrase(const struct shape_context *ctx);
 int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 /* FP32's in-kernel serial split of outputs of a few rows by 65 to 128
  * columns (gemm_splitk.c): the split cuBLAS takes, or 0 where it does not

@@ -1,0 +1,97 @@
+/* gemm_align1.c - the kernels cuBLAS runs for bf16 GEMMs whose rows are
+ * odd (n or K not a multiple of 2 elements: align1, 2 bytes a load) and
+ * how they differ from fp16's on the same shape: their tiles and the
+ * reduction kernel behind them. Pure.
+ *
+ * Seen on an H200 (cuBLAS 13.1 through PyTorch 2.11, tests/gpu/results/
+ * h200/gemm_probe_classes.json group bf16u, 51 bf16 and 26 fp16 align1
+ * shapes, m = 17 to 651 against n = 85 to 1904 at K = 8 to 200, and
+ * gemm_probe_tiny.json, gemm_probe_splitk.json, fit data; kernel names and
+ * grids):
+ *  - fp16 runs cutlass_75_wmma_tensorop_f16_s161616gemm_f16_32x32 (32x32
+ *    tiles, 128 threads) unsplit with no second kernel: 2.0 to 2.9 us a
+ *    kernel, 4.5 to 5.8 us a cold call up to K = 101;
+ *  - bf16 never runs a 32x32 wmma kernel at align1 (its wmma kernels,
+ *    cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32, appear only at
+ *    align2: 100x100x100, 64x64x4, 512x512x4): every align1 bf16 shape
+ *    with m of 17 or more ran cutlass_75_tensorop_*_s1688gemm_bf16 64x64
+ *    or its 128x64 (our 64x128), 128 threads, 96 or 168 registers;
+ *  - of those, two forms: the "bf16_s1688gemm_bf16" kernel writes C
+ *    itself; the "s1688gemm_bf16" one writes fp32 partials (grid.z the
+ *    split, 1 included) and cuBLAS's splitKreduce_kernel follows. For few
+ *    output tiles cuBLAS takes the second form at every K seen: 2 to 12
+ *    tiles of 64x64 (17x85, 17x201, 17x515, 56x85, 56x201, 160x85 at K =
+ *    8, 49, 101 and 200; 160x201 at 8, 49, 200; 30x30x999, 33x20x511,
+ *    24x40x3; exceptions 56x515x101 and 160x201x101, 9 and 12 tiles,
+ *    unsplit). At one 32-deep K stage (K = 8) it took it up to 27 tiles
+ *    (160x515, 651x85), not at 99 (651x515x8); at K = 200 (7 stages,
+ *    split 3 ways) up to 44 (651x85, 651x201, 160x515), not at 99
+ *    (651x515). At 2 to 4 stages (K = 49 and 101) 22 tiles and more ran
+ *    the first form (651x85, 651x201, 160x515, 56x1904, 160x1904; one
+ *    exception, 17x1904x49 at 30 tiles). The limit of 64 tiles at one
+ *    stage and past 4 is an ESTIMATE (the middle of 27 or 44 and 99); K
+ *    of 129 to 199 was not seen (taken with 200: a split pays there).
+ *    Whatever the split, the call then pays the second kernel: 17x85x8
+ *    takes 7.4 us where fp16's one kernel takes 4.6 (the reduction kernel
+ *    1.2 us and its launch gap), as gemm_reduce.c prices it.
+ * Outputs of 16 rows or fewer at short K run gemmSN_NN_kernel in both
+ * types (13x11x7, 6x82x501, 6x7x511: gemm_tiny.c), which the 32x32 tile
+ * stands for: left as they were. */
+#include "gemm.h"
+#include "gemm_internal.h"
+
+/* the least m (our rows) seen running the s1688 kernels at short K */
+#define BF16_ALIGN1_MIN_M 17
+/* the tiles of the fallback list the s1688 kernels have: 64 a side or more */
+#define BF16_ALIGN1_MIN_TILE_SIDE 64
+/* the split form at every K: outputs of up to this many 64x64 tiles */
+#define SPLIT_FORM_FEW_TILES 12
+/* and at one K stage (K of 32 or less) or past four (K over 128): up to this many */
+#define SPLIT_FORM_MAX_TILES 64
+#define SPLIT_FORM_ONE_STAGE_K 32
+#define SPLIT_FORM_DEEP_K 128
+
+int simt_gemm_bf16_align1_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 8 && !req->sparse &&
+           req->dtype == SIMT_DTYPE_BF16 && (req->k % 2 != 0 || req->n % 2 != 0) &&
+           req->m >= BF16_ALIGN1_MIN_M;
+}
+
+int simt_gemm_bf16_align1_split_form(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    if (!simt_gemm_bf16_align1_runs(gpu, req))
+        return 0;
+    int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
+    if (tiles <= SPLIT_FORM_FEW_TILES)
+        return 1;
+    return (req->k <= SPLIT_FORM_ONE_STAGE_K || req->k > SPLIT_FORM_DEEP_K) && tiles <= SPLIT_FORM_MAX_TILES;
+}
+
+void simt_gemm_bf16_align1_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                 struct shape_context *ctx, const struct tile_shape **tiles, size_t *count)
+{
+    if (!simt_gemm_bf16_align1_runs(gpu, req))
+        return;
+    /* the list is largest first: keep the tiles up to the first narrower one */
+    size_t kept = 0;
+    while (kept < *count && (*tiles)[kept].m >= BF16_ALIGN1_MIN_TILE_SIDE &&
+           (*tiles)[kept].n >= BF16_ALIGN1_MIN_TILE_SIDE)
+        kept++;
+    if (kept > 0)
+        *count = kept;
+    ctx->bf16_align1 = 1;
+    if (simt_gemm_bf16_align1_split_form(gpu, req))
+        ctx->reduce_kernel_always = 1;
+}
+
+const char *simt_gemm_bf16_align1_phrase(const struct shape_context *ctx)
+{
+    if (!ctx->bf16_align1)
+        return "";
+    if (ctx->reduce_kernel_always)
+        return "; bf16 at align1: cuBLAS's s1688 kernels (64 or more a side, no wmma 32x32), in the form "
+               "that "
+               "writes fp32 partials, with its reduction kernel behind even unsplit (outputs of a few tiles)";
+    return "; bf16 at align1: cuBLAS's s1688 kernels (64 or more a side, no wmma 32x32)";
+}
