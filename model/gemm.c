@@ -792,20 +792,21 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
                  "(a cold call's share, as the kernel model takes it)",
                  s->ctx.dirty_bytes);
     int slot_width = simt_gemm_slot_elements(req->k, req->n, s->ctx.element_bytes);
+    if (s->ctx.bf16_align1) /* gemm_align1.c */
+        assume(out, "%s", simt_gemm_bf16_align1_phrase(&s->ctx));
     if (!out->alignment_ok && path->tensor)
         assume(
             out,
             "alignment: k or n is not a multiple of %d elements (16 bytes): no TMA; the fallback kernels run "
             "at %.2f of the aligned rate at best and issue %.2f operand load slots per clock per SM, each "
             "carrying %d element%s (as many as the alignment allows, at most 4 bytes; measured on an "
-            "H200)%s%s",
+            "H200)%s",
             out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, slot_width,
             slot_width == 1 ? "" : "s",
             req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16
                 ? "; 16-bit: their own tiles (64 or more a side, or wmma 32x32), the K that exists loaded, C "
                   "stored through the same slots"
-                : "",
-            simt_gemm_bf16_align1_phrase(&s->ctx));
+                : "");
     else if (s->mma_sync_int8)
         assume(
             out,
