@@ -287,7 +287,8 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
             if (ctx->fixed_split > 0 && s > 0)
                 break;
             /* every split must get at least one K tile */
-            if (split > 1 && (((int64_t)split * tile_k > ctx->req->k && !ctx->fixed_split) || !ctx->split_k))
+            int piece_k = ctx->split_piece_k > 0 ? ctx->split_piece_k : tile_k;
+            if (split > 1 && (((int64_t)split * piece_k > ctx->req->k && !ctx->fixed_split) || !ctx->split_k))
                 break;
             if (!ctx->fixed_split && !simt_gemm_split_fits(ctx, rate, &tiles[i], split))
                 break;
@@ -436,8 +437,9 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
             simt_gemm_shortk_reduce_kernel(gpu, req, alignment_ok); /* gemm_shortk.c */
     }
     if (!alignment_ok && (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16))
-        simt_gemm_fallback16_tiles(&s->path.tiles, &s->path.tile_count);                 /* gemm_family.c */
-    simt_gemm_bf16_align1_setup(gpu, req, &s->ctx, &s->path.tiles, &s->path.tile_count); /* gemm_align1.c */
+        simt_gemm_fallback16_tiles(&s->path.tiles, &s->path.tile_count); /* gemm_family.c */
+    simt_gemm_bf16_align1_setup(gpu, req, s->in_flight_latency_s, &s->ctx, rate, &s->path.tiles,
+                                &s->path.tile_count);      /* gemm_align1.c */
     s->ctx.fixed_split = simt_gemm_align1_split(gpu, req); /* tiny 16-bit outputs (gemm_splitk.c) */
     /* with no clock figure only the non-TMA fraction applies */
     /* aligned (int8): 16-byte loads, no limit beyond the fraction */
@@ -677,6 +679,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                           struct simt_gemm_result *out)
 {
     char line[SIMT_GEMM_ASSUMPTION_BYTES];
+    if (s->ctx.bf16_align1) /* gemm_align1.c */
+        assume(out, "%s", simt_gemm_bf16_align1_phrase(&s->ctx));
     if (best->small_n)
         assume(out,
                "kernel: cuBLAS's small-N streaming kernel (as for m = 4 on an H200): one block of %d threads "
@@ -792,8 +796,6 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
                  "(a cold call's share, as the kernel model takes it)",
                  s->ctx.dirty_bytes);
     int slot_width = simt_gemm_slot_elements(req->k, req->n, s->ctx.element_bytes);
-    if (s->ctx.bf16_align1) /* gemm_align1.c */
-        assume(out, "%s", simt_gemm_bf16_align1_phrase(&s->ctx));
     if (!out->alignment_ok && path->tensor)
         assume(
             out,

@@ -33,7 +33,19 @@
  *    of 129 to 199 was not seen (taken with 200: a split pays there).
  *    Whatever the split, the call then pays the second kernel: 17x85x8
  *    takes 7.4 us where fp16's one kernel takes 4.6 (the reduction kernel
- *    1.2 us and its launch gap), as gemm_reduce.c prices it.
+ *    1.2 us and its launch gap), as gemm_reduce.c prices it. Its pieces
+ *    of K go down to 8, one mma.sync K step, up to K = 101 (17x85, 56x85
+ *    at 49 and 101: 7 and 13 ways; 160x85 alike; 4 ways at 4 to 12 tiles,
+ *    pieces of 13 to 26) and for outputs of one or two tiles at K = 200
+ *    (25 ways); at K = 200 from four tiles on, 3 or 4 ways (pieces of 50
+ *    to 67): the least-time split with pieces of 8 up to K = 128 (ESTIMATE
+ *    between 101 and 200: four stages) and for one or two tiles, of the
+ *    tile's K depth past it;
+ *  - a block of these kernels alone on its SM pays a memory latency per K
+ *    stage past the first (gemm_tiny.c: their K loop of 2-byte loads
+ *    staged through registers); the kernel times follow the stages of 32:
+ *    2.5 to 2.8 us at one (K or pieces of 8 to 26), 3.3 to 3.5 at two
+ *    (49, 50), 4.5 to 5.3 at three or four (67, 101).
  * Outputs of 16 rows or fewer at short K run gemmSN_NN_kernel in both
  * types (13x11x7, 6x82x501, 6x7x511: gemm_tiny.c), which the 32x32 tile
  * stands for: left as they were. */
@@ -50,6 +62,15 @@
 #define SPLIT_FORM_MAX_TILES 64
 #define SPLIT_FORM_ONE_STAGE_K 32
 #define SPLIT_FORM_DEEP_K 128
+/* their stages' K depth: 16384 bytes of shared memory for 64x64 (24576
+ * for 128x64) is two stages of 64 + 64 (128 + 64) rows by 32 bf16 */
+#define STAGE_K 32
+/* the split form's pieces of K: down to one mma.sync K step (8) where K is
+ * at most four stages or the output one or two tiles, else the tile's
+ * stage (below) */
+#define FINE_PIECE_K 8
+#define FINE_SPLIT_MAX_K 128
+#define FINE_SPLIT_MAX_TILES 2
 
 int simt_gemm_bf16_align1_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
@@ -69,7 +90,8 @@ int simt_gemm_bf16_align1_split_form(const struct simt_gpu_spec *gpu, const stru
 }
 
 void simt_gemm_bf16_align1_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
-                                 struct shape_context *ctx, const struct tile_shape **tiles, size_t *count)
+                                 double latency_s, struct shape_context *ctx, struct kernel_rate *rate,
+                                 const struct tile_shape **tiles, size_t *count)
 {
     if (!simt_gemm_bf16_align1_runs(gpu, req))
         return;
@@ -81,8 +103,16 @@ void simt_gemm_bf16_align1_setup(const struct simt_gpu_spec *gpu, const struct s
     if (kept > 0)
         *count = kept;
     ctx->bf16_align1 = 1;
-    if (simt_gemm_bf16_align1_split_form(gpu, req))
-        ctx->reduce_kernel_always = 1;
+    /* each stage past the first waits a latency (gemm_tiny.c) */
+    rate->stage_latency_s = latency_s;
+    rate->stage_latency_k = STAGE_K;
+    rate->stage_latency_blocks = gpu->sm_count;
+    if (!simt_gemm_bf16_align1_split_form(gpu, req))
+        return;
+    ctx->reduce_kernel_always = 1;
+    int64_t output_tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
+    if (req->k <= FINE_SPLIT_MAX_K || output_tiles <= FINE_SPLIT_MAX_TILES)
+        ctx->split_piece_k = FINE_PIECE_K;
 }
 
 const char *simt_gemm_bf16_align1_phrase(const struct shape_context *ctx)
@@ -90,8 +120,10 @@ const char *simt_gemm_bf16_align1_phrase(const struct shape_context *ctx)
     if (!ctx->bf16_align1)
         return "";
     if (ctx->reduce_kernel_always)
-        return "; bf16 at align1: cuBLAS's s1688 kernels (64 or more a side, no wmma 32x32), in the form "
-               "that "
-               "writes fp32 partials, with its reduction kernel behind even unsplit (outputs of a few tiles)";
-    return "; bf16 at align1: cuBLAS's s1688 kernels (64 or more a side, no wmma 32x32)";
+        return "bf16 at align1: cuBLAS's s1688 kernels (64 or more a side, no wmma 32x32), a K stage of 32 "
+               "past the first waiting one memory latency less its math while an SM holds one block; for "
+               "outputs of a few tiles the form that writes fp32 partials, with its reduction kernel behind "
+               "even unsplit, K in pieces of 8 or more";
+    return "bf16 at align1: cuBLAS's s1688 kernels (64 or more a side, no wmma 32x32), a K stage of 32 past "
+           "the first waiting one memory latency less its math while an SM holds one block";
 }

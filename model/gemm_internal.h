@@ -82,6 +82,7 @@ struct shape_context {
     int fixed_split; /* >0: the library splits K this many ways (gemm_family.c), not the least time */
     int reduce_kernel_always;     /* the second (reduction) kernel runs even unsplit */
     int bf16_align1;              /* bf16 at align1: cuBLAS's s1688 kernels (gemm_align1.c) */
+    int split_piece_k;            /* >0: the least piece of K a split takes, else the tile's K depth */
     int fma_skinny_rows;          /* cuBLAS's FP32 FMA kernels: 17..32 rows against a wide B run 64-row tiles
                                      (gemm_skinny.c) */
     int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
@@ -120,6 +121,10 @@ struct kernel_rate {
     double in_flight_stages_per_s;  /* K stages of operands an SM draws per second at most: its stages in
                                        flight over the memory latency (HUGE_VAL: no latency figure) */
     double column_share;            /* of a tile's B columns one block fetches from L2 (multicast) */
+    double stage_latency_s;         /* 16-bit align1 kernels: the latency each K stage past the first waits
+                                       while an SM holds one block (0: none; gemm_align1.c) */
+    int stage_latency_k;            /* the K depth of those kernels' stages */
+    int64_t stage_latency_blocks;   /* that while the kernel's blocks are at most this many */
 };
 
 struct candidate {
@@ -207,7 +212,8 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
 int simt_gemm_bf16_align1_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 int simt_gemm_bf16_align1_split_form(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 void simt_gemm_bf16_align1_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
-                                 struct shape_context *ctx, const struct tile_shape **tiles, size_t *count);
+                                 double latency_s, struct shape_context *ctx, struct kernel_rate *rate,
+                                 const struct tile_shape **tiles, size_t *count);
 const char *simt_gemm_bf16_align1_phrase(const struct shape_context *ctx);
 int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 /* FP32's in-kernel serial split of outputs of a few rows by 65 to 128

@@ -42,8 +42,42 @@
  * tiny outputs (tf32 16x16x16 +27%), too little for hundreds of splits
  * (bf16 6x7x3475 -30%). Pricing it needs a figure the database does not
  * hold (a reduction kernel's time per split): not done here. Pure. */
+#include <math.h>
+
 #include "gemm.h"
 #include "gemm_internal.h"
+
+/* The 16-bit align1 kernels where rate gives their stage latency
+ * (gemm_align1.c): each K stage past the first waits one memory latency,
+ * less the stage's math, while the kernel's blocks are one an SM at most.
+ * These kernels stage their operands through registers (2-byte loads rule
+ * out cp.async's 4 to 16 bytes), so that the next stage's loads go out
+ * only after the last ones have landed and been stored to shared memory,
+ * and a block that is alone on its SM has nothing else to run meanwhile.
+ * Seen on an H200 (gemm_probe_classes.json, bf16u, fit data): the single
+ * cold calls of the unsplit 64x64 kernel exceed its back-to-back kernel
+ * time plus the launch by about one DRAM latency (0.34 us) per 32-deep
+ * stage past the first (651x85, 651x201, 160x515 at K = 49: 0.4 to 0.6 us
+ * more than at K = 8; at K = 101: 1.2 to 1.5 us), fp16's wmma kernel alike
+ * per 64-deep stage (17x85 at K = 101 and 200: 0.4 and 1.1 us); with three
+ * or more blocks an SM (fp16 651x515x200, 504 blocks) nothing shows. */
+static double exposed_stage_latency(const struct simt_gemm_request *req, const struct kernel_rate *rate,
+                                    const struct tile_shape *tile, int split, double k_loaded)
+{
+    if (!(rate->stage_latency_s > 0.0) || rate->stage_latency_k < 1)
+        return 0.0;
+    int64_t blocks =
+        (req->m + tile->m - 1) / tile->m * ((req->n + tile->n - 1) / tile->n) * split * req->batch;
+    if (blocks > rate->stage_latency_blocks)
+        return 0.0;
+    double stage_k = (double)rate->stage_latency_k;
+    double stages = ceil(k_loaded / stage_k);
+    double stage_math_s = rate->sm_flops_per_s > 0.0
+                              ? 2.0 * (double)tile->m * (double)tile->n * stage_k / rate->sm_flops_per_s
+                              : 0.0;
+    double exposed_s = rate->stage_latency_s - stage_math_s;
+    return stages > 1.0 && exposed_s > 0.0 ? (stages - 1.0) * exposed_s : 0.0;
+}
 
 double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct kernel_rate *rate,
                            const struct tile_shape *tile, int tile_k, int split)
@@ -70,6 +104,8 @@ double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct ker
         double elements = sixteen_bit ? (double)(tile->m + tile->n) * k_loaded + tile_c
                                       : (double)(tile->m + tile->n) * k_depth;
         double load_s = elements / rate->loads_per_s_per_sm;
+        if (sixteen_bit)
+            load_s += exposed_stage_latency(req, rate, tile, split, k_loaded);
         if (load_s > slot_s)
             slot_s = load_s;
     }
