@@ -19,8 +19,8 @@
  *  - of those, two forms: the "bf16_s1688gemm_bf16" kernel writes C
  *    itself; the "s1688gemm_bf16" one writes fp32 partials (grid.z the
  *    split, 1 included) and cuBLAS's splitKreduce_kernel follows. For few
- *    output tiles cuBLAS takes the second form at every K seen: 2 to 12
- *    tiles of 64x64 (17x85, 17x201, 17x515, 56x85, 56x201, 160x85 at K =
+ *    output tiles cuBLAS takes the second form at every K seen but 1: 1
+ *    to 12 tiles of 64x64 (17x85, 17x201, 17x515, 56x85, 56x201, 160x85 at K =
  *    8, 49, 101 and 200; 160x201 at 8, 49, 200; 30x30x999, 33x20x511,
  *    24x40x3; exceptions 56x515x101 and 160x201x101, 9 and 12 tiles,
  *    unsplit). At one 32-deep K stage (K = 8) it took it up to 27 tiles
@@ -56,6 +56,9 @@
 #define BF16_ALIGN1_MIN_M 17
 /* the tiles of the fallback list the s1688 kernels have: 64 a side or more */
 #define BF16_ALIGN1_MIN_TILE_SIDE 64
+/* K = 1 runs the unsplit form (16x16x1, 64x64x1, 256x256x1; 24x40x3 the
+ * split one): nothing to split */
+#define SPLIT_FORM_MIN_K 2
 /* the split form at every K: outputs of up to this many 64x64 tiles */
 #define SPLIT_FORM_FEW_TILES 12
 /* and at one K stage (K of 32 or less) or past four (K over 128): up to this many */
@@ -82,6 +85,8 @@ int simt_gemm_bf16_align1_runs(const struct simt_gpu_spec *gpu, const struct sim
 int simt_gemm_bf16_align1_split_form(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
     if (!simt_gemm_bf16_align1_runs(gpu, req))
+        return 0;
+    if (req->k < SPLIT_FORM_MIN_K)
         return 0;
     int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
     if (tiles <= SPLIT_FORM_FEW_TILES)

@@ -32,6 +32,11 @@
 /* tf32's and the unaligned 16-bit kernels' pieces of K past 16 ways: at
  * least this deep (above). */
 #define DEEP_SPLIT_MIN_PIECE 256
+/* bf16's align1 kernels in their split form (gemm_align1.c) past 16 ways:
+ * pieces of 104 (33x20x8191, 79 ways), 128 (31x33x8192, 64 ways;
+ * 33x20x32767, 256 ways), 103 (3x9x12001), 88 to 272 (6x7 at K = 10001 to
+ * 32767); taken at 128 (ESTIMATE: four stages of 32) */
+#define BF16_SPLIT_FORM_MIN_PIECE 128
 
 int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_rate *rate,
                          const struct tile_shape *tile, int split)
@@ -41,8 +46,10 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
     const struct simt_gemm_request *req = ctx->req;
     int sixteen_bit = req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16;
     int deep_pieces = req->dtype == SIMT_DTYPE_TF32 || (sixteen_bit && rate->unaligned);
-    if (!(rate->staged_per_s_per_sm > 0.0) &&
-        (!deep_pieces || req->k < (int64_t)split * DEEP_SPLIT_MIN_PIECE))
+    /* bf16's align1 split form keeps pieces of half that (gemm_align1.c) */
+    int64_t least_piece =
+        ctx->bf16_align1 && ctx->reduce_kernel_always ? BF16_SPLIT_FORM_MIN_PIECE : DEEP_SPLIT_MIN_PIECE;
+    if (!(rate->staged_per_s_per_sm > 0.0) && (!deep_pieces || req->k < (int64_t)split * least_piece))
         return 0;
     int64_t tiles = (req->m + tile->m - 1) / tile->m * ((req->n + tile->n - 1) / tile->n) * req->batch;
     return tiles * (int64_t)split <= (int64_t)ctx->sm_count;

@@ -81,6 +81,9 @@ START_TEST(split_form_boundaries)
     struct simt_gemm_request req = request(160, 201, 101, SIMT_DTYPE_BF16);
     req.batch = 2;
     ck_assert_int_eq(simt_gemm_bf16_align1_split_form(&g, &req), 0);
+    /* K = 1: nothing to split, the unsplit form */
+    ck_assert_int_eq(split_form(&g, 17, 85, 1), 0);
+    ck_assert_int_eq(split_form(&g, 17, 85, 2), 1);
     /* not where the rule does not run */
     ck_assert_int_eq(split_form(&g, 16, 85, 8), 0);
 }
@@ -138,6 +141,36 @@ START_TEST(setup_drops_the_wmma_tile)
     ck_assert_int_eq(ctx.reduce_kernel_always, 0);
     ck_assert(!(rate.stage_latency_s > 0.0));
     ck_assert_str_eq(simt_gemm_bf16_align1_phrase(&ctx), "");
+}
+END_TEST
+
+/* Past 16 ways the split form keeps pieces of 128 or more (gemm_splitk.c),
+ * the other unaligned 16-bit kernels 256, both within one wave of the 128
+ * SMs: K = 8191 at one tile splits 63 ways (pieces of 130) but not 64
+ * (pieces of 128 need K = 8192) in the split form; other kernels 31 ways,
+ * not 32. */
+START_TEST(split_form_pieces_past_16_ways)
+{
+    struct simt_gpu_spec g;
+    gemm_round_gpu(&g, 9);
+    struct simt_gemm_request req = request(33, 20, 8191, SIMT_DTYPE_BF16);
+    struct kernel_rate rate;
+    memset(&rate, 0, sizeof rate);
+    rate.unaligned = 1;
+    struct shape_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.req = &req;
+    ctx.sm_count = g.sm_count;
+    static const struct tile_shape tile = {64, 64, 0};
+    ck_assert_int_eq(simt_gemm_split_fits(&ctx, &rate, &tile, 31), 1);
+    ck_assert_int_eq(simt_gemm_split_fits(&ctx, &rate, &tile, 32), 0);
+    ctx.bf16_align1 = 1;
+    ctx.reduce_kernel_always = 1;
+    ck_assert_int_eq(simt_gemm_split_fits(&ctx, &rate, &tile, 63), 1);
+    ck_assert_int_eq(simt_gemm_split_fits(&ctx, &rate, &tile, 64), 0);
+    req.k = 32768; /* pieces of 128 at 256 ways, but past one wave */
+    ck_assert_int_eq(simt_gemm_split_fits(&ctx, &rate, &tile, 128), 1);
+    ck_assert_int_eq(simt_gemm_split_fits(&ctx, &rate, &tile, 256), 0);
 }
 END_TEST
 
@@ -244,6 +277,7 @@ static Suite *gemm_align1_suite(void)
     tcase_add_test(tc, applies_to_bf16_align1_only);
     tcase_add_test(tc, split_form_boundaries);
     tcase_add_test(tc, setup_drops_the_wmma_tile);
+    tcase_add_test(tc, split_form_pieces_past_16_ways);
     tcase_add_test(tc, stage_latency_by_hand);
     tcase_add_test(tc, bf16_pays_the_reduction_fp16_does_not);
     tcase_add_test(tc, h200_single_calls_near_the_probe);
