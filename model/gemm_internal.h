@@ -193,7 +193,8 @@ size_t simt_gemm_fma_tile_count(const struct simt_gpu_spec *gpu, const struct si
 /* gemm_splitk.c: 1 when the split-K kernel of tile split ways may run for
  * ctx's request at rate: up to 16 ways always; beyond, only for the FMA
  * kernels (rate's staged_per_s_per_sm > 0), and tf32 and the unaligned
- * 16-bit kernels in pieces of K of 256 or more, and only where one wave of
+ * 16-bit kernels in pieces of K of 256 or more (128 for bf16's align1
+ * split form, ctx's bf16_align1 and reduce_kernel_always), and only where one wave of
  * the SMs holds all their blocks.
  * Else 0. */
 int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_rate *rate,
@@ -392,7 +393,9 @@ void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt
  * the tile's K depth of operands and C's elements; the fallback kernels of
  * unaligned shapes (rate->unaligned, loads_per_s_per_sm) load the tile's K
  * depth of operands, or for 16-bit types the K that exists in the split
- * and C's elements. 0 for the other kernels. */
+ * and C's elements, and where rate gives a stage latency (bf16's align1
+ * kernels) that latency less a stage's math for each K stage past the
+ * first while the kernel's blocks are one an SM. 0 for the other kernels. */
 double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct kernel_rate *rate,
                            const struct tile_shape *tile, int tile_k, int split);
 

@@ -18,7 +18,8 @@
  * Where it applies: the FMA (SIMT) kernels; tf32's mma.sync kernels and
  * the unaligned 16-bit kernels in pieces of 256 or more (the latter one
  * tile 86 to 128 ways at K = 16384 to 32768, 256 at 65536: 7x5, 6x7 and
- * 33x20 in bf16 and fp16; their split of tiny outputs at K from 1000 on
+ * 33x20 in bf16 and fp16; bf16's split form, gemm_align1.c, in pieces of
+ * 128 or more; their split of tiny outputs at K from 1000 on
  * not a multiple of 8 is simt_gemm_align1_split below). Not the aligned 16-bit kernels:
  * cuBLAS runs nvjet's _splitK kernels (K over grid.y in pieces of about
  * 1365, simt_gemm_stream_k_share below). Not FP64 (d884gemm 60 and 128

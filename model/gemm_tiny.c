@@ -37,11 +37,9 @@
  * split; 5.1 to 5.7 us at 125 splits, 11.6 at 376: the unaligned 16-bit
  * and tf32 kernels split K of 1000 to 3000 into pieces of 8 to 16 for
  * outputs of one tile). A call's reduction kernel costs its time plus
- * 1.2 to 2 us of gap. The model prices it as a GEMM kernel's fixed cost
- * (KERNEL_FLOOR_S) and two DRAM latencies whatever the split: too much for
- * tiny outputs (tf32 16x16x16 +27%), too little for hundreds of splits
- * (bf16 6x7x3475 -30%). Pricing it needs a figure the database does not
- * hold (a reduction kernel's time per split): not done here. Pure. */
+ * 1.2 to 2 us of gap; gemm_reduce.c prices it. The 16-bit align1
+ * kernels' K stages and the latency each waits: exposed_stage_latency
+ * below (bf16's, gemm_align1.c). Pure. */
 #include <math.h>
 
 #include "gemm.h"
