@@ -120,7 +120,8 @@ static void append(struct simt_gemm_result *out, const char *line)
 void simt_gemm_fp64_assume_epilogue(const struct shape_context *ctx, const struct candidate *best,
                                     struct simt_gemm_result *out)
 {
-    if (ctx->last_wave_stores_exposed && !best->gemv && !best->small_n && !best->stream_k)
+    if (ctx->last_wave_stores_exposed && !ctx->outer_product && !best->gemv && !best->small_n &&
+        !best->stream_k)
         append(out, "epilogue: the DMMA kernels store C after a tile's math; the last wave's stores follow "
                     "its math with nothing under them (earlier waves' hide under the next wave's math)");
 }
