@@ -127,7 +127,7 @@ struct candidate {
     int tile_k;
     int split;
     int gemv;
-    int small_n; /* cuBLAS's small-N streaming kernel (fp32, m = 4) */
+    int small_n; /* cuBLAS's streaming kernels of few rows (fp32, gemm_small_n.c): SIMT_GEMM_STREAM_* */
     int stream_k;
     int64_t tiles;
     double waves;
@@ -344,21 +344,35 @@ int simt_gemm_shortk_line(const struct shape_context *ctx, const struct candidat
  * "pre-Volta": the family a GPU's kernel lists are named for. */
 const char *simt_gemm_arch_family(const struct simt_gpu_spec *gpu);
 
-/* cuBLAS's small-N streaming kernel (gemm_small_n.c): fp32 with m = 4 on
- * NVIDIA GPUs, one block of 256 threads per 64 columns of B. */
-#define SIMT_GEMM_SMALL_N_M 4
+/* cuBLAS's streaming kernels for FP32 of few rows (gemm_small_n.c):
+ * gemmSN_NN (one block of 256 threads per 64 columns of B, grid.y 1, 2 or
+ * 4 for the rows) and sgemm_largek (the same columns, K split over
+ * grid.z, the pieces added into C under a lock), m = 2 to 16 on NVIDIA
+ * GPUs. */
+#define SIMT_GEMM_SMALL_N_M 16
 #define SIMT_GEMM_SMALL_N_COLUMNS 64
 #define SIMT_GEMM_SMALL_N_THREADS 256
-struct simt_gemm_small_n {
-    int64_t blocks;  /* n / 64 per batch entry, rounded up */
-    double rounds;   /* of blocks, as many at once as the SMs' threads hold */
-    double stream_s; /* B streamed by the blocks' bytes in flight (DRAM's rate not applied) */
+enum { SIMT_GEMM_STREAM_NONE = 0, SIMT_GEMM_STREAM_SN = 1, SIMT_GEMM_STREAM_LARGEK = 2 };
+struct simt_gemm_small_n_inputs {
+    double element_bytes;
+    double latency_s;         /* a load's latency on an idle memory */
+    double row_cycle_s;       /* DRAM tRC: a bank's service time */
+    double queue_bytes_per_s; /* DRAM's read rate the banks' queue is at; 0: no queue (L2-resident) */
 };
-/* 1 when cuBLAS runs the small-N kernel for the request. */
+struct simt_gemm_small_n {
+    int kernel;         /* SIMT_GEMM_STREAM_SN or _LARGEK */
+    int split;          /* sgemm_largek's pieces of K; 1 for gemmSN */
+    int rows_per_block; /* gemmSN's grid.y */
+    int64_t blocks;     /* all the kernel's blocks */
+    double rounds;      /* of blocks, as many at once as the occupancy rules let an SM hold */
+    double stream_s;    /* B streamed by the blocks' bytes in flight (DRAM's rate not applied) */
+    double chain_s;     /* sgemm_largek: its pieces added into C one after another */
+};
+/* SIMT_GEMM_STREAM_SN or _LARGEK when cuBLAS runs one for the request, else _NONE. */
 int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
-/* Its blocks and their latency-bound streaming time over latency_s. */
+/* That kernel's blocks and their latency-bound streaming time. */
 void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
-                              double element_bytes, double latency_s, struct simt_gemm_small_n *out);
+                              const struct simt_gemm_small_n_inputs *in, struct simt_gemm_small_n *out);
 
 /* gemm_tiny.c: the time one tile spends in the SM's load/store path, for
  * the kernels without TMA: FMA kernels (rate->staged_per_s_per_sm) move
