@@ -223,6 +223,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
         }
         simt_gemm_fp64_serial_reduce(ctx, split, c);
         simt_gemm_fma_serial_reduce(ctx, split, c); /* fp32's in-kernel chain (gemm_splitk.c) */
+        simt_gemm_xmma_second_pass(ctx, split, tile, c);
     }
     simt_gemm_finish(ctx, busy, waves, c);
 }
@@ -545,6 +546,9 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         s->path.tile_count = simt_gemm_fma_tile_count(gpu, req, s->path.tile_count);
         simt_gemm_shortk_setup(gpu, req, s->tile_k, &s->ctx, &s->path.tiles, &s->path.tile_count);
         simt_gemm_fma_serial_setup(gpu, req, &s->ctx, &s->path.tiles, &s->path.tile_count);
+        s->ctx.xmma_two_pass = gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9 &&
+                               req->dtype == SIMT_DTYPE_FP32 && !s->ctx.fixed_split && !s->ctx.fma_serial &&
+                               (req->m >= XMMA_TWO_PASS_MIN_SIDE || req->n >= XMMA_TWO_PASS_MIN_SIDE);
     }
     if (!path->tensor && s->clock > 0.0) {
         rate->staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * s->clock;
@@ -586,7 +590,7 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
      * reduction kernel */
     struct shape_context ctx = s->ctx;
     ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = ctx.serial_reduce_kernel = 0;
-    ctx.fma_serial = 0;
+    ctx.fma_serial = ctx.xmma_two_pass = 0;
     ctx.last_wave_stores_exposed = 0;
     struct candidate c;
     memset(&c, 0, sizeof c);
@@ -733,17 +737,21 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                                     : "");
     simt_gemm_fp64_assume_epilogue(&s->ctx, best, out);
     if (best->split > 1 && !best->small_n && !simt_gemm_fp64_assume_split(&s->ctx, best, out))
-        assume(out, "split-K %d: K cut across %d blocks per output tile%s; fp32 partial sums reduced %s",
-               best->split, best->split, simt_gemm_fixed_split_phrase(s->ctx.req, s->ctx.fixed_split),
-               best->serial_reduce
-                   ? (s->ctx.fma_serial ? "in the same kernel through L2, split after split (one L2 latency "
-                                          "each), after a memset (0.85 us, measured on an H200)"
-                                        : "in the same kernel through L2, split after split at a semaphore "
-                                          "(two L2 latencies each), after a memset of the semaphores (0.85 "
-                                          "us, measured on an H200)")
-                   : "by a second kernel that reads every split's partial and writes C (cuBLAS's "
-                     "splitKreduce_kernel: its fixed cost, then 4 partials a thread per memory latency, "
-                     "L2's while they fit in L2, or the busiest SM's share of the bandwidth)");
+        assume(
+            out, "split-K %d: K cut across %d blocks per output tile%s; fp32 partial sums reduced %s",
+            best->split, best->split, simt_gemm_fixed_split_phrase(s->ctx.req, s->ctx.fixed_split),
+            best->serial_reduce
+                ? (s->ctx.fma_serial ? "in the same kernel through L2, split after split (one L2 latency "
+                                       "each), after a memset (0.85 us, measured on an H200)"
+                                     : "in the same kernel through L2, split after split at a semaphore "
+                                       "(two L2 latencies each), after a memset of the semaphores (0.85 "
+                                       "us, measured on an H200)")
+            : s->ctx.xmma_two_pass
+                ? "by a second launch of the same kernel (cuBLAS's sm80_xmma FP32 kernels), a thread reading "
+                  "one split's partials a round trip at L2's latency"
+                : "by a second kernel that reads every split's partial and writes C (cuBLAS's "
+                  "splitKreduce_kernel: its fixed cost, then 4 partials a thread per memory latency, "
+                  "L2's while they fit in L2, or the busiest SM's share of the bandwidth)");
     if (best->split == 1 && s->ctx.reduce_kernel_always && !s->path.tensor && !best->gemv && !best->small_n)
         assume(out,
                "split-K kernel: cuBLAS runs its split-K SGEMM for small outputs at short K, unsplit here, "

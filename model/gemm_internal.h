@@ -89,6 +89,7 @@ struct shape_context {
     int outer_product;            /* cuBLAS's K = 1 outer-product kernel replaced the tiles (gemm_k1.c) */
     double serial_piece_s;        /* one piece of that sum: a memory round trip */
     int fma_serial;               /* fp32 FMA splits summed in the kernel in turn (gemm_splitk.c) */
+    int xmma_two_pass; /* fp32 FMA splits summed by a second launch of the kernel (gemm_reduce.c) */
     /* the split-K reduction kernel (gemm_reduce.c) */
     double dram_latency_s;    /* one DRAM access (0: no figure) */
     double l2_capacity_bytes; /* partials that fit are read back from L2 */
@@ -273,6 +274,11 @@ double simt_gemm_reduce_kernel_time(const struct shape_context *ctx, const struc
 /* cuBLAS's splitKreduce_kernel behind a GEMM split split ways (1: the
  * kernel that outputs of few tiles get unsplit): its time, as above. */
 double simt_gemm_split_k_reduce(const struct shape_context *ctx, int split);
+/* cuBLAS's FP32 sm80_xmma kernels split over grid.z (ctx->xmma_two_pass):
+ * c->reduce_s set to the second launch that sums the splits of tile's
+ * outputs. Else nothing. */
+void simt_gemm_xmma_second_pass(const struct shape_context *ctx, int split, const struct tile_shape *tile,
+                                struct candidate *c);
 /* A split candidate under that split: c->reduce_s set to its reduction
  * kernel's time (c->serial_reduce cleared). Else nothing. */
 void simt_gemm_fp64_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c);
