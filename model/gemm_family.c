@@ -40,13 +40,32 @@ void simt_gemm_dmma_tiles(const struct tile_shape **tiles, size_t *count)
 #define TF32_WGMMA_MIN_K 128
 #define TF32_WGMMA_MIN_OUTPUT (1 << 18)
 #define TF32_WGMMA_MIN_N 32768
+/* K of 128 to 511 (4 to 15 stages of the wgmma kernels' 32-deep K step):
+ * cuBLAS 13.1 keeps the mma.sync kernels up to outputs of some millions
+ * of elements. Seen on an H200 (gemm_probe_classes.json, gemm_probe_tf32
+ * .json, gemm_probe_small.json, gemm_kernels.json, fit data): 1024 to
+ * 2048 squared and their 1024 x 1536, 1024 x 2048 and 1536 x 2048 mixes
+ * at K = 128 and 256 ran cutlass_80_tensorop_s1688gemm (64x64, 128x64,
+ * 128x128, 256x128) in 17 of 18 shapes (not 1536^2 x 256), as did 64 x
+ * 8192 at K = 160, 192 and 320 (outputs of 2^19 to 2^22); 4096 x 8192
+ * and 8192^2 at K = 128 and 256 (2^25 and more) ran wgmma, and every
+ * shape of K = 512 and more ran wgmma. The limit is put at 2^24, between
+ * the largest mma.sync output (2^22) and the smallest wgmma one (2^25). */
+#define TF32_WGMMA_LONG_K 512
+#define TF32_WGMMA_SHORT_K_MIN_OUTPUT (1 << 24)
 
 int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
-    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_TF32 &&
-           !req->sparse &&
-           (req->k < TF32_WGMMA_MIN_K ||
-            (req->m * req->n <= TF32_WGMMA_MIN_OUTPUT && req->n < TF32_WGMMA_MIN_N));
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major != 9 || req->dtype != SIMT_DTYPE_TF32 ||
+        req->sparse)
+        return 0;
+    int64_t output = req->m * req->n;
+    if (req->k < TF32_WGMMA_MIN_K)
+        return 1;
+    if (req->n >= TF32_WGMMA_MIN_N)
+        return 0;
+    return output <= TF32_WGMMA_MIN_OUTPUT ||
+           (req->k < TF32_WGMMA_LONG_K && output < TF32_WGMMA_SHORT_K_MIN_OUTPUT);
 }
 
 /* The tf32 mma.sync kernels' tiles and pipeline stages, by their names
