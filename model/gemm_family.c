@@ -83,6 +83,25 @@ void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *coun
     *count = sizeof tf32_mma_sync_tiles / sizeof tf32_mma_sync_tiles[0];
 }
 
+/* The L2 feed of one SM running these kernels: no more than its share of
+ * the L2's bandwidth with every SM busy, however few are (the model's
+ * share, l2_bytes_per_s over the busy SMs, grows as they get fewer). Seen
+ * on an H200 (fit data; kernels' warm times back to back, their slope in
+ * K, so the fixed costs cancel): 64x64_32x6 with 32 blocks (64 x 2048, K
+ * from 160 to 320, gemm_probe_tf32.json) takes 0.29 us a 16 KiB stage,
+ * 56 GB/s an SM where the share of 32 SMs is 257 GB/s and the math 0.13 us;
+ * 128x64_16x6 with two blocks an SM (2048 x 1024 and 1024 x 2048, K from
+ * 128 to 256, gemm_probe_classes.json) moves 16 stages of 12 KiB an SM in
+ * 3.1 us, 63 GB/s; and an H200's 8.2e12 B/s over its 132 SMs is 62 GB/s.
+ * tf32's 4-byte operands make these kernels' stages twice the bytes of
+ * the 16-bit ones' for the same math, so the feed binds them first. */
+double simt_gemm_tf32_sm_intake(const struct simt_gpu_spec *gpu, double l2_bytes_per_s)
+{
+    if (!(l2_bytes_per_s > 0.0) || gpu->sm_count < 1)
+        return 0.0;
+    return l2_bytes_per_s / (double)gpu->sm_count;
+}
+
 /* Whether cuBLAS runs its split-K form of the mma.sync tf32 kernels, and
  * so its reduction kernel (splitKreduce) behind, even unsplit: the kernel
  * it chose says so, not the tile count alone. Seen on an H200
