@@ -68,6 +68,23 @@ int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_g
            (req->k < TF32_WGMMA_LONG_K && output < TF32_WGMMA_SHORT_K_MIN_OUTPUT);
 }
 
+/* Left out, seen in the same fit data (for a later round):
+ *  - K of 4 and 8 (12 at some) at outputs of 896x1024 to 1536^2 ran the
+ *    wgmma kernels (64x128, 64x256, 128x128 tiles, one block an SM), 9.2
+ *    to 11.5 us each back to back whatever K: at 1024^2 its 64x128 kernel
+ *    takes 9.9 us at K = 4 and 8.8 us at K = 512. Priced as mma.sync here
+ *    (-45%): a fixed cost of about 8 us that grows with the output, not
+ *    explained by its loads, math or stores.
+ *  - m = 1 runs cuBLAS's GEMV kernels, as fp32 does (gemm.c, try_gemv):
+ *    gemv2N (one thread a row, 128 rows a block) at K = 100, cold 15.6 to
+ *    16.6 us for n = 600 to 3000, 0.115 us a K step (about 3 loads in
+ *    flight over DRAM's latency); gemvx elsewhere with blocks of 32 or 64
+ *    rows and 2 threads a row (K = 191, 400 and 1000 at n = 1100: 23 to
+ *    50 ns a step), or 4 to 8 rows and 32 threads a row (n = 600), or 16
+ *    warps a block (n = 3000, K = 1000). Which of them runs is cuBLAS's
+ *    choice in no order the fit rows show; a walk of K / 2 steps alone
+ *    would move n = 600 from -18..-25% to +44..+100%. */
+
 /* The tf32 mma.sync kernels' tiles and pipeline stages, by their names
  * (cutlass_80_tensorop_s1688gemm_MxN_KxS; our m x n is their N x M):
  * 64x64 with 6 stages; their 128x64 (our 64x128) with 6; their 256x64
