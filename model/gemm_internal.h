@@ -88,6 +88,7 @@ struct shape_context {
     int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
     int last_wave_stores_exposed; /* the last wave's stores of C follow its math, unhidden */
     int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
+    int outer_product;            /* cuBLAS's K = 1 outer-product kernel replaced the tiles (gemm_k1.c) */
     double serial_piece_s;        /* one piece of that sum: a memory round trip */
     int fma_serial;               /* fp32 FMA splits summed in the kernel in turn (gemm_splitk.c) */
     int xmma_two_pass; /* fp32 FMA splits summed by a second launch of the kernel (gemm_reduce.c) */
@@ -126,6 +127,8 @@ struct kernel_rate {
                                        while an SM holds one block (0: none; gemm_align1.c) */
     int stage_latency_k;            /* the K depth of those kernels' stages */
     int64_t stage_latency_blocks;   /* that while the kernel's blocks are at most this many */
+    double sm_intake_bytes_per_s;   /* operand bytes one SM takes from L2 at most, however few SMs are
+                                       busy (0: no cap; tf32's mma.sync kernels, gemm_family.c) */
 };
 
 struct candidate {
@@ -185,6 +188,10 @@ void simt_gemm_fallback16_tiles(const struct tile_shape **tiles, size_t *count);
 /* 1 when those kernels run with cuBLAS's split-K reduction kernel behind
  * them whatever the split (outputs of a few tiles). */
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* The most operand bytes per second one SM of those kernels takes from L2:
+ * the L2's bandwidth over all the SMs (0 when l2_bytes_per_s or the SM
+ * count is not positive: no cap). */
+double simt_gemm_tf32_sm_intake(const struct simt_gpu_spec *gpu, double l2_bytes_per_s);
 
 /* How many of that list cuBLAS runs for req (the skinny-M tile, last,
  * left out for fp32 with a narrow B on NVIDIA GPUs): count or count - 1. */
@@ -256,6 +263,18 @@ int simt_gemm_fp64_serial_split(const struct simt_gpu_spec *gpu, const struct si
 void simt_gemm_fp64_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                           double latency_s, struct shape_context *ctx, const struct tile_shape **tiles,
                           size_t *count);
+/* FP64 at K = 1 (gemm_k1.c): 1 when cuBLAS runs its outer-product kernel
+ * for req on gpu (NVIDIA compute capability 9, fp64, dense, K = 1, batch
+ * 1, m and n of 14 or more), else 0. Where it runs, simt_gemm_k1_try
+ * replaces *best with its price (C's DRAM traffic behind the launch and
+ * three DRAM latencies; back to back, ctx's floor_s and two) and sets
+ * ctx->outer_product; else nothing changes. simt_gemm_k1_line writes the
+ * answer's kernel line into buf (size bytes, truncated) and returns 1
+ * where ctx->outer_product is set, else returns 0 with buf untouched. */
+int simt_gemm_k1_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+void simt_gemm_k1_try(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                      struct shape_context *ctx, struct candidate *best);
+int simt_gemm_k1_line(const struct shape_context *ctx, char *buf, size_t size);
 /* The split-K reduction kernel (gemm_reduce.c). Sets ctx's dram_latency_s
  * (dram_latency_s, 0 when there is no figure), l2_capacity_bytes and
  * reduce_blocks_per_sm from gpu. */
