@@ -423,7 +423,8 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
         /* their own tiles; one block per output tile: no int8 kernel
          * seen splits K (grid z of 1, no reduction kernel) */
         simt_gemm_int8_mma_sync_tiles(req, &s->path.tiles, &s->path.tile_count);
-        simt_gemm_mma_sync_setup(gpu, s->in_flight_latency_s, &s->ctx); /* blocks an SM: gemm_mma_sync.c */
+        simt_gemm_mma_sync_setup(gpu, s->in_flight_latency_s, s->clock, NONTMA_FRACTION,
+                                 &s->ctx); /* blocks an SM: gemm_mma_sync.c */
         s->ctx.split_k = 0;
     }
     if (s->mma_sync_tf32) {

@@ -19,7 +19,7 @@ static int64_t round_up(int64_t v, int64_t unit)
 }
 
 /* The tiles by their names (stages * (M + N) * 128 bytes of shared memory,
- * 128 threads): an SM holds as many as its shared memory takes, at most
+ * 128 threads, 256 for the widest): an SM holds as many as its shared memory takes, at most
  * its block and warp limits, on every NVIDIA GPU of the database. */
 START_TEST(resident_blocks_follow_shared_memory)
 {
@@ -33,14 +33,15 @@ START_TEST(resident_blocks_follow_shared_memory)
             continue;
         for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++) {
             int64_t bytes = (int64_t)tiles[i].stages * (tiles[i].m + tiles[i].n) * 128;
+            int64_t threads = tiles[i].m * tiles[i].n >= 256 * 128 ? 256 : 128; /* their 128x256: 256 */
             int64_t per_block =
                 round_up(bytes + gpu->reserved_shared_bytes_per_block, gpu->shared_allocation_unit_bytes);
             int64_t expect =
                 bytes > gpu->shared_bytes_per_block_optin ? 1 : gpu->shared_bytes_per_sm / per_block;
             if (expect > gpu->max_blocks_per_sm)
                 expect = gpu->max_blocks_per_sm;
-            if (expect > gpu->max_threads_per_sm / 128)
-                expect = gpu->max_threads_per_sm / 128;
+            if (expect > gpu->max_threads_per_sm / threads)
+                expect = gpu->max_threads_per_sm / threads;
             if (expect < 1)
                 expect = 1;
             int got = simt_gemm_mma_sync_resident(gpu, &tiles[i], 128, 1.0);
@@ -184,7 +185,7 @@ static void make(const struct simt_gpu_spec *gpu, const struct simt_gemm_request
     ctx->out_bytes = 4;
     ctx->sm_count = gpu->sm_count;
     ctx->l2_bytes_per_s = 8.2e12;
-    simt_gemm_mma_sync_setup(gpu, 3.4e-7, ctx);
+    simt_gemm_mma_sync_setup(gpu, 3.4e-7, 1.98e9, 0.73, ctx);
     memset(c, 0, sizeof *c);
     c->tile = &tile_64x128;
     c->tile_k = 128;
