@@ -694,9 +694,12 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
         assume(
             out,
             "tile: %dx%dx%d, %d stages, as cuBLAS's kernel names give for the shape; %d blocks resident per "
-            "SM (the shared memory its stages take, by the occupancy rules), priced in rounds of them",
+            "SM (the shared memory its stages take, by the occupancy rules), priced in rounds of them; a "
+            "block alone on its SM at its warps' own pace (a K step's MMAs at the full rate, %.0f cycles "
+            "more)",
             out->tile_m, out->tile_n, out->tile_k, best->tile->stages,
-            simt_gemm_mma_sync_resident(gpu, best->tile, best->tile_k, s->ctx.element_bytes));
+            simt_gemm_mma_sync_resident(gpu, best->tile, best->tile_k, s->ctx.element_bytes),
+            s->ctx.resident_step_s * s->clock);
     else
         assume(
             out,
