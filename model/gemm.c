@@ -223,6 +223,7 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
         }
         simt_gemm_fp64_serial_reduce(ctx, split, c);
         simt_gemm_fma_serial_reduce(ctx, split, c); /* fp32's in-kernel chain (gemm_splitk.c) */
+        simt_gemm_xmma_second_pass(ctx, split, tile, c);
     }
     simt_gemm_finish(ctx, busy, waves, c);
 }
@@ -546,6 +547,9 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         s->path.tile_count = simt_gemm_fma_tile_count(gpu, req, s->path.tile_count);
         simt_gemm_shortk_setup(gpu, req, s->tile_k, &s->ctx, &s->path.tiles, &s->path.tile_count);
         simt_gemm_fma_serial_setup(gpu, req, &s->ctx, &s->path.tiles, &s->path.tile_count);
+        s->ctx.xmma_two_pass = gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9 &&
+                               req->dtype == SIMT_DTYPE_FP32 && !s->ctx.fixed_split && !s->ctx.fma_serial &&
+                               (req->m >= XMMA_TWO_PASS_MIN_SIDE || req->n >= XMMA_TWO_PASS_MIN_SIDE);
     }
     if (!path->tensor && s->clock > 0.0) {
         rate->staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * s->clock;
@@ -587,7 +591,7 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
      * reduction kernel */
     struct shape_context ctx = s->ctx;
     ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = ctx.serial_reduce_kernel = 0;
-    ctx.fma_serial = 0;
+    ctx.fma_serial = ctx.xmma_two_pass = 0;
     ctx.last_wave_stores_exposed = 0;
     struct candidate c;
     memset(&c, 0, sizeof c);
@@ -600,23 +604,27 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     }
 }
 
-/* cuBLAS's small-N streaming kernel where it runs (gemm_small_n.c): it
- * replaces *best. */
+/* cuBLAS's streaming kernels of few rows where they run (gemm_small_n.c):
+ * they replace *best. */
 static void try_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
-                        struct gemm_setup *s, struct candidate *best)
+                        const struct simt_figure_set *figures, struct gemm_setup *s, struct candidate *best)
 {
     if (!simt_gemm_small_n_runs(gpu, req) || s->path.tensor || !(s->in_flight_latency_s > 0.0) ||
         !(s->path.peak_flops_per_s > 0.0))
         return;
+    struct simt_gemm_small_n_inputs in = {s->ctx.element_bytes, s->in_flight_latency_s,
+                                          simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE),
+                                          s->ctx.dram_queue_bytes_per_s};
     struct simt_gemm_small_n sn;
-    simt_gemm_small_n_stream(gpu, req, s->ctx.element_bytes, s->in_flight_latency_s, &sn);
-    static const struct tile_shape small_n_tile = {SIMT_GEMM_SMALL_N_M, SIMT_GEMM_SMALL_N_COLUMNS, 0};
+    simt_gemm_small_n_stream(gpu, req, &in, &sn);
+    static const struct tile_shape sn_tile = {4, SIMT_GEMM_SMALL_N_COLUMNS, 0};
+    static const struct tile_shape largek_tile = {8, SIMT_GEMM_SMALL_N_COLUMNS, 0};
     struct candidate c;
     memset(&c, 0, sizeof c);
-    c.tile = &small_n_tile;
+    c.tile = sn.kernel == SIMT_GEMM_STREAM_LARGEK ? &largek_tile : &sn_tile;
     c.tile_k = 16 / (int)s->ctx.element_bytes;
-    c.split = 1;
-    c.small_n = 1;
+    c.split = sn.split;
+    c.small_n = sn.kernel;
     c.tiles = sn.blocks;
     c.waves = (double)c.tiles / (double)gpu->sm_count;
     c.compute_s = 2.0 * (double)req->m * (double)req->n * (double)req->k * (double)req->batch /
@@ -625,7 +633,10 @@ static void try_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_
     /* the stream's time: DRAM's rate, or the blocks' bytes in flight */
     if (sn.stream_s > c.dram_s)
         c.dram_s = sn.stream_s;
+    c.reduce_s = sn.chain_s;
     simt_gemm_finish(&s->ctx, c.compute_s, sn.rounds, &c);
+    if (in.row_cycle_s > 0.0 && in.queue_bytes_per_s > 0.0)
+        s->used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
     *best = c;
 }
 
@@ -677,12 +688,22 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                           struct simt_gemm_result *out)
 {
     char line[SIMT_GEMM_ASSUMPTION_BYTES];
-    if (best->small_n)
-        assume(out,
-               "kernel: cuBLAS's small-N streaming kernel (as for m = 4 on an H200): one block of %d threads "
-               "per %d columns of B, streaming it once, 5.5 KiB in flight per block over the memory latency "
-               "(fitted to m = 4 on an H200), up to DRAM's rate",
-               SIMT_GEMM_SMALL_N_THREADS, SIMT_GEMM_SMALL_N_COLUMNS);
+    if (best->small_n == SIMT_GEMM_STREAM_LARGEK)
+        assume(
+            out,
+            "kernel: cuBLAS's sgemm_largek (as for FP32 of up to 8 rows with K over half of n on an H200): "
+            "one block of 128 threads per 64 columns of B and piece of K (split %d, the least time of the "
+            "splits cuBLAS ran), streaming it once, 1.2 KiB in flight per block over the memory latency "
+            "plus DRAM's bank queue; the pieces added into C one after another under a lock, 8.7 memory "
+            "latencies each (both fitted on an H200)",
+            best->split);
+    else if (best->small_n)
+        assume(
+            out,
+            "kernel: cuBLAS's small-N streaming kernel gemmSN (as for FP32 of 2 to 16 rows on an H200): "
+            "blocks of %d threads per %d columns of B and 4 to 8 rows, streaming B once, 4.5 KiB in flight "
+            "per block over the memory latency plus DRAM's bank queue, tRC u / (1 - u) (fitted on an H200)",
+            SIMT_GEMM_SMALL_N_THREADS, SIMT_GEMM_SMALL_N_COLUMNS);
     else if (best->gemv)
         assume(out,
                "kernel: a matrix-vector product (GEMV) on the FMA units at %.4g flop/s, one output %s per "
@@ -717,18 +738,22 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                                       "a shared tile's owner waits two L2 latencies for its peers' flag"
                                     : "");
     simt_gemm_fp64_assume_epilogue(&s->ctx, best, out);
-    if (best->split > 1 && !simt_gemm_fp64_assume_split(&s->ctx, best, out))
-        assume(out, "split-K %d: K cut across %d blocks per output tile%s; fp32 partial sums reduced %s",
-               best->split, best->split, simt_gemm_fixed_split_phrase(s->ctx.req, s->ctx.fixed_split),
-               best->serial_reduce
-                   ? (s->ctx.fma_serial ? "in the same kernel through L2, split after split (one L2 latency "
-                                          "each), after a memset (0.85 us, measured on an H200)"
-                                        : "in the same kernel through L2, split after split at a semaphore "
-                                          "(two L2 latencies each), after a memset of the semaphores (0.85 "
-                                          "us, measured on an H200)")
-                   : "by a second kernel that reads every split's partial and writes C (cuBLAS's "
-                     "splitKreduce_kernel: its fixed cost, then 4 partials a thread per memory latency, "
-                     "L2's while they fit in L2, or the busiest SM's share of the bandwidth)");
+    if (best->split > 1 && !best->small_n && !simt_gemm_fp64_assume_split(&s->ctx, best, out))
+        assume(
+            out, "split-K %d: K cut across %d blocks per output tile%s; fp32 partial sums reduced %s",
+            best->split, best->split, simt_gemm_fixed_split_phrase(s->ctx.req, s->ctx.fixed_split),
+            best->serial_reduce
+                ? (s->ctx.fma_serial ? "in the same kernel through L2, split after split (one L2 latency "
+                                       "each), after a memset (0.85 us, measured on an H200)"
+                                     : "in the same kernel through L2, split after split at a semaphore "
+                                       "(two L2 latencies each), after a memset of the semaphores (0.85 "
+                                       "us, measured on an H200)")
+            : s->ctx.xmma_two_pass
+                ? "by a second launch of the same kernel (cuBLAS's sm80_xmma FP32 kernels), a thread reading "
+                  "one split's partials a round trip at L2's latency"
+                : "by a second kernel that reads every split's partial and writes C (cuBLAS's "
+                  "splitKreduce_kernel: its fixed cost, then 4 partials a thread per memory latency, "
+                  "L2's while they fit in L2, or the busiest SM's share of the bandwidth)");
     if (best->split == 1 && s->ctx.reduce_kernel_always && !s->path.tensor && !best->gemv && !best->small_n)
         assume(out,
                "split-K kernel: cuBLAS runs its split-K SGEMM for small outputs at short K, unsplit here, "
@@ -933,7 +958,7 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     if (!req->sparse)
         try_gemv(gpu, req, figures, &s, &best);
     if (!req->sparse)
-        try_small_n(gpu, req, &s, &best);
+        try_small_n(gpu, req, figures, &s, &best);
     if (best.reduce_s > 0.0 && s.ctx.l2_latency_s > 0.0) /* in-kernel or gemm_reduce.c's kernel */
         s.used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
     out->figures_used = s.used;

@@ -89,6 +89,11 @@
  *    latencies are under a microsecond: fitted to those five. */
 #define SINGLE_KERNEL_FLOOR_S 1.6e-6
 #define KERNEL_FLOOR_S 2.45e-6
+/* FP32 split outputs with a side this long ran sm80_xmma's two launches
+ * (16x512 and up); outputs of a few elements a side (8x8, 7x5, 16x16,
+ * long K) ran CUTLASS's split SIMT SGEMM and splitKreduce: gemm_reduce.c.
+ * ESTIMATE between 90 and 512. */
+#define XMMA_TWO_PASS_MIN_SIDE 512
 /* K stages of its tile's operands an SM keeps in flight from memory (the
  * pipeline's depth, Little's law): an SM draws at most that many stages
  * (the tile's rows and columns times its K depth) per memory latency,

@@ -88,6 +88,7 @@ struct shape_context {
     int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
     double serial_piece_s;        /* one piece of that sum: a memory round trip */
     int fma_serial;               /* fp32 FMA splits summed in the kernel in turn (gemm_splitk.c) */
+    int xmma_two_pass; /* fp32 FMA splits summed by a second launch of the kernel (gemm_reduce.c) */
     /* the split-K reduction kernel (gemm_reduce.c) */
     double dram_latency_s;    /* one DRAM access (0: no figure) */
     double l2_capacity_bytes; /* partials that fit are read back from L2 */
@@ -132,7 +133,7 @@ struct candidate {
     int tile_k;
     int split;
     int gemv;
-    int small_n; /* cuBLAS's small-N streaming kernel (fp32, m = 4) */
+    int small_n; /* cuBLAS's streaming kernels of few rows (fp32, gemm_small_n.c): SIMT_GEMM_STREAM_* */
     int stream_k;
     int64_t tiles;
     double waves;
@@ -266,6 +267,11 @@ double simt_gemm_reduce_kernel_time(const struct shape_context *ctx, const struc
 /* cuBLAS's splitKreduce_kernel behind a GEMM split split ways (1: the
  * kernel that outputs of few tiles get unsplit): its time, as above. */
 double simt_gemm_split_k_reduce(const struct shape_context *ctx, int split);
+/* cuBLAS's FP32 sm80_xmma kernels split over grid.z (ctx->xmma_two_pass):
+ * c->reduce_s set to the second launch that sums the splits of tile's
+ * outputs. Else nothing. */
+void simt_gemm_xmma_second_pass(const struct shape_context *ctx, int split, const struct tile_shape *tile,
+                                struct candidate *c);
 /* A split candidate under that split: c->reduce_s set to its reduction
  * kernel's time (c->serial_reduce cleared). Else nothing. */
 void simt_gemm_fp64_serial_reduce(const struct shape_context *ctx, int split, struct candidate *c);
@@ -342,21 +348,35 @@ int simt_gemm_shortk_line(const struct shape_context *ctx, const struct candidat
  * "pre-Volta": the family a GPU's kernel lists are named for. */
 const char *simt_gemm_arch_family(const struct simt_gpu_spec *gpu);
 
-/* cuBLAS's small-N streaming kernel (gemm_small_n.c): fp32 with m = 4 on
- * NVIDIA GPUs, one block of 256 threads per 64 columns of B. */
-#define SIMT_GEMM_SMALL_N_M 4
+/* cuBLAS's streaming kernels for FP32 of few rows (gemm_small_n.c):
+ * gemmSN_NN (one block of 256 threads per 64 columns of B, grid.y 1, 2 or
+ * 4 for the rows) and sgemm_largek (the same columns, K split over
+ * grid.z, the pieces added into C under a lock), m = 2 to 16 on NVIDIA
+ * GPUs. */
+#define SIMT_GEMM_SMALL_N_M 16
 #define SIMT_GEMM_SMALL_N_COLUMNS 64
 #define SIMT_GEMM_SMALL_N_THREADS 256
-struct simt_gemm_small_n {
-    int64_t blocks;  /* n / 64 per batch entry, rounded up */
-    double rounds;   /* of blocks, as many at once as the SMs' threads hold */
-    double stream_s; /* B streamed by the blocks' bytes in flight (DRAM's rate not applied) */
+enum { SIMT_GEMM_STREAM_NONE = 0, SIMT_GEMM_STREAM_SN = 1, SIMT_GEMM_STREAM_LARGEK = 2 };
+struct simt_gemm_small_n_inputs {
+    double element_bytes;
+    double latency_s;         /* a load's latency on an idle memory */
+    double row_cycle_s;       /* DRAM tRC: a bank's service time */
+    double queue_bytes_per_s; /* DRAM's read rate the banks' queue is at; 0: no queue (L2-resident) */
 };
-/* 1 when cuBLAS runs the small-N kernel for the request. */
+struct simt_gemm_small_n {
+    int kernel;         /* SIMT_GEMM_STREAM_SN or _LARGEK */
+    int split;          /* sgemm_largek's pieces of K; 1 for gemmSN */
+    int rows_per_block; /* gemmSN's grid.y */
+    int64_t blocks;     /* all the kernel's blocks */
+    double rounds;      /* of blocks, as many at once as the occupancy rules let an SM hold */
+    double stream_s;    /* B streamed by the blocks' bytes in flight (DRAM's rate not applied) */
+    double chain_s;     /* sgemm_largek: its pieces added into C one after another */
+};
+/* SIMT_GEMM_STREAM_SN or _LARGEK when cuBLAS runs one for the request, else _NONE. */
 int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
-/* Its blocks and their latency-bound streaming time over latency_s. */
+/* That kernel's blocks and their latency-bound streaming time. */
 void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
-                              double element_bytes, double latency_s, struct simt_gemm_small_n *out);
+                              const struct simt_gemm_small_n_inputs *in, struct simt_gemm_small_n *out);
 
 /* gemm_tiny.c: the time one tile spends in the SM's load/store path, for
  * the kernels without TMA: FMA kernels (rate->staged_per_s_per_sm) move

@@ -99,3 +99,33 @@ double simt_gemm_split_k_reduce(const struct shape_context *ctx, int split)
     };
     return simt_gemm_reduce_kernel_time(ctx, &grid, split);
 }
+
+/* cuBLAS 13.1's FP32 SIMT kernels on an H200 (sm80_xmma_gemm_f32f32 ...,
+ * tiles 32x32 to 256x128) split over grid.z, where neither CUTLASS's split
+ * SGEMM (gemm_family.c) nor the in-kernel serial split (gemm_splitk.c)
+ * runs, sum the splits in a second launch of the same kernel, grid.z of 1,
+ * 2 or 4 (67 such pairs in tests/gpu/results/h200/gemm_probe*.json, fit
+ * data). Its duration under the profiler rises about 0.18 us a split (3.1
+ * us + 0.177 us x split, least squares, 4 to 33 splits), five times the
+ * splitKreduce_kernel's 0.029 us: a thread reads one split's partials at
+ * a time, a round trip each. Priced by the reduction mechanism above with
+ * one split in flight at L2's latency (0.14 us on an H200: 4.8 us of
+ * latency at 33 splits, where 9.3 to 10.1 us were measured, the rest not
+ * explained), the tile's outputs over two blocks. */
+void simt_gemm_xmma_second_pass(const struct shape_context *ctx, int split, const struct tile_shape *tile,
+                                struct candidate *c)
+{
+    if (!ctx->xmma_two_pass || split < 2 || c->serial_reduce || tile == NULL || tile->m < 1 || tile->n < 1)
+        return;
+    const struct simt_gemm_request *req = ctx->req;
+    double tiles =
+        ceil((double)req->m / (double)tile->m) * ceil((double)req->n / (double)tile->n) * (double)req->batch;
+    struct simt_gemm_reduce_grid grid = {
+        .blocks = 2.0 * tiles,
+        .block_outputs = (double)tile->m * (double)tile->n / 2.0,
+        .blocks_per_sm = 1,
+        .in_flight = 1,
+        .latency_s = ctx->l2_latency_s,
+    };
+    c->reduce_s = simt_gemm_reduce_kernel_time(ctx, &grid, split);
+}

@@ -1,79 +1,217 @@
-/* gemm_small_n.c - cuBLAS's small-N streaming kernel (gemmSN_NN_kernel; N
- * is cuBLAS's name for our m: torch's row-major product reaches cuBLAS with
- * the operands swapped). It runs fp32 with m = 4 on an H200
- * (tests/gpu/results/h200/gemm_probe.json: 4x16384x4096 and 4x32768x4096,
- * grids of n / 64 blocks of 256 threads; m = 1 runs a GEMV and m = 8
- * sgemm_largek) and with m = 2 the same grids (gemm_probe_smalln.json:
- * 2 x 4096..32768 at K = 256..8192, where the tile kernels' price was up
- * to 80% slow and 48% fast, this one 29% fast at worst); m = 3, between,
- * is taken to run it too, m = 5 to 16 keep the tile kernels (gemmSN ran
- * there as well, with grid.y of 2 or 4, not priced here).
- * Each block streams a 64-column slab of B once, with no K-stage pipeline,
- * so a block draws the bytes its threads keep in flight per memory latency
- * (Little's law). How many that is depends on the kernel's unrolling,
- * which is not known: fitted, 5.5 KiB per block (22 B per thread, between
- * one and two 16-byte loads), to the two fit rows where DRAM's rate does
- * not bind, 64 and 128 blocks of one per SM: 4x4096x4096 (a single call,
- * heldout/gemm.json, 75.6 us, -8% with it) and 4x8192x8192 (back to back,
- * gemm.json, 117 us, +12%). As many blocks run at once as the SMs' threads
- * hold; DRAM's rate caps them all. Still missed: DRAM's latency rises as
- * the blocks' bytes in flight near its rate (4x16384x4096, 256 blocks,
- * gemm_probe.json: 102 us measured, 73 us predicted).
- * Pure. */
+/* gemm_small_n.c - cuBLAS's streaming kernels for FP32 GEMMs of few rows
+ * (m = 2 to 16; cuBLAS's N: torch's row-major product reaches cuBLAS with
+ * the operands swapped): gemmSN_NN_kernel, one block per 64 columns of B
+ * (grid.y of 1, 2 or 4 for the rows), and sgemm_largek_lds64, the same 64
+ * columns with K cut over grid.z and the pieces summed in C under a lock
+ * (its last two arguments are int arrays). Both stream B once with no K
+ * stage pipeline, so a block draws the bytes its threads keep in flight
+ * per memory latency (Little's law), and the latency grows as the blocks
+ * load DRAM: every access queues at its bank, an M/M/1 server busy one
+ * row cycle tRC, W = tRC u / (1 - u) at DRAM utilisation u (the kernel
+ * model's rule, latency.h); u is what the blocks that read B from DRAM
+ * draw, a fixed point solved by bisection. Pure.
+ *
+ * Evidence, fit and probe data only (tests/gpu/results/h200/
+ * gemm_probe_smalln.json, gemm_probe_classes.json groups "sn" and
+ * "largek", with the kernels' grids, blocks, registers and shared memory):
+ * gemmSN's 256-thread blocks (64 registers, 12 KiB: 4 an SM on an H200)
+ * stream at about 12.5, 12, 11 and 7.7 GB/s a block with 64, 128, 256 and
+ * 512 of them reading DRAM: 17.6 B in flight a thread (4.5 KiB a block),
+ * with the queue, gives 12.7, 12.2, 10.8 and 7.6 (fitted: the one
+ * constant). The y blocks of one column slab read it together: one of
+ * them loads DRAM, the others hit L2 (m = 8, 12 and 16 at n = 8192 take
+ * m = 4's time). 151 gemmSN and sgemm_largek rows: median 3%, worst
+ * 33% (m = 12 against n = 32768, two rounds).
+ * sgemm_largek (128 threads, 32 registers, 4740 B of shared memory) at
+ * K = 4096 to 24576: its time rises with K / split and with the split
+ * itself, about 3 us a piece at the same K a piece (split 7 against 10 at
+ * m = 2, n = 4096): the pieces of a column slab add into C one after
+ * another, each taking the lock, reading the sum so far and writing it
+ * back, fenced: several memory round trips; 8.7 DRAM latencies a piece
+ * (fitted with the block's bytes in flight, 1.2 KiB, 9.4 B a thread, over
+ * the 54 sgemm_largek rows: median 1.6%, worst 22%, m = 8 against n =
+ * 16384 and more). cuBLAS's split was 6 to 64 (6 for m = 6 and 7, 7, 8 or
+ * 10 for m <= 4, 8 for m = 8, 32 and 64 at K = 24576); the model takes the
+ * split of least predicted time among those seen. */
 #include <math.h>
 #include <stdint.h>
 
 #include "gemm.h"
 #include "gemm_internal.h"
+#include "occupancy.h"
 
-#define SMALL_N_BYTES_IN_FLIGHT_PER_BLOCK 5632.0
-/* Where it runs (fit and probe data, tests/gpu/results/h200/): gemmSN at
- * 4x16384x4096 and 4x32768x4096 (256 and 512 of its blocks,
- * gemm_probe.json) and at K = 48 and less (4x300x48, 4x4x4,
- * gemm_probe_splitk2.json and gemm_probe_tiny.json); CUTLASS's split SIMT
- * SGEMM and its reduction kernel at 4x300 with K = 131 to 1000 (5 of
- * gemmSN's blocks, gemm_probe_splitk2.json), which the tile path prices
- * (gemm_splitk.c); sgemm_largek split 7 at 4x4096x4096 (64 blocks,
- * gemm_probe_small.json), which no path prices as such: this price
- * stands in for it there (the constant above was fitted to it, -8%) and
- * at 4x8192x8192 (128 blocks, gemm_kernels.json: sgemm_largek split 8).
- * gemm_probe_smalln.json adds: at 16 and 32 of gemmSN's blocks (n = 1024
- * and 2048, m = 2 to 16) the split SIMT SGEMM runs from K = 1024 on and
- * gemmSN at K = 256. So gemmSN's price applies from 64 of its blocks on,
- * or at K of 64 and less; where it stops below 64 blocks, between K = 256
- * and 1024 (and between 48 and 131 at 5 blocks), is not known: ESTIMATE,
- * K of 64, the tile path above it (both price K = 256 there within 30%).
- * Not priced: the same file shows a block's rate falling as more blocks
- * stream at once (at K = 4096, about 12, 11 and 7.7 GB/s a block with 128,
- * 256 and 512 blocks), a DRAM queue weaker than gemm_skinny.c's closed
- * loop at DRAM's rate would give; the price is 24 to 30% fast at 128 and
- * 256 blocks and K of 1024 to 8192. Tried and left out (2026-12-02):
- * pricing gemmSN for m = 5 to 16 where it ran (grid.y of ceil(m / 4),
- * blocks resident by the occupancy model from its 64 registers a thread,
- * 4 an SM) with this per-block rate: those rows got worse where many
- * blocks stream at once (8x32768x1024, 1024 blocks: -27% with the tile
- * path, -51% with this price), since the rate leaves out the queue. */
-#define SMALL_N_MIN_M 2
-#define SMALL_N_MIN_BLOCKS 64
-#define SMALL_N_MAX_SHORT_K 64
+/* gemmSN_NN_kernel<float, 256, ...>: 64 registers, 12 KiB of shared
+ * memory (gemm_probe_smalln.json, m = 4..16) */
+#define SN_THREADS 256
+#define SN_REGISTERS 64
+#define SN_SHARED_BYTES 12288
+#define SN_BYTES_IN_FLIGHT_PER_THREAD 17.6
+/* sgemm_largek_lds64: block [32, 4, 1], 32 registers, 4740 B */
+#define LK_THREADS 128
+#define LK_REGISTERS 32
+#define LK_SHARED_BYTES 4740
+#define LK_BYTES_IN_FLIGHT_PER_THREAD 9.4
+#define LK_PIECE_LATENCIES 8.7
+
+/* Where each runs, as seen on an H200 (cuBLAS 13.1; rows of the files
+ * above). gemmSN from 64 column slabs on (n = 4096) for m = 2 to 16, or
+ * at K of 64 and less for m <= 4 (gemm_probe_splitk2.json,
+ * gemm_probe_tiny.json); not past 1024 blocks (m = 16 against n = 32768
+ * ran sm80_xmma tiles). sgemm_largek for m <= 8 where K is over half of
+ * n and at least 4096 (m = 2 and 4: 4096x4096 largek, 8192x4096 gemmSN,
+ * 8192x8192 largek, 4096x2048 CUTLASS's split SIMT SGEMM; m = 6:
+ * 6144x3072 largek, 12288x6144 gemmSN, 4096x3072 SIMT), for m = 8 from
+ * K = 5120 (4096x4096 SIMT, 4096x6144 largek; ESTIMATE between), and
+ * for m = 8 against n of 16384 and more from K = 4096. Under 96 slabs
+ * (n = 4096 seen) gemmSN stops past K = 1024 (1536 and 2048 ran the
+ * split SIMT SGEMM) for m <= 12, past K = 4608 for m = 13 to 16 (3072
+ * gemmSN, 6144 SIMT; ESTIMATE between). For m = 9 to 16 the tile kernels
+ * take over beyond a weight of n x K elements: 2^27 for m <= 12 (12 x
+ * 32768 x 4096 gemmSN, x 8192 sm80_xmma), 44e6 for m = 13 to 16 (seen:
+ * 37.7e6 gemmSN, 50.3e6 sm80_xmma; ESTIMATE between). Seen otherwise,
+ * not followed: the 128-thread gemmSN (some n = 32768 shapes). ESTIMATE
+ * beyond what was seen. */
+#define SN_MIN_M 2
+#define SN_SHORT_K_MAX_M 4
+#define SN_MIN_SLABS 64
+#define SN_MAX_SHORT_K 64
+#define SN_MAX_BLOCKS 1024
+#define LK_MAX_M 8
+#define LK_MIN_K 4096
+#define LK_MIN_K_WIDE_M 5120
+#define LK_WIDE_M 8
+#define LK_WIDE_N 16384
+#define LK_WIDE_K 4096
+#define SN_MID_M 12
+#define SN_MID_WEIGHT 134217728.0
+#define SN_WIDE_WEIGHT 44.0e6
+#define SN_NARROW_SLABS 96
+#define SN_NARROW_K_MID 1024
+#define SN_NARROW_K_WIDE 4608
+
+static int64_t slabs_of(const struct simt_gemm_request *req)
+{
+    return (req->n + SIMT_GEMM_SMALL_N_COLUMNS - 1) / SIMT_GEMM_SMALL_N_COLUMNS * req->batch;
+}
+
+static int rows_per_block_count(int64_t m)
+{
+    return m <= 4 ? 1 : m <= 12 ? 2 : 4; /* grid.y of gemmSN */
+}
 
 int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
     if (gpu->vendor != SIMT_VENDOR_NVIDIA || req->dtype != SIMT_DTYPE_FP32 || req->sparse ||
-        req->m < SMALL_N_MIN_M || req->m > SIMT_GEMM_SMALL_N_M)
-        return 0;
-    int64_t blocks = (req->n + SIMT_GEMM_SMALL_N_COLUMNS - 1) / SIMT_GEMM_SMALL_N_COLUMNS * req->batch;
-    return blocks >= SMALL_N_MIN_BLOCKS || req->k <= SMALL_N_MAX_SHORT_K;
+        req->m < SN_MIN_M || req->m > SIMT_GEMM_SMALL_N_M)
+        return SIMT_GEMM_STREAM_NONE;
+    int64_t slabs = slabs_of(req);
+    if (slabs < SN_MIN_SLABS)
+        return req->k <= SN_MAX_SHORT_K && req->m <= SN_SHORT_K_MAX_M ? SIMT_GEMM_STREAM_SN
+                                                                      : SIMT_GEMM_STREAM_NONE;
+    if (req->m <= LK_MAX_M &&
+        ((2 * req->k > req->n && req->k >= (req->m < LK_WIDE_M ? LK_MIN_K : LK_MIN_K_WIDE_M)) ||
+         (req->m == LK_WIDE_M && req->n >= LK_WIDE_N && req->k >= LK_WIDE_K)))
+        return SIMT_GEMM_STREAM_LARGEK;
+    if (slabs < SN_NARROW_SLABS && req->k > (req->m <= SN_MID_M ? SN_NARROW_K_MID : SN_NARROW_K_WIDE))
+        return SIMT_GEMM_STREAM_NONE;
+    if (slabs * rows_per_block_count(req->m) > SN_MAX_BLOCKS)
+        return SIMT_GEMM_STREAM_NONE;
+    if (req->m > LK_MAX_M) {
+        double weight = (double)req->n * (double)req->k;
+        if (weight > (req->m <= SN_MID_M ? SN_MID_WEIGHT : SN_WIDE_WEIGHT))
+            return SIMT_GEMM_STREAM_NONE;
+    }
+    return SIMT_GEMM_STREAM_SN;
+}
+
+/* Blocks of the kernel resident on an SM, by the occupancy rules. */
+static int resident_per_sm(const struct simt_gpu_spec *gpu, int threads, int registers, int shared)
+{
+    struct simt_occupancy_request o;
+    simt_occupancy_request_init(&o);
+    o.block_size = threads;
+    o.registers_per_thread = registers;
+    o.static_shared_bytes = shared;
+    struct simt_occupancy_result occ;
+    if (simt_occupancy_compute(gpu, &o, &occ, NULL) != SIMT_OK || occ.active_blocks_per_sm < 1)
+        return 1;
+    return occ.active_blocks_per_sm;
+}
+
+/* One block's rate, bytes a second, with readers blocks reading DRAM at
+ * once, each bytes_in_flight over the latency plus the bank queue. */
+static double block_rate(const struct simt_gemm_small_n_inputs *in, double readers, double bytes_in_flight)
+{
+    if (!(in->queue_bytes_per_s > 0.0) || !(in->row_cycle_s > 0.0))
+        return bytes_in_flight / in->latency_s;
+    double lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 60; i++) { /* u rises, the rate falls: one crossing */
+        double u = 0.5 * (lo + hi);
+        double r = bytes_in_flight / (in->latency_s + in->row_cycle_s * u / (1.0 - u));
+        if (readers * r / in->queue_bytes_per_s > u)
+            lo = u;
+        else
+            hi = u;
+    }
+    return bytes_in_flight / (in->latency_s + in->row_cycle_s * lo / (1.0 - lo));
+}
+
+/* Rounds of resident blocks, each streaming slab_bytes; distinct of the
+ * blocks of a round read DRAM (the rest the same slabs from L2). */
+static double stream_time(const struct simt_gemm_small_n_inputs *in, int64_t blocks, int64_t slots,
+                          int64_t distinct, double slab_bytes, double bytes_in_flight, double *rounds)
+{
+    double t = 0.0;
+    *rounds = 0.0;
+    for (int64_t left = blocks; left > 0; left -= slots) {
+        int64_t now = left < slots ? left : slots;
+        double readers = (double)(now < distinct ? now : distinct);
+        t += slab_bytes / block_rate(in, readers, bytes_in_flight);
+        *rounds += 1.0;
+    }
+    return t;
 }
 
 void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
-                              double element_bytes, double latency_s, struct simt_gemm_small_n *out)
+                              const struct simt_gemm_small_n_inputs *in, struct simt_gemm_small_n *out)
 {
-    out->blocks = (req->n + SIMT_GEMM_SMALL_N_COLUMNS - 1) / SIMT_GEMM_SMALL_N_COLUMNS * req->batch;
-    int per_sm = gpu->max_threads_per_sm / SIMT_GEMM_SMALL_N_THREADS;
-    double resident = (double)(per_sm > 1 ? per_sm : 1) * (double)(gpu->sm_count > 1 ? gpu->sm_count : 1);
-    out->rounds = ceil((double)out->blocks / resident);
-    double slab_bytes = (double)req->k * SIMT_GEMM_SMALL_N_COLUMNS * element_bytes;
-    double block_bytes_per_s = SMALL_N_BYTES_IN_FLIGHT_PER_BLOCK / latency_s;
-    out->stream_s = out->rounds * slab_bytes / block_bytes_per_s;
+    int64_t slabs = slabs_of(req);
+    int64_t sms = gpu->sm_count > 1 ? gpu->sm_count : 1;
+    out->kernel = simt_gemm_small_n_runs(gpu, req);
+    out->chain_s = 0.0;
+    if (out->kernel != SIMT_GEMM_STREAM_LARGEK) {
+        out->split = 1;
+        out->rows_per_block = rows_per_block_count(req->m);
+        out->blocks = slabs * out->rows_per_block;
+        int64_t slots = (int64_t)resident_per_sm(gpu, SN_THREADS, SN_REGISTERS, SN_SHARED_BYTES) * sms;
+        double slab_bytes = (double)req->k * SIMT_GEMM_SMALL_N_COLUMNS * in->element_bytes;
+        out->stream_s = stream_time(in, out->blocks, slots, slabs, slab_bytes,
+                                    SN_BYTES_IN_FLIGHT_PER_THREAD * SN_THREADS, &out->rounds);
+        return;
+    }
+    /* sgemm_largek: the split of least time among those cuBLAS ran */
+    static const int splits[] = {6, 7, 8, 10, 16, 32, 64};
+    int64_t slots = (int64_t)resident_per_sm(gpu, LK_THREADS, LK_REGISTERS, LK_SHARED_BYTES) * sms;
+    double best = HUGE_VAL;
+    out->rows_per_block = 1;
+    for (size_t i = 0; i < sizeof splits / sizeof splits[0]; i++) {
+        int split = splits[i];
+        if (split > req->k)
+            break;
+        int64_t blocks = slabs * split;
+        double piece = ceil((double)req->k / (double)split);
+        double rounds;
+        double t =
+            stream_time(in, blocks, slots, blocks, piece * SIMT_GEMM_SMALL_N_COLUMNS * in->element_bytes,
+                        LK_BYTES_IN_FLIGHT_PER_THREAD * LK_THREADS, &rounds);
+        double chain = (double)split * LK_PIECE_LATENCIES * in->latency_s;
+        if (t + chain < best) {
+            best = t + chain;
+            out->split = split;
+            out->blocks = blocks;
+            out->rounds = rounds;
+            out->stream_s = t;
+            out->chain_s = chain;
+        }
+    }
 }

@@ -752,20 +752,32 @@ START_TEST(operands_in_flight)
 }
 END_TEST
 
-/* cuBLAS's small-N kernel for fp32 with m = 4: one block of 256 threads per
- * 64 columns of B, 5.5 KiB (5632 B) in flight per block over the DRAM
- * latency (500 cycles at 1 GHz: 0.5 us), 1.1264e10 B/s a block; 2048
- * threads an SM hold 8 blocks, 1024 on the 128 SMs. 4x4096x4096: 64 blocks
- * in one round, each streaming 4096 x 64 x 4 = 1,048,576 B: 93.0909 us,
- * more than DRAM's (4 x 4096 + 4096^2) x 4 + 4 x 4096 x 4 = 67,239,936 B
- * at 4e12 B/s (16.81 us); plus the floor and one round's two latencies.
- * n = 4096 x 64: 4096 blocks, 4 rounds (372 us), DRAM's 4.295e9 B take
- * 1,074 us: DRAM-bound. m = 2 runs it too, m = 5 keeps the tile kernels;
- * so does an AMD GPU.
- * Below 64 of its blocks (n = 300: 5) cuBLAS ran its split SIMT SGEMM at
- * K = 131 to 1000 and gemmSN at K = 48 (gemm_small_n.c): 4x300x1000 gets
- * a tile kernel, so does 4x4032x1000 (63 blocks: 4096 is the first n of
- * 64), and 4x300x48 gemmSN's 5 blocks. */
+static int says(const struct simt_gemm_result *r, const char *what)
+{
+    for (int i = 0; i < r->assumption_count; i++)
+        if (strstr(r->assumptions[i], what) != NULL)
+            return 1;
+    return 0;
+}
+
+/* cuBLAS's streaming kernels of few FP32 rows (gemm_small_n.c). gemmSN:
+ * one block of 256 threads per 64 columns of B, 17.6 B in flight a thread
+ * (4505.6 B a block) over the DRAM latency (500 cycles at 1 GHz: 0.5 us)
+ * plus the bank queue tRC u / (1 - u) (tRC 48 ns, the documented figure),
+ * u the DRAM rate the blocks draw over 4e12 B/s. The round GPU gives the
+ * occupancy rules no registers, so one block an SM: 128 at once.
+ * 4x8192x4096: 128 blocks in one round, each streaming 4096 x 64 x 4 =
+ * 1,048,576 B; the time less the floor and one round's two latencies is
+ * that stream, and its rate must solve the queue's fixed point. m = 16
+ * (grid.y 4): 512 blocks in four rounds, 128 of each reading DRAM (the
+ * rest the same slabs from L2 where rounds share them; here every round
+ * has its own 128 readers): four streams, four rounds' latencies.
+ * sgemm_largek (m <= 8, K over half of n and >= 4096): its pieces added
+ * into C one after another, 8.7 latencies each. Where neither runs: m = 8
+ * at 4096x4096 (K under 5120), 2x4096x2048 (K over 1024 under 96 slabs),
+ * m = 16 at 32768x1024 (2048 blocks), m = 12 at 32768x8192 (a weight of
+ * 2^28 elements), m = 17, an AMD GPU; below 64 slabs only K <= 64 (m <=
+ * 4): 4x300x48 runs gemmSN, 4x300x1000 and 4x4032x1000 do not. */
 START_TEST(small_n_kernel_rows)
 {
     struct simt_gpu_spec g;
@@ -773,32 +785,39 @@ START_TEST(small_n_kernel_rows)
     g.dram_latency_cycles = 500.0;
     g.l2_bytes = 1.0e4;
     g.max_threads_per_sm = 2048;
-    struct simt_gemm_result r = predict_ok(&g, 4, 4096, 4096, 1, SIMT_DTYPE_FP32);
+    struct simt_gemm_result r = predict_ok(&g, 4, 8192, 4096, 1, SIMT_DTYPE_FP32);
+    ck_assert(says(&r, "gemmSN"));
     ck_assert_int_eq(r.tile_m, 4);
     ck_assert_int_eq(r.tile_n, 64);
-    ck_assert_int_eq(r.tiles, 64);
-    ck_assert_double_eq_tol(r.time_s, FLOOR + 1.0e-6 + 1048576.0 / (5632.0 / 0.5e-6), 1e-12);
-    ck_assert_str_eq(simt_gemm_bound_name(r.bound), "dram");
-    r = predict_ok(&g, 4, 4096 * 64, 4096, 1, SIMT_DTYPE_FP32);
-    ck_assert_int_eq(r.tiles, 4096);
-    double bytes = (4.0 * 4096.0 + 4096.0 * 4096.0 * 64.0) * 4.0 + 4.0 * 4096.0 * 64.0 * 4.0;
-    ck_assert_double_eq_tol(r.dram_s, bytes / 4.0e12, 1e-12);
-    ck_assert_double_eq_tol(r.time_s, FLOOR + 4.0e-6 + bytes / 4.0e12, 1e-12);
-    r = predict_ok(&g, 2, 4096, 4096, 1, SIMT_DTYPE_FP32);
-    ck_assert_int_eq(r.tile_m, 4);
-    ck_assert_int_eq(r.tiles, 64);
-    r = predict_ok(&g, 5, 4096, 4096, 1, SIMT_DTYPE_FP32);
-    ck_assert_int_ne(r.tile_m, 4);
-    r = predict_ok(&g, 4, 300, 1000, 1, SIMT_DTYPE_FP32);
-    ck_assert_int_ne(r.tile_m, 4); /* gemmSN's tile is 4 x 64 */
-    r = predict_ok(&g, 4, 4032, 1000, 1, SIMT_DTYPE_FP32);
-    ck_assert_int_ne(r.tile_m, 4);
+    ck_assert_int_eq(r.tiles, 128);
+    double stream = r.time_s - FLOOR - 1.0e-6;
+    double rate = 1048576.0 / stream, u = 128.0 * rate / 4.0e12;
+    ck_assert(u > 0.0 && u < 1.0);
+    ck_assert_double_eq_tol(rate, 4505.6 / (0.5e-6 + 48.0e-9 * u / (1.0 - u)), 1e-6 * rate);
+    ck_assert(rate < 4505.6 / 0.5e-6); /* the queue slows it */
+    struct simt_gemm_result r16 = predict_ok(&g, 16, 8192, 4096, 1, SIMT_DTYPE_FP32);
+    ck_assert(says(&r16, "gemmSN"));
+    ck_assert_int_eq(r16.tiles, 512);
+    ck_assert_double_eq_tol(r16.time_s, FLOOR + 4.0e-6 + 4.0 * stream, 1e-12);
+    r = predict_ok(&g, 4, 4096, 16384, 1, SIMT_DTYPE_FP32);
+    ck_assert(says(&r, "sgemm_largek"));
+    ck_assert(r.split_k >= 6 && r.split_k <= 64);
+    ck_assert_int_eq(r.tiles, 64 * r.split_k);
+    ck_assert_double_eq_tol(r.reduce_s, r.split_k * 8.7 * 0.5e-6, 1e-15);
+    static const int64_t neither[][3] = {{8, 4096, 4096},   {2, 4096, 2048},  {16, 32768, 1024},
+                                         {12, 32768, 8192}, {17, 4096, 4096}, {4, 300, 1000},
+                                         {4, 4032, 1000}};
+    for (size_t i = 0; i < sizeof neither / sizeof neither[0]; i++) {
+        r = predict_ok(&g, neither[i][0], neither[i][1], neither[i][2], 1, SIMT_DTYPE_FP32);
+        ck_assert_msg(!says(&r, "gemmSN") && !says(&r, "sgemm_largek"), "%lldx%lldx%lld",
+                      (long long)neither[i][0], (long long)neither[i][1], (long long)neither[i][2]);
+    }
     r = predict_ok(&g, 4, 300, 48, 1, SIMT_DTYPE_FP32);
-    ck_assert_int_eq(r.tile_m, 4);
+    ck_assert(says(&r, "gemmSN"));
     ck_assert_int_eq(r.tiles, 5);
     g.vendor = SIMT_VENDOR_AMD;
-    r = predict_ok(&g, 4, 4096, 4096, 1, SIMT_DTYPE_FP32);
-    ck_assert_int_ne(r.tile_m, 4);
+    r = predict_ok(&g, 4, 8192, 4096, 1, SIMT_DTYPE_FP32);
+    ck_assert(!says(&r, "gemmSN"));
 }
 END_TEST
 

@@ -80,6 +80,46 @@ START_TEST(slope_per_split_matches_the_probe)
 }
 END_TEST
 
+/* The sm80_xmma FP32 kernels' second launch (simt_gemm_xmma_second_pass):
+ * one split's partials a round trip at L2's latency, so its slope is L2's
+ * latency a split (0.14 us on the H200; 0.177 us measured over 67 pairs
+ * of the probe files, 3.1 + 0.177 x split us): 512x16 with a 64x32 tile
+ * at 33 splits takes 32 more L2 latencies than at 1, above the
+ * splitKreduce kernel's time for the same split; none where the flag is
+ * off, the split is 1, or the candidate's split is already summed in the
+ * kernel. */
+START_TEST(xmma_second_pass_is_a_round_trip_a_split)
+{
+    const struct simt_gpu_spec *g = h200();
+    struct simt_gemm_request req = {
+        512, 16, 4096, 1, SIMT_DTYPE_FP32, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct shape_context ctx;
+    context(g, &req, &ctx);
+    static const struct tile_shape tile = {64, 32, 0};
+    struct candidate c;
+    memset(&c, 0, sizeof c);
+    c.reduce_s = -1.0;
+    simt_gemm_xmma_second_pass(&ctx, 33, &tile, &c);
+    ck_assert(c.reduce_s < 0.0); /* flag off */
+    ctx.xmma_two_pass = 1;
+    simt_gemm_xmma_second_pass(&ctx, 1, &tile, &c);
+    ck_assert(c.reduce_s < 0.0);
+    c.serial_reduce = 1;
+    simt_gemm_xmma_second_pass(&ctx, 33, &tile, &c);
+    ck_assert(c.reduce_s < 0.0);
+    c.serial_reduce = 0;
+    simt_gemm_xmma_second_pass(&ctx, 33, &tile, &c);
+    double at33 = c.reduce_s - 33.0 * 512.0 * 16.0 * 4.0 / ctx.dram_write_bytes_per_s;
+    simt_gemm_xmma_second_pass(&ctx, 2, &tile, &c);
+    double at2 = c.reduce_s - 2.0 * 512.0 * 16.0 * 4.0 / ctx.dram_write_bytes_per_s;
+    ck_assert_double_eq_tol(at33 - at2, 31.0 * ctx.l2_latency_s, 1e-12);
+    ck_assert(at33 >
+              simt_gemm_split_k_reduce(&ctx, 33) - 33.0 * 512.0 * 16.0 * 4.0 / ctx.dram_write_bytes_per_s);
+    ck_assert_msg(fabs((at33 - at2) / 31.0 / 0.177e-6 - 1.0) < 0.25, "slope %.4g s a split",
+                  (at33 - at2) / 31.0);
+}
+END_TEST
+
 /* Latency, not bytes: 16 full warps of a 16x512 output's blocks at 128
  * splits (5.91 us, gemm_probe_choice.json) took about what one block of 6
  * warps of 7 elements took at 125-132 (5.58-5.67 us): the model within
@@ -145,6 +185,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_unchecked_fixture(tc, gemm_db_load, gemm_db_unload);
     tcase_add_test(tc, slope_per_split_matches_the_probe);
+    tcase_add_test(tc, xmma_second_pass_is_a_round_trip_a_split);
     tcase_add_test(tc, full_blocks_wait_as_long_as_sparse_ones);
     tcase_add_test(tc, large_outputs_are_bandwidth_bound);
     tcase_add_test(tc, monotone_on_every_gpu);

@@ -17,6 +17,10 @@ call; median of 7 after 2 untimed).
   int8    int8 of m = 32..512 against n = 16..512 at K = 4096..12288:
           long K over few output tiles
   fp64    fp64 at K = 1, 2, 3
+  tallk   fp32 of m = 512..4096 against n = 16..64 at K = 4096..16384
+          (a second call, the same day)
+  longk16 fp16 and bf16 of m = 64..256 against n = 4096 and 8192 at K =
+          16384..32768 (with tallk)
 
 The group is chosen with --group (default all, in that order).
 No shape of the held-out half or of the confirmation set, nor any shape
@@ -33,7 +37,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
 import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
-GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64")
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16")
 
 
 def groups():
@@ -54,6 +58,10 @@ def groups():
                  for k in (4096, 8192, 12288)]
     g["fp64"] = [("fp64", "fp64", m, n, k) for m in (17, 300, 4096, 16384) for n in (14, 146, 1000)
                  for k in (1, 2, 3)]
+    g["tallk"] = [("tallk", "fp32", m, n, k) for m in (512, 1024, 2048, 3072, 4096) for n in (16, 32, 48, 64)
+                  for k in (4096, 8192, 16384)]
+    g["longk16"] = [("longk16", d, m, n, k) for d in ("fp16", "bf16") for m in (64, 128, 256) for n in (4096, 8192)
+                    for k in (16384, 24576, 32768)]
     return g
 
 
