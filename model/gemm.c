@@ -654,7 +654,7 @@ static void fill_result(const struct simt_gpu_spec *gpu, const struct simt_gemm_
     out->tile_k = best->tile_k;
     out->split_k = best->split;
     out->stream_k = best->stream_k;
-    out->tensor_cores = best->gemv ? 0 : s->path.tensor;
+    out->tensor_cores = best->gemv || s->ctx.outer_product ? 0 : s->path.tensor;
     out->tiles = best->tiles;
     out->waves = best->waves;
     out->tile_efficiency = q.tile_efficiency;
@@ -710,6 +710,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
                "block of 256, chosen as the least predicted time",
                s->fma_path.peak_flops_per_s, req->m == 1 ? "row" : "column");
     else if (simt_gemm_shortk_line(&s->ctx, best, line, sizeof line)) /* fp32, K of one stage */
+        assume(out, "%s", line);
+    else if (simt_gemm_k1_line(&s->ctx, line, sizeof line)) /* fp64, K = 1 */
         assume(out, "%s", line);
     else if (s->ctx.resident_gpu != NULL && best->tile->stages > 0)
         assume(
@@ -867,14 +869,14 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
         simt_gemm_describe_operands(req, out->alignment_elements, line, sizeof line);
         assume(out, "%s", line);
     }
-    if (req->launches == SIMT_GEMM_LAUNCH_BACK_TO_BACK)
+    if (req->launches == SIMT_GEMM_LAUNCH_BACK_TO_BACK && !s->ctx.outer_product)
         assume(
             out,
             "overhead: one of a stream of back-to-back calls, its launch hidden behind the previous kernel: "
             "%.3g s per GEMM kernel (the gap between back-to-back cuBLAS GEMMs on an H200) plus two DRAM "
             "latencies (%.3g s) per wave for the first loads and the last stores",
             KERNEL_FLOOR_S, 2.0 * s->latency_s);
-    else
+    else if (!s->ctx.outer_product) /* gemm_k1.c's kernel line states its own */
         assume(out,
                "overhead: one call on an idle GPU: the launch overhead (%.3g s) plus %.3g s of the kernel's "
                "own prologue and epilogue (fitted to single cuBLAS calls on an H200) plus two DRAM latencies "
@@ -959,6 +961,7 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
         try_gemv(gpu, req, figures, &s, &best);
     if (!req->sparse)
         try_small_n(gpu, req, figures, &s, &best);
+    simt_gemm_k1_try(gpu, req, &s.ctx, &best);           /* fp64, K = 1: an outer product (gemm_k1.c) */
     if (best.reduce_s > 0.0 && s.ctx.l2_latency_s > 0.0) /* in-kernel or gemm_reduce.c's kernel */
         s.used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);
     out->figures_used = s.used;

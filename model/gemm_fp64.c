@@ -32,7 +32,34 @@
  * 0.4 us a piece beyond its start (the split over every SM here, and
  * 128x128x4096 split 8, 96x192x8192 split 7: 4.3 to 4.6 us). No atomics.
  * The model prices (1) and (2) as gemm.c's second kernel and in-kernel
- * reduction, the cheaper of the two, and (3) where this file's rule holds. */
+ * reduction, the cheaper of the two, and (3) where this file's rule holds.
+ *
+ * K = 2 and 3 (gemm_probe_classes.json, group fp64, fit data; K = 1 is
+ * gemm_k1.c's): seen, not priced apart. cuBLAS runs one kernel, no split:
+ * sm90_xmma f64 tiles 32x32x32 (m*n small), 32x64x32, 64x64x16 and
+ * 128x64x16 at K = 2; at K = 3 (odd: rows of A not 16-byte multiples) the
+ * "aligna8_alignc8" variants, 32x32x32 and 64x128x32 (256 threads, 254
+ * registers: one block an SM), and cutlass_80 d884gemm_64x32 align1 at
+ * m = 16384 with n of 146 and 1000. The tile kernels' price here is 8 to
+ * 15% slow on the one-wave calls (4.5 to 5.1 us measured) and 24 to 43%
+ * fast where m*n is large (16384 x 14 x 3 -43%, 4096 x 1000 x 3 -30%,
+ * 16384 x 1000 x 3 -29%, 16384 x 146 x 2 -27%). The warm kernel times
+ * (mean_us) against the grids say what is left out: at K = 3 a block's
+ * time follows its tile's area, not its output's nor C's bytes, about one
+ * element of the whole tile a clock per SM (16384 x 1000 x 3, d884 64x32:
+ * 62 tiles an SM, 127 k elements, 63.5 us; 16384 x 14 x 3, 64x128 with
+ * 14 of its 128 columns used: two tiles an SM, 8.2 us, where C's bytes
+ * are 0.4 us at DRAM's write rate; 4096 x 146 x 3, one 64x128 tile an
+ * SM, 5.6 us); at K = 2 (16-byte stores) about 1.5 elements a clock.
+ * Pricing that needs the tile cuBLAS names (which wastes most of a 64x128
+ * tile at n = 14, where the least-time choice takes a small one: a rule
+ * for gemm_family.c) and an epilogue rate per tile element (a constant
+ * from these rows). Tried here and left out (2026-12-02): C's stores
+ * after the math for every wave of the unaligned fp64 kernels
+ * (ctx->epilogue_after_mainloop): the K = 3 rows moved to -38..+12%, but
+ * long-K unaligned fit rows got worse (512 x 3001 x 2048 +2.6% -> +7.0%,
+ * 4096^2 x 1001 -1.0% -> +3.0%) and the fit half's GEMM median rose from
+ * 4.6% to 4.9%. */
 #include <stdio.h>
 
 #include "gemm.h"
@@ -120,7 +147,8 @@ static void append(struct simt_gemm_result *out, const char *line)
 void simt_gemm_fp64_assume_epilogue(const struct shape_context *ctx, const struct candidate *best,
                                     struct simt_gemm_result *out)
 {
-    if (ctx->last_wave_stores_exposed && !best->gemv && !best->small_n && !best->stream_k)
+    if (ctx->last_wave_stores_exposed && !ctx->outer_product && !best->gemv && !best->small_n &&
+        !best->stream_k)
         append(out, "epilogue: the DMMA kernels store C after a tile's math; the last wave's stores follow "
                     "its math with nothing under them (earlier waves' hide under the next wave's math)");
 }

@@ -86,6 +86,7 @@ struct shape_context {
     int epilogue_after_mainloop;  /* data-parallel waves in step: C's writes follow the math, unhidden */
     int last_wave_stores_exposed; /* the last wave's stores of C follow its math, unhidden */
     int serial_reduce_kernel;     /* split-K pieces summed by a second kernel, one after another */
+    int outer_product;            /* cuBLAS's K = 1 outer-product kernel replaced the tiles (gemm_k1.c) */
     double serial_piece_s;        /* one piece of that sum: a memory round trip */
     int fma_serial;               /* fp32 FMA splits summed in the kernel in turn (gemm_splitk.c) */
     int xmma_two_pass; /* fp32 FMA splits summed by a second launch of the kernel (gemm_reduce.c) */
@@ -241,6 +242,18 @@ int simt_gemm_fp64_serial_split(const struct simt_gpu_spec *gpu, const struct si
 void simt_gemm_fp64_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                           double latency_s, struct shape_context *ctx, const struct tile_shape **tiles,
                           size_t *count);
+/* FP64 at K = 1 (gemm_k1.c): 1 when cuBLAS runs its outer-product kernel
+ * for req on gpu (NVIDIA compute capability 9, fp64, dense, K = 1, batch
+ * 1, m and n of 14 or more), else 0. Where it runs, simt_gemm_k1_try
+ * replaces *best with its price (C's DRAM traffic behind the launch and
+ * three DRAM latencies; back to back, ctx's floor_s and two) and sets
+ * ctx->outer_product; else nothing changes. simt_gemm_k1_line writes the
+ * answer's kernel line into buf (size bytes, truncated) and returns 1
+ * where ctx->outer_product is set, else returns 0 with buf untouched. */
+int simt_gemm_k1_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+void simt_gemm_k1_try(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                      struct shape_context *ctx, struct candidate *best);
+int simt_gemm_k1_line(const struct shape_context *ctx, char *buf, size_t size);
 /* The split-K reduction kernel (gemm_reduce.c). Sets ctx's dram_latency_s
  * (dram_latency_s, 0 when there is no figure), l2_capacity_bytes and
  * reduce_blocks_per_sm from gpu. */

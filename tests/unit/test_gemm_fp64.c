@@ -10,6 +10,7 @@
 
 #include "gemm.h"
 #include "gemm_fixture.h"
+#include "gemm_internal.h"
 
 /* 128 SMs at 1 GHz; fp64 tensor 1e14 x 0.66; DRAM 4e12 B/s, 500 cycles
  * (0.5 us) of latency; no L2 figure. Back-to-back calls: 2.45 us a kernel,
@@ -131,6 +132,89 @@ START_TEST(last_wave_stores_follow_math)
 }
 END_TEST
 
+/* K = 1 (gemm_k1.c): cuBLAS's outer-product kernel, one block per 32x32
+ * of C. 1024 x 2048 x 1: C is 16,777,216 B written, A and B 24,576 B read,
+ * the reads paired with as many writes at the copy rate (no copy figure:
+ * 4e12 B/s, as every rate here), so DRAM's time is their sum over 4e12 B/s
+ * = 4.2004 us. Back to back: the kernels' gap and two DRAM latencies
+ * before it; 32 x 64 blocks; no tensor cores, no DMMA epilogue line. One
+ * call on an idle GPU: the launch overhead (3 us here) and three
+ * latencies instead (no L2 size: no dirty lines evicted). */
+START_TEST(k1_outer_product)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    struct simt_gemm_result r = predict_ok(&g, 1024, 2048, 1);
+    double dram = (1024.0 * 2048.0 * 8.0 + (1024.0 + 2048.0) * 8.0) / 4.0e12;
+    ck_assert_double_eq_tol(r.dram_s, dram, 1e-15);
+    ck_assert_double_eq_tol(r.overhead_s, FLOOR + 2.0 * LATENCY, 1e-15);
+    ck_assert_double_eq_tol(r.time_s, FLOOR + 2.0 * LATENCY + dram, 1e-15);
+    ck_assert_int_eq(r.tiles, 32 * 64);
+    ck_assert_int_eq(r.tile_m, 32);
+    ck_assert_int_eq(r.tile_n, 32);
+    ck_assert_int_eq(r.tensor_cores, 0);
+    ck_assert_int_eq(gemm_says(&r, "outer-product"), 1);
+    ck_assert_int_eq(gemm_says(&r, "DMMA kernels store C"), 0);
+    ck_assert_int_eq(gemm_says(&r, "per GEMM kernel"), 0); /* the tile kernels' overhead line */
+
+    g.launch_overhead_s = 3.0e-6;
+    struct simt_gemm_request req = {
+        1024, 2048, 1, 1, SIMT_DTYPE_FP64, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_gemm_predict(&g, &req, &r, &diag), SIMT_OK);
+    ck_assert_double_eq_tol(r.time_s, 3.0e-6 + 3.0 * LATENCY + dram, 1e-15);
+    ck_assert_int_eq(gemm_says(&r, "three DRAM latencies"), 1);
+
+    /* C's write is what it costs: twice the write rate, less time; and
+     * less than the tile kernels' price at K = 2 */
+    g.measured_dram_write_bandwidth_bytes_per_s = 8.0e12;
+    struct simt_gemm_result faster;
+    ck_assert_int_eq(simt_gemm_predict(&g, &req, &faster, &diag), SIMT_OK);
+    ck_assert(faster.time_s < r.time_s);
+    round_gpu(&g, 9);
+    ck_assert(predict_ok(&g, 1024, 2048, 1).time_s < predict_ok(&g, 1024, 2048, 2).time_s);
+}
+END_TEST
+
+/* Where it does not run: before or after Hopper (not seen), K of 2, m or
+ * n under 14 (not seen), a batch (not seen); fp32 at K = 1 runs
+ * simt_sgemm (gemm_tiny.c). */
+static const struct {
+    int compute_major;
+    int64_t m, n, k, batch;
+    enum simt_dtype dtype;
+} not_k1_rows[] = {
+    {8, 1024, 1024, 1, 1, SIMT_DTYPE_FP64}, {10, 1024, 1024, 1, 1, SIMT_DTYPE_FP64},
+    {9, 1024, 1024, 2, 1, SIMT_DTYPE_FP64}, {9, 13, 1024, 1, 1, SIMT_DTYPE_FP64},
+    {9, 1024, 13, 1, 1, SIMT_DTYPE_FP64},   {9, 1024, 1024, 1, 2, SIMT_DTYPE_FP64},
+    {9, 1024, 1024, 1, 1, SIMT_DTYPE_FP32},
+};
+
+START_TEST(k1_bounds)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, not_k1_rows[_i].compute_major);
+    g.tensor_dense_flops_per_s[SIMT_DTYPE_FP32] = 0.0;
+    struct simt_gemm_request req = {not_k1_rows[_i].m,
+                                    not_k1_rows[_i].n,
+                                    not_k1_rows[_i].k,
+                                    not_k1_rows[_i].batch,
+                                    not_k1_rows[_i].dtype,
+                                    SIMT_POLICY_PREFER_MEASURED,
+                                    SIMT_GEMM_LAUNCH_BACK_TO_BACK,
+                                    0};
+    struct simt_gemm_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    ck_assert_int_eq(simt_gemm_predict(&g, &req, &r, &diag), SIMT_OK);
+    ck_assert_int_eq(gemm_says(&r, "outer-product"), 0);
+    ck_assert_int_eq(simt_gemm_k1_runs(&g, &req), 0);
+    req.m = req.n = 1024, req.k = req.batch = 1, req.dtype = SIMT_DTYPE_FP64;
+    ck_assert_int_eq(simt_gemm_k1_runs(&g, &req), not_k1_rows[_i].compute_major == 9);
+}
+END_TEST
+
 static Suite *gemm_fp64_suite(void)
 {
     Suite *s = suite_create("gemm_fp64");
@@ -140,6 +224,8 @@ static Suite *gemm_fp64_suite(void)
                         (int)(sizeof not_serial_rows / sizeof not_serial_rows[0]));
     tcase_add_test(tc, serial_split_follows_latency_and_sms);
     tcase_add_test(tc, last_wave_stores_follow_math);
+    tcase_add_test(tc, k1_outer_product);
+    tcase_add_loop_test(tc, k1_bounds, 0, (int)(sizeof not_k1_rows / sizeof not_k1_rows[0]));
     suite_add_tcase(s, tc);
     return s;
 }
