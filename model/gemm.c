@@ -127,6 +127,8 @@ static double l2_feed(const struct kernel_rate *rate, const struct tile_shape *t
     if (!(rate->l2_bytes_per_s > 0.0))
         return in_flight;
     double share = rate->l2_bytes_per_s / active;
+    if (rate->sm_intake_bytes_per_s > 0.0 && share > rate->sm_intake_bytes_per_s)
+        share = rate->sm_intake_bytes_per_s; /* the SM's own port (gemm_family.c) */
     double feed = share > rate->l2_floor_per_sm ? share : rate->l2_floor_per_sm;
     if (tile->stages > 0) /* each load also waits for its own bytes (gemm_stream.c) */
         in_flight = simt_gemm_stream_feed(rate, tile, stage_bytes, IN_FLIGHT_STAGES, feed, queue_s_per_byte);
@@ -433,6 +435,7 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
          * kernel, which outputs of a few tiles get unsplit too; each
          * wave's stores of C after its math (gemm_family.c) */
         simt_gemm_tf32_mma_sync_tiles(&s->path.tiles, &s->path.tile_count);
+        rate->sm_intake_bytes_per_s = simt_gemm_tf32_sm_intake(gpu, rate->l2_bytes_per_s);
         s->ctx.reduce_kernel_always =
             (alignment_ok && simt_gemm_tf32_reduce_kernel(gpu, req)) ||
             simt_gemm_shortk_reduce_kernel(gpu, req, alignment_ok); /* gemm_shortk.c */

@@ -40,14 +40,50 @@ void simt_gemm_dmma_tiles(const struct tile_shape **tiles, size_t *count)
 #define TF32_WGMMA_MIN_K 128
 #define TF32_WGMMA_MIN_OUTPUT (1 << 18)
 #define TF32_WGMMA_MIN_N 32768
+/* K of 128 to 511 (4 to 15 stages of the wgmma kernels' 32-deep K step):
+ * cuBLAS 13.1 keeps the mma.sync kernels up to outputs of some millions
+ * of elements. Seen on an H200 (gemm_probe_classes.json, gemm_probe_tf32
+ * .json, gemm_probe_small.json, gemm_kernels.json, fit data): 1024 to
+ * 2048 squared and their 1024 x 1536, 1024 x 2048 and 1536 x 2048 mixes
+ * at K = 128 and 256 ran cutlass_80_tensorop_s1688gemm (64x64, 128x64,
+ * 128x128, 256x128) in 17 of 18 shapes (not 1536^2 x 256), as did 64 x
+ * 8192 at K = 160, 192 and 320 (outputs of 2^19 to 2^22); 4096 x 8192
+ * and 8192^2 at K = 128 and 256 (2^25 and more) ran wgmma, and every
+ * shape of K = 512 and more ran wgmma. The limit is put at 2^24, between
+ * the largest mma.sync output (2^22) and the smallest wgmma one (2^25). */
+#define TF32_WGMMA_LONG_K 512
+#define TF32_WGMMA_SHORT_K_MIN_OUTPUT (1 << 24)
 
 int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
-    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_TF32 &&
-           !req->sparse &&
-           (req->k < TF32_WGMMA_MIN_K ||
-            (req->m * req->n <= TF32_WGMMA_MIN_OUTPUT && req->n < TF32_WGMMA_MIN_N));
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major != 9 || req->dtype != SIMT_DTYPE_TF32 ||
+        req->sparse)
+        return 0;
+    int64_t output = req->m * req->n;
+    if (req->k < TF32_WGMMA_MIN_K)
+        return 1;
+    if (req->n >= TF32_WGMMA_MIN_N)
+        return 0;
+    return output <= TF32_WGMMA_MIN_OUTPUT ||
+           (req->k < TF32_WGMMA_LONG_K && output < TF32_WGMMA_SHORT_K_MIN_OUTPUT);
 }
+
+/* Left out, seen in the same fit data (for a later round):
+ *  - K of 4 and 8 (12 at some) at outputs of 896x1024 to 1536^2 ran the
+ *    wgmma kernels (64x128, 64x256, 128x128 tiles, one block an SM), 9.2
+ *    to 11.5 us each back to back whatever K: at 1024^2 its 64x128 kernel
+ *    takes 9.9 us at K = 4 and 8.8 us at K = 512. Priced as mma.sync here
+ *    (-45%): a fixed cost of about 8 us that grows with the output, not
+ *    explained by its loads, math or stores.
+ *  - m = 1 runs cuBLAS's GEMV kernels, as fp32 does (gemm.c, try_gemv):
+ *    gemv2N (one thread a row, 128 rows a block) at K = 100, cold 15.6 to
+ *    16.6 us for n = 600 to 3000, 0.115 us a K step (about 3 loads in
+ *    flight over DRAM's latency); gemvx elsewhere with blocks of 32 or 64
+ *    rows and 2 threads a row (K = 191, 400 and 1000 at n = 1100: 23 to
+ *    50 ns a step), or 4 to 8 rows and 32 threads a row (n = 600), or 16
+ *    warps a block (n = 3000, K = 1000). Which of them runs is cuBLAS's
+ *    choice in no order the fit rows show; a walk of K / 2 steps alone
+ *    would move n = 600 from -18..-25% to +44..+100%. */
 
 /* The tf32 mma.sync kernels' tiles and pipeline stages, by their names
  * (cutlass_80_tensorop_s1688gemm_MxN_KxS; our m x n is their N x M):
@@ -62,6 +98,25 @@ void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *coun
 {
     *tiles = tf32_mma_sync_tiles;
     *count = sizeof tf32_mma_sync_tiles / sizeof tf32_mma_sync_tiles[0];
+}
+
+/* The L2 feed of one SM running these kernels: no more than its share of
+ * the L2's bandwidth with every SM busy, however few are (the model's
+ * share, l2_bytes_per_s over the busy SMs, grows as they get fewer). Seen
+ * on an H200 (fit data; kernels' warm times back to back, their slope in
+ * K, so the fixed costs cancel): 64x64_32x6 with 32 blocks (64 x 2048, K
+ * from 160 to 320, gemm_probe_tf32.json) takes 0.29 us a 16 KiB stage,
+ * 56 GB/s an SM where the share of 32 SMs is 257 GB/s and the math 0.13 us;
+ * 128x64_16x6 with two blocks an SM (2048 x 1024 and 1024 x 2048, K from
+ * 128 to 256, gemm_probe_classes.json) moves 16 stages of 12 KiB an SM in
+ * 3.1 us, 63 GB/s; and an H200's 8.2e12 B/s over its 132 SMs is 62 GB/s.
+ * tf32's 4-byte operands make these kernels' stages twice the bytes of
+ * the 16-bit ones' for the same math, so the feed binds them first. */
+double simt_gemm_tf32_sm_intake(const struct simt_gpu_spec *gpu, double l2_bytes_per_s)
+{
+    if (!(l2_bytes_per_s > 0.0) || gpu->sm_count < 1)
+        return 0.0;
+    return l2_bytes_per_s / (double)gpu->sm_count;
 }
 
 /* Whether cuBLAS runs its split-K form of the mma.sync tf32 kernels, and

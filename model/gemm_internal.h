@@ -127,6 +127,8 @@ struct kernel_rate {
     double in_flight_stages_per_s;  /* K stages of operands an SM draws per second at most: its stages in
                                        flight over the memory latency (HUGE_VAL: no latency figure) */
     double column_share;            /* of a tile's B columns one block fetches from L2 (multicast) */
+    double sm_intake_bytes_per_s;   /* operand bytes one SM takes from L2 at most, however few SMs are
+                                       busy (0: no cap; tf32's mma.sync kernels, gemm_family.c) */
 };
 
 struct candidate {
@@ -186,6 +188,10 @@ void simt_gemm_fallback16_tiles(const struct tile_shape **tiles, size_t *count);
 /* 1 when those kernels run with cuBLAS's split-K reduction kernel behind
  * them whatever the split (outputs of a few tiles). */
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* The most operand bytes per second one SM of those kernels takes from L2:
+ * the L2's bandwidth over all the SMs (0 when l2_bytes_per_s or the SM
+ * count is not positive: no cap). */
+double simt_gemm_tf32_sm_intake(const struct simt_gpu_spec *gpu, double l2_bytes_per_s);
 
 /* How many of that list cuBLAS runs for req (the skinny-M tile, last,
  * left out for fp32 with a narrow B on NVIDIA GPUs): count or count - 1. */
