@@ -427,7 +427,8 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
         /* their own tiles; one block per output tile: no int8 kernel
          * seen splits K (grid z of 1, no reduction kernel) */
         simt_gemm_int8_mma_sync_tiles(req, &s->path.tiles, &s->path.tile_count);
-        simt_gemm_mma_sync_setup(gpu, s->in_flight_latency_s, &s->ctx); /* blocks an SM: gemm_mma_sync.c */
+        simt_gemm_mma_sync_setup(gpu, s->in_flight_latency_s, s->clock, NONTMA_FRACTION,
+                                 &s->ctx); /* blocks an SM: gemm_mma_sync.c */
         s->ctx.split_k = 0;
     }
     if (s->mma_sync_tf32) {
@@ -724,9 +725,12 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
         assume(
             out,
             "tile: %dx%dx%d, %d stages, as cuBLAS's kernel names give for the shape; %d blocks resident per "
-            "SM (the shared memory its stages take, by the occupancy rules), priced in rounds of them",
+            "SM (the shared memory its stages take, by the occupancy rules), priced in rounds of them; a "
+            "block alone on its SM at its warps' own pace (a K step's MMAs at the full rate, %.0f cycles "
+            "more)",
             out->tile_m, out->tile_n, out->tile_k, best->tile->stages,
-            simt_gemm_mma_sync_resident(gpu, best->tile, best->tile_k, s->ctx.element_bytes));
+            simt_gemm_mma_sync_resident(gpu, best->tile, best->tile_k, s->ctx.element_bytes),
+            s->ctx.resident_step_s * s->clock);
     else
         assume(
             out,

@@ -101,6 +101,12 @@ struct shape_context {
      * per SM, the waves of gemm.c), and the latency their loads wait */
     const struct simt_gpu_spec *resident_gpu;
     double resident_latency_s;
+    /* a block's own chain of warp-level K steps (gemm_mma_sync.c): its
+     * MMAs at the tensor cores' full rate, resident_issue_share of the math
+     * as priced, plus resident_step_s a step that one warp a sub-partition
+     * leaves exposed (0: no clock figure, no chain) */
+    double resident_issue_share;
+    double resident_step_s;
     /* FP32 with K in one stage of the FMA kernels (gemm_shortk.c): the GPU
      * whose occupancy says how many of their blocks share an SM (NULL:
      * elsewhere) */
@@ -324,9 +330,14 @@ int simt_gemm_fp64_assume_split(const struct shape_context *ctx, const struct ca
 int simt_gemm_mma_sync_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile, int tile_k,
                                 double element_bytes);
 /* Sets ctx->resident_gpu and resident_latency_s (the latency an operand
- * load waits): from then on simt_gemm_finish prices ctx's tiles of known
- * stages in rounds of their resident blocks. */
-void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s, struct shape_context *ctx);
+ * load waits), and the chain of a block's warps: issue_share, the full
+ * tensor rate's share of the rate its math is priced at (the math's time
+ * at the full rate over its time as priced), and the exposed time a warp
+ * K step at clock_hz (0: no clock figure, no chain). From then on
+ * simt_gemm_finish prices ctx's tiles of known stages in rounds of their
+ * resident blocks. */
+void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s, double clock_hz,
+                              double issue_share, struct shape_context *ctx);
 /* For such a candidate (unsplit, data-parallel): *busy set to its blocks'
  * time in rounds of the resident count per SM, each round as long as its
  * busiest SM's math, its L2 intake or the round's share of DRAM reads

@@ -44,7 +44,39 @@
  * as long as the slowest of the three, and the next starts when it ends: a
  * last round of few blocks runs at their own pace, DRAM idle but for them,
  * where the one-tile-per-SM waves would hide it under the whole kernel's
- * DRAM time. Each round pays its first loads and last stores (the fill). */
+ * DRAM time. Each round pays its first loads and last stores (the fill).
+ *
+ * A block's own chain. An SM has four sub-partitions, each with its own
+ * warp scheduler and tensor core (NVIDIA H100 Tensor Core GPU Architecture
+ * whitepaper, the SM figure); a block of 128 threads puts one warp on
+ * each. A tensor core takes its next MMA from the same warp when that
+ * warp has an independent one ready, or from another warp on the same
+ * sub-partition (NVIDIA developer forum, "How many tensor cores to execute
+ * the wmma.mma.sync ... m16n16k16 instruction?", answer 2): where a warp
+ * is alone there, whatever it waits for between its K steps (a step is one
+ * mma.sync K of 32 bytes: its fragments from shared memory, the MMAs of
+ * the step before on the same accumulators) is time its tensor core
+ * idles. So a block alone on its SM takes at least its MMAs at the tensor
+ * core's full rate (the int8 figure) plus a fixed time a warp K step; with
+ * two blocks or more an SM, the other warps' MMAs fill it, and the SM's
+ * mma.sync rate (the fallback fraction of the figure) binds as before.
+ * Seen on an H200 (gemm_probe_classes.json, group int8, 60 shapes of 1 to
+ * 64 blocks, all 64x64_128x6, fit data): 0.2535 us a 128-deep stage (the
+ * median of the 20 shapes' slopes from K = 4096 to 12288, 0.242 to 0.257,
+ * the same warm and cold, so neither DRAM nor L2 latency sets it: 4.2
+ * stages in flight draw a stage every 0.08 us), flat in m and n, and 65.2
+ * us for 256 stages of one block (32x32x32768, gemm_probe_splitk.json):
+ * 125 cycles a warp K step, of which its 8 MMAs (a 32x32 warp tile) at
+ * the full rate take 51; the rest, 75 cycles, is the fitted exposed time.
+ * Checked on the other tiles: 128x128_128x5 (a 64x64 warp tile, 32 MMAs a
+ * step), 64 blocks at K = 16384 to 28672 (gemm_probe_small.json), 0.557 us
+ * a stage, the chain 0.562 and the SM's mma.sync rate 0.563; our 64x128
+ * (their 128x64_128x3, 16 MMAs a step) in part rounds of 4 blocks, 0.34 us
+ * a stage (gemm_skinny.c), the chain 0.356. Their 128x256_128x3 (our
+ * 256x128) runs 256 threads (block [256, 1, 1], int8 4096^3,
+ * gemm_kernels.json): two warps a sub-partition, whose MMAs fill each
+ * other's waits. Registers (95, 150, 234 and 230 a thread, in the same
+ * files since) never hold fewer blocks than the shared memory does. */
 #include <math.h>
 #include <string.h>
 
@@ -52,11 +84,25 @@
 #include "gemm_internal.h"
 #include "occupancy.h"
 
-/* Threads of a block of every int8 mma.sync kernel seen (block [128,1,1]). */
+/* Threads of a block of the int8 mma.sync kernels (block [128, 1, 1]),
+ * and of the widest, our 256x128 (block [256, 1, 1]). */
 #define MMA_SYNC_BLOCK_THREADS 128
+#define MMA_SYNC_WIDE_BLOCK_THREADS 256
+#define MMA_SYNC_WIDE_TILE_ELEMENTS (256 * 128)
+/* Warps an SM sub-partition runs (its scheduler and tensor core). */
+#define MMA_SYNC_SUBPARTITIONS 4
 /* K of one warp-level MMA, in bytes: i16832 is mma.sync m16n8k32, 32
  * int8 elements (PTX ISA, mma.sync shapes for .s8). */
 #define MMA_SYNC_INSTRUCTION_K_BYTES 32.0
+/* Cycles a warp K step leaves exposed when its warp is alone on its
+ * sub-partition (above): fitted to the lone blocks of 64x64_128x6 */
+#define MMA_SYNC_WARP_STEP_CYCLES 75.0
+
+static int block_threads(const struct tile_shape *tile)
+{
+    return tile->m * tile->n >= MMA_SYNC_WIDE_TILE_ELEMENTS ? MMA_SYNC_WIDE_BLOCK_THREADS
+                                                            : MMA_SYNC_BLOCK_THREADS;
+}
 
 int simt_gemm_mma_sync_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile, int tile_k,
                                 double element_bytes)
@@ -65,7 +111,7 @@ int simt_gemm_mma_sync_resident(const struct simt_gpu_spec *gpu, const struct ti
         return 1;
     struct simt_occupancy_request req;
     simt_occupancy_request_init(&req);
-    req.block_size = MMA_SYNC_BLOCK_THREADS;
+    req.block_size = block_threads(tile);
     req.registers_per_thread = 0; /* not known: no limit (above) */
     req.dynamic_shared_bytes =
         (int64_t)ceil((double)tile->stages * (double)(tile->m + tile->n) * (double)tile_k * element_bytes);
@@ -75,10 +121,24 @@ int simt_gemm_mma_sync_resident(const struct simt_gpu_spec *gpu, const struct ti
     return occ.active_blocks_per_sm;
 }
 
-void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s, struct shape_context *ctx)
+void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s, double clock_hz,
+                              double issue_share, struct shape_context *ctx)
 {
     ctx->resident_gpu = gpu;
     ctx->resident_latency_s = latency_s;
+    ctx->resident_issue_share = issue_share > 0.0 ? issue_share : 0.0;
+    ctx->resident_step_s = clock_hz > 0.0 ? MMA_SYNC_WARP_STEP_CYCLES / clock_hz : 0.0;
+}
+
+/* One block's chain of warp K steps (above): a warp's MMAs at the full
+ * rate (the block's over its warps a sub-partition), plus the exposed time
+ * of each step. */
+static double block_chain_s(const struct shape_context *ctx, const struct tile_shape *tile, int64_t k_tiles,
+                            double tile_k_bytes, double math_s)
+{
+    double steps = (double)k_tiles * ceil(tile_k_bytes / MMA_SYNC_INSTRUCTION_K_BYTES);
+    double warps_per_subpartition = (double)block_threads(tile) / 32.0 / MMA_SYNC_SUBPARTITIONS;
+    return math_s * ctx->resident_issue_share / warps_per_subpartition + steps * ctx->resident_step_s;
 }
 
 /* Stages a block keeps in flight: S - 2 from commit to wait, and the
@@ -94,11 +154,23 @@ static double stages_in_flight(const struct tile_shape *tile, double tile_k_byte
     return (double)(tile->stages - 2) + (w - 2.0) * (w - 1.0) / (2.0 * w * w);
 }
 
+/* What one block of the candidate does. */
+struct block_work {
+    double tile_k_bytes;
+    double math_s;  /* its math at the rate it is priced at */
+    double chain_s; /* its warps' chain of K steps (block_chain_s) */
+    double tile_bytes;
+    double stage_bytes;
+    double dram_s;    /* its share of the DRAM reads */
+    double fed_bytes; /* operand bytes all the candidate's blocks load */
+};
+
 /* One round of `blocks` blocks: the busiest SM's time. */
-static double round_time(const struct shape_context *ctx, const struct tile_shape *tile, double tile_k_bytes,
-                         int64_t blocks, double math_s, double tile_bytes, double stage_bytes,
-                         double dram_per_block_s, double fed_bytes, int *queued)
+static double round_time(const struct shape_context *ctx, const struct tile_shape *tile,
+                         const struct block_work *w, int64_t blocks, int *queued)
 {
+    double tile_k_bytes = w->tile_k_bytes, math_s = w->math_s, tile_bytes = w->tile_bytes;
+    double stage_bytes = w->stage_bytes, dram_per_block_s = w->dram_s, fed_bytes = w->fed_bytes;
     int64_t sms = blocks < ctx->sm_count ? blocks : ctx->sm_count;
     double per_sm = ceil((double)blocks / (double)ctx->sm_count);
     double share = ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s / (double)sms : HUGE_VAL;
@@ -114,6 +186,8 @@ static double round_time(const struct shape_context *ctx, const struct tile_shap
     double latency_s = ctx->resident_latency_s > 0.0 ? ctx->resident_latency_s : 0.0;
     double load_s = latency_s + transfer_s;
     double t = per_sm * math_s;
+    if (w->chain_s > t) /* few blocks an SM: their warps' own chains bind */
+        t = w->chain_s;
     if (tile->stages < 3) {
         /* no stage in flight while one is waited for: each load, then its math */
         double k_stages = tile_bytes / stage_bytes;
@@ -154,18 +228,20 @@ int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct cand
     double cols = (double)(req->n < tile->n ? req->n : tile->n);
     double stage_bytes = (rows * ctx->a_weight + cols) * (double)c->tile_k * ctx->element_bytes;
     double tile_bytes = stage_bytes * (double)k_tiles;
-    double dram_per_block_s = c->dram_read_s / (double)c->tiles;
     int64_t slots = (int64_t)resident * ctx->sm_count;
     int64_t full = c->tiles / slots, rest = c->tiles % slots;
-    double k_bytes = (double)c->tile_k * ctx->element_bytes;
-    double fed = tile_bytes * (double)c->tiles;
+    struct block_work w;
+    w.tile_k_bytes = (double)c->tile_k * ctx->element_bytes;
+    w.math_s = math_s;
+    w.chain_s = block_chain_s(ctx, tile, k_tiles, w.tile_k_bytes, math_s);
+    w.tile_bytes = tile_bytes;
+    w.stage_bytes = stage_bytes;
+    w.dram_s = c->dram_read_s / (double)c->tiles;
+    w.fed_bytes = tile_bytes * (double)c->tiles;
     int queued = 0, rest_queued = 0;
-    double total = full > 0 ? (double)full * round_time(ctx, tile, k_bytes, slots, math_s, tile_bytes,
-                                                        stage_bytes, dram_per_block_s, fed, &queued)
-                            : 0.0;
+    double total = full > 0 ? (double)full * round_time(ctx, tile, &w, slots, &queued) : 0.0;
     if (rest > 0)
-        total += round_time(ctx, tile, k_bytes, rest, math_s, tile_bytes, stage_bytes, dram_per_block_s, fed,
-                            full > 0 ? &rest_queued : &queued);
+        total += round_time(ctx, tile, &w, rest, full > 0 ? &rest_queued : &queued);
     *busy = total;
     *rounds = (double)full + (rest > 0 ? 1.0 : 0.0);
     return queued ? 2 : 1;

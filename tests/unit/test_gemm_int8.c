@@ -3,9 +3,12 @@
  * occupancy model against the shared memory their stages take), which tiles
  * cuBLAS offers for m <= 128, the rounds of resident blocks (a last round
  * of few blocks is paid at their own pace; more bandwidth or less latency is
- * never slower), and dirty lines written back once, not twice. */
+ * never slower), dirty lines written back once, not twice, and a lone
+ * block's chain of warp K steps (against the probe of few tiles, long K). */
 #include <check.h>
+#include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gemm.h"
@@ -19,7 +22,7 @@ static int64_t round_up(int64_t v, int64_t unit)
 }
 
 /* The tiles by their names (stages * (M + N) * 128 bytes of shared memory,
- * 128 threads): an SM holds as many as its shared memory takes, at most
+ * 128 threads, 256 for the widest): an SM holds as many as its shared memory takes, at most
  * its block and warp limits, on every NVIDIA GPU of the database. */
 START_TEST(resident_blocks_follow_shared_memory)
 {
@@ -33,14 +36,15 @@ START_TEST(resident_blocks_follow_shared_memory)
             continue;
         for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++) {
             int64_t bytes = (int64_t)tiles[i].stages * (tiles[i].m + tiles[i].n) * 128;
+            int64_t threads = tiles[i].m * tiles[i].n >= 256 * 128 ? 256 : 128; /* their 128x256: 256 */
             int64_t per_block =
                 round_up(bytes + gpu->reserved_shared_bytes_per_block, gpu->shared_allocation_unit_bytes);
             int64_t expect =
                 bytes > gpu->shared_bytes_per_block_optin ? 1 : gpu->shared_bytes_per_sm / per_block;
             if (expect > gpu->max_blocks_per_sm)
                 expect = gpu->max_blocks_per_sm;
-            if (expect > gpu->max_threads_per_sm / 128)
-                expect = gpu->max_threads_per_sm / 128;
+            if (expect > gpu->max_threads_per_sm / threads)
+                expect = gpu->max_threads_per_sm / threads;
             if (expect < 1)
                 expect = 1;
             int got = simt_gemm_mma_sync_resident(gpu, &tiles[i], 128, 1.0);
@@ -184,7 +188,7 @@ static void make(const struct simt_gpu_spec *gpu, const struct simt_gemm_request
     ctx->out_bytes = 4;
     ctx->sm_count = gpu->sm_count;
     ctx->l2_bytes_per_s = 8.2e12;
-    simt_gemm_mma_sync_setup(gpu, 3.4e-7, ctx);
+    simt_gemm_mma_sync_setup(gpu, 3.4e-7, 1.98e9, 0.73, ctx);
     memset(c, 0, sizeof *c);
     c->tile = &tile_64x128;
     c->tile_k = 128;
@@ -285,6 +289,121 @@ START_TEST(evicted_lines_paid_once)
 }
 END_TEST
 
+static const struct tile_shape tile_64x64 = {64, 64, 6};
+
+/* busy of `tiles` 64x64 blocks of K = 4096 (32 stages) whose math is
+ * math_s each, on the H200's SMs at clock_hz (0: no clock figure). */
+static double rounds_64x64(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                           int64_t tiles, double math_s, double clock_hz)
+{
+    struct shape_context ctx;
+    struct candidate c;
+    make(gpu, req, tiles, &ctx, &c);
+    simt_gemm_mma_sync_setup(gpu, 3.4e-7, clock_hz, 0.73, &ctx);
+    c.tile = &tile_64x64;
+    c.compute_s = ceil((double)tiles / gpu->sm_count) * math_s;
+    c.dram_read_s = 1e-6; /* operands read by many blocks: DRAM does not bind */
+    return rounds(&ctx, &c);
+}
+
+/* A block alone on its SM waits out its warps' own chain of K steps: with
+ * a clock figure it takes longer than its math; a second block on each SM
+ * fills those waits, so two an SM take less than twice one; a faster
+ * clock is never slower. */
+START_TEST(lone_block_paced_by_its_chain)
+{
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
+    struct simt_gemm_request req = {
+        32, 16, 4096, 1, SIMT_DTYPE_INT8, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    double math_s = 32.0 * 4.0 * 8.0 * 8192.0 / (7.4e12 / 4.0); /* 32 stages of 4 steps of 8 MMAs */
+    double no_clock = rounds_64x64(h200, &req, 1, math_s, 0.0);
+    double lone = rounds_64x64(h200, &req, 1, math_s, 1.98e9);
+    ck_assert_msg(lone > 1.2 * math_s && lone > 1.2 * no_clock, "lone %g, math %g, no clock %g", lone, math_s,
+                  no_clock);
+    double two = rounds_64x64(h200, &req, 2 * h200->sm_count, math_s, 1.98e9);
+    ck_assert_msg(two < 2.0 * lone * 0.9 && two >= 2.0 * math_s * 0.999, "two an SM %g, one %g", two, lone);
+    for (double clock = 0.5e9; clock <= 4e9; clock *= 1.5)
+        ck_assert(rounds_64x64(h200, &req, 1, math_s, clock * 1.5) <=
+                  rounds_64x64(h200, &req, 1, math_s, clock) * (1.0 + 1e-12));
+}
+END_TEST
+
+/* Few blocks, long K (gemm_probe_classes.json, group int8: m = 32..512,
+ * n = 16..512, K = 4096..12288, 1 to 64 blocks of 64x64_128x6; fit data):
+ * each single call within 10% and the median within 5% (before the chain,
+ * 33% and 37.5%, all too fast), and each (m, n)'s time a stage, the slope
+ * from K = 4096 to 12288, within 10% of the measured one. */
+#define PROBE_CLASSES SIMT_TEST_DIR "/gpu/results/h200/gemm_probe_classes.json"
+#define PROBE_INT8_MAX 64
+
+static int by_error(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+START_TEST(long_k_few_tiles_probe)
+{
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
+    json_error_t error;
+    json_t *doc = json_load_file(PROBE_CLASSES, 0, &error);
+    ck_assert_msg(doc != NULL, "%s: %s", PROBE_CLASSES, error.text);
+    static double errors[PROBE_INT8_MAX];
+    static struct {
+        int64_t m, n, k;
+        double measured_s, predicted_s;
+    } rows[PROBE_INT8_MAX];
+    size_t count = 0, i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        const char *cls = json_string_value(json_object_get(run, "shape_class"));
+        if (cls == NULL || strcmp(cls, "probe_int8") != 0)
+            continue;
+        ck_assert_uint_lt(count, PROBE_INT8_MAX);
+        struct simt_gemm_request req = {json_integer_value(json_object_get(run, "m")),
+                                        json_integer_value(json_object_get(run, "n")),
+                                        json_integer_value(json_object_get(run, "k")),
+                                        1,
+                                        SIMT_DTYPE_INT8,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_SINGLE,
+                                        0};
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h200, &req, &r, NULL), SIMT_OK);
+        double measured = json_real_value(json_object_get(run, "measured_s"));
+        ck_assert(measured > 0.0);
+        rows[count].m = req.m;
+        rows[count].n = req.n;
+        rows[count].k = req.k;
+        rows[count].measured_s = measured;
+        rows[count].predicted_s = r.time_s;
+        errors[count] = fabs(r.time_s / measured - 1.0);
+        ck_assert_msg(errors[count] < 0.10, "int8 %lldx%lldx%lld: %g s, measured %g s", (long long)req.m,
+                      (long long)req.n, (long long)req.k, r.time_s, measured);
+        count++;
+    }
+    json_decref(doc);
+    ck_assert_uint_eq(count, 60);
+    qsort(errors, count, sizeof errors[0], by_error);
+    ck_assert_msg(errors[count / 2] < 0.05, "median |error| %g", errors[count / 2]);
+    int slopes = 0;
+    for (size_t a = 0; a < count; a++) {
+        for (size_t b = 0; b < count; b++) {
+            if (rows[a].m != rows[b].m || rows[a].n != rows[b].n || rows[a].k != 4096 || rows[b].k != 12288)
+                continue;
+            double measured = rows[b].measured_s - rows[a].measured_s;
+            double predicted = rows[b].predicted_s - rows[a].predicted_s;
+            ck_assert_msg(fabs(predicted / measured - 1.0) < 0.10,
+                          "%lldx%lld: %g s for 64 stages, measured %g", (long long)rows[a].m,
+                          (long long)rows[a].n, predicted, measured);
+            slopes++;
+        }
+    }
+    ck_assert_int_eq(slopes, 20);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gemm_int8");
@@ -297,6 +416,8 @@ int main(void)
     tcase_add_test(tc, last_round_paid_at_its_own_pace);
     tcase_add_test(tc, rounds_monotone_in_figures);
     tcase_add_test(tc, evicted_lines_paid_once);
+    tcase_add_test(tc, lone_block_paced_by_its_chain);
+    tcase_add_test(tc, long_k_few_tiles_probe);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
