@@ -21,6 +21,8 @@ call; median of 7 after 2 untimed).
           (a second call, the same day)
   longk16 fp16 and bf16 of m = 64..256 against n = 4096 and 8192 at K =
           16384..32768 (with tallk)
+  tf32mid tf32 of m = 1344..1600 against n = 1152..1280 at K = 192..320:
+          outputs that are not whole 128-wide tiles (a third call)
 
 The group is chosen with --group (default all, in that order).
 No shape of the held-out half or of the confirmation set, nor any shape
@@ -37,7 +39,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
 import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
-GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16")
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid")
 
 
 def groups():
@@ -62,6 +64,8 @@ def groups():
                   for k in (4096, 8192, 16384)]
     g["longk16"] = [("longk16", d, m, n, k) for d in ("fp16", "bf16") for m in (64, 128, 256) for n in (4096, 8192)
                     for k in (16384, 24576, 32768)]
+    g["tf32mid"] = [("tf32mid", "tf32", m, n, k) for m in (1344, 1408, 1472, 1600) for n in (1152, 1216, 1280)
+                    for k in (192, 256, 320)]
     return g
 
 
