@@ -169,6 +169,13 @@ static void evaluate(const struct shape_context *ctx, const struct kernel_rate *
     c->waves = (double)c->tiles / (double)ctx->sm_count;
     int64_t full = c->tiles / ctx->sm_count;
     int64_t rest = c->tiles % ctx->sm_count;
+    if (ctx->swizzle_gpu != NULL && split == 1 && req->batch == 1) { /* gemm_swizzle.c */
+        int64_t busiest = simt_gemm_swizzle_busiest(
+            ceil_div(req->m, tile->m), ceil_div(req->n, tile->n), ctx->sm_count,
+            simt_gemm_mma_sync_resident(ctx->swizzle_gpu, tile, tile_k, ctx->element_bytes));
+        if (busiest > full + (rest > 0))
+            full = busiest, rest = 0;
+    }
 
     /* the math units compute the whole (padded) tile; the operands fetched
      * are the rows and columns that exist */
@@ -436,6 +443,7 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
          * kernel, which outputs of a few tiles get unsplit too; each
          * wave's stores of C after its math (gemm_family.c) */
         simt_gemm_tf32_mma_sync_tiles(&s->path.tiles, &s->path.tile_count);
+        s->ctx.swizzle_gpu = gpu; /* their grids, swizzled: gemm_swizzle.c */
         rate->sm_intake_bytes_per_s = simt_gemm_tf32_sm_intake(gpu, rate->l2_bytes_per_s);
         s->ctx.reduce_kernel_always =
             (alignment_ok && simt_gemm_tf32_reduce_kernel(gpu, req)) ||
@@ -598,6 +606,7 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     struct shape_context ctx = s->ctx;
     ctx.epilogue_after_mainloop = ctx.reduce_kernel_always = ctx.fixed_split = ctx.serial_reduce_kernel = 0;
     ctx.fma_serial = ctx.xmma_two_pass = 0;
+    ctx.swizzle_gpu = NULL;
     ctx.last_wave_stores_exposed = 0;
     struct candidate c;
     memset(&c, 0, sizeof c);

@@ -100,6 +100,9 @@ struct shape_context {
      * occupancy says how many of their blocks share an SM (NULL: one block
      * per SM, the waves of gemm.c), and the latency their loads wait */
     const struct simt_gpu_spec *resident_gpu;
+    /* tf32's CUTLASS 2.x kernels: their blocks dealt to the SMs by the
+     * swizzled grid (gemm_swizzle.c); NULL elsewhere */
+    const struct simt_gpu_spec *swizzle_gpu;
     double resident_latency_s;
     /* a block's own chain of warp-level K steps (gemm_mma_sync.c): its
      * MMAs at the tensor cores' full rate, resident_issue_share of the math
@@ -387,6 +390,13 @@ int simt_gemm_shortk_line(const struct shape_context *ctx, const struct candidat
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */
 const char *simt_gemm_arch_family(const struct simt_gpu_spec *gpu);
+
+/* The most tiles that do work on one SM when a grid swizzled 8 wide
+ * (CUTLASS 2.x) of tiles_m x tiles_n tiles is resident all at once, blocks
+ * dealt to the SMs in turn (gemm_swizzle.c); 0 when the grid is not all
+ * resident. */
+int64_t simt_gemm_swizzle_busiest(int64_t tiles_m, int64_t tiles_n, int64_t sm_count,
+                                  int64_t resident_per_sm);
 
 /* cuBLAS's streaming kernels for FP32 of few rows (gemm_small_n.c):
  * gemmSN_NN (one block of 256 threads per 64 columns of B, grid.y 1, 2 or
