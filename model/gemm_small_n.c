@@ -161,14 +161,16 @@ static double block_rate(const struct simt_gemm_small_n_inputs *in, double reade
 static double stream_time(const struct simt_gemm_small_n_inputs *in, int64_t blocks, int64_t slots,
                           int64_t distinct, double slab_bytes, double bytes_in_flight, double *rounds)
 {
+    /* the full rounds alike, then the part round: closed form, whatever
+     * the count of blocks */
+    int64_t full = blocks / slots, part = blocks % slots;
     double t = 0.0;
-    *rounds = 0.0;
-    for (int64_t left = blocks; left > 0; left -= slots) {
-        int64_t now = left < slots ? left : slots;
-        double readers = (double)(now < distinct ? now : distinct);
-        t += slab_bytes / block_rate(in, readers, bytes_in_flight);
-        *rounds += 1.0;
-    }
+    if (full > 0)
+        t += (double)full * slab_bytes /
+             block_rate(in, (double)(slots < distinct ? slots : distinct), bytes_in_flight);
+    if (part > 0)
+        t += slab_bytes / block_rate(in, (double)(part < distinct ? part : distinct), bytes_in_flight);
+    *rounds = (double)full + (part > 0 ? 1.0 : 0.0);
     return t;
 }
 
