@@ -391,8 +391,8 @@ int simt_gemm_shortk_line(const struct shape_context *ctx, const struct candidat
  * "pre-Volta": the family a GPU's kernel lists are named for. */
 const char *simt_gemm_arch_family(const struct simt_gpu_spec *gpu);
 
-/* The most tiles that do work on one SM when a grid swizzled 8 wide
- * (CUTLASS 2.x) of tiles_m x tiles_n tiles is resident all at once, blocks
+/* The most tiles that do work on one SM when a grid swizzled up to 8
+ * wide (CUTLASS 2.x) of tiles_m x tiles_n tiles is resident all at once, blocks
  * dealt to the SMs in turn (gemm_swizzle.c); 0 when the grid is not all
  * resident. */
 int64_t simt_gemm_swizzle_busiest(int64_t tiles_m, int64_t tiles_n, int64_t sm_count,

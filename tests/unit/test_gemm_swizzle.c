@@ -24,8 +24,11 @@ START_TEST(busiest_sm_by_hand)
     ck_assert_int_eq(simt_gemm_swizzle_busiest(23, 9, 132, 1), 0);
     ck_assert_int_eq(simt_gemm_swizzle_busiest(0, 9, 132, 3), 0);
     ck_assert_int_eq(simt_gemm_swizzle_busiest(23, 9, 0, 3), 0);
-    /* one tile column: x % 8 == 0 alone works, one block an SM */
-    ck_assert_int_eq(simt_gemm_swizzle_busiest(4, 1, 132, 1), 1);
+    /* one tile column: width 1, no idle blocks; 200 tiles on 132 SMs: 2 */
+    ck_assert_int_eq(simt_gemm_swizzle_busiest(200, 1, 132, 2), 2);
+    /* two tile columns: width 2, a grid of 2 x 66 by 1, all working, one
+     * each; with width 8 there would be 528 blocks, too many for 132 x 2 */
+    ck_assert_int_eq(simt_gemm_swizzle_busiest(66, 2, 132, 2), 1);
     /* a grid too large to count is left to the even waves */
     ck_assert_int_eq(simt_gemm_swizzle_busiest(INT64_C(1) << 40, 8, 132, 32), 0);
 }
