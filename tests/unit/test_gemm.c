@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "gemm_fixture.h"
 #include "hwdb.h"
 
 /* An Ampere-class GPU (no stream-K, no TMA multicast, split-K reduced by a
@@ -752,14 +753,6 @@ START_TEST(operands_in_flight)
 }
 END_TEST
 
-static int says(const struct simt_gemm_result *r, const char *what)
-{
-    for (int i = 0; i < r->assumption_count; i++)
-        if (strstr(r->assumptions[i], what) != NULL)
-            return 1;
-    return 0;
-}
-
 /* cuBLAS's streaming kernels of few FP32 rows (gemm_small_n.c). gemmSN:
  * one block of 256 threads per 64 columns of B, 17.6 B in flight a thread
  * (4505.6 B a block) over the DRAM latency (500 cycles at 1 GHz: 0.5 us)
@@ -786,7 +779,7 @@ START_TEST(small_n_kernel_rows)
     g.l2_bytes = 1.0e4;
     g.max_threads_per_sm = 2048;
     struct simt_gemm_result r = predict_ok(&g, 4, 8192, 4096, 1, SIMT_DTYPE_FP32);
-    ck_assert(says(&r, "gemmSN"));
+    ck_assert(gemm_says(&r, "gemmSN"));
     ck_assert_int_eq(r.tile_m, 4);
     ck_assert_int_eq(r.tile_n, 64);
     ck_assert_int_eq(r.tiles, 128);
@@ -796,11 +789,11 @@ START_TEST(small_n_kernel_rows)
     ck_assert_double_eq_tol(rate, 4505.6 / (0.5e-6 + 48.0e-9 * u / (1.0 - u)), 1e-6 * rate);
     ck_assert(rate < 4505.6 / 0.5e-6); /* the queue slows it */
     struct simt_gemm_result r16 = predict_ok(&g, 16, 8192, 4096, 1, SIMT_DTYPE_FP32);
-    ck_assert(says(&r16, "gemmSN"));
+    ck_assert(gemm_says(&r16, "gemmSN"));
     ck_assert_int_eq(r16.tiles, 512);
     ck_assert_double_eq_tol(r16.time_s, FLOOR + 4.0e-6 + 4.0 * stream, 1e-12);
     r = predict_ok(&g, 4, 4096, 16384, 1, SIMT_DTYPE_FP32);
-    ck_assert(says(&r, "sgemm_largek"));
+    ck_assert(gemm_says(&r, "sgemm_largek"));
     ck_assert(r.split_k >= 6 && r.split_k <= 64);
     ck_assert_int_eq(r.tiles, 64 * r.split_k);
     ck_assert_double_eq_tol(r.reduce_s, r.split_k * 8.7 * 0.5e-6, 1e-15);
@@ -809,15 +802,15 @@ START_TEST(small_n_kernel_rows)
                                          {4, 4032, 1000}};
     for (size_t i = 0; i < sizeof neither / sizeof neither[0]; i++) {
         r = predict_ok(&g, neither[i][0], neither[i][1], neither[i][2], 1, SIMT_DTYPE_FP32);
-        ck_assert_msg(!says(&r, "gemmSN") && !says(&r, "sgemm_largek"), "%lldx%lldx%lld",
+        ck_assert_msg(!gemm_says(&r, "gemmSN") && !gemm_says(&r, "sgemm_largek"), "%lldx%lldx%lld",
                       (long long)neither[i][0], (long long)neither[i][1], (long long)neither[i][2]);
     }
     r = predict_ok(&g, 4, 300, 48, 1, SIMT_DTYPE_FP32);
-    ck_assert(says(&r, "gemmSN"));
+    ck_assert(gemm_says(&r, "gemmSN"));
     ck_assert_int_eq(r.tiles, 5);
     g.vendor = SIMT_VENDOR_AMD;
     r = predict_ok(&g, 4, 8192, 4096, 1, SIMT_DTYPE_FP32);
-    ck_assert(!says(&r, "gemmSN"));
+    ck_assert(!gemm_says(&r, "gemmSN"));
 }
 END_TEST
 
