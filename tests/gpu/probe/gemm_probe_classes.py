@@ -23,6 +23,13 @@ call; median of 7 after 2 untimed).
           16384..32768 (with tallk)
   tf32mid tf32 of m = 1344..1600 against n = 1152..1280 at K = 192..320:
           outputs that are not whole 128-wide tiles (a third call)
+  gemv    fp32 of m = 1 against n = 256..8192 at K = 32..2048, and tf32 at
+          a few of them: which GEMV kernel cuBLAS runs (threads a row, rows
+          a block) and how long K's walk takes when few rows leave DRAM's
+          latency exposed (a fourth call, 2026-12-02)
+  tallu   fp32 of m = 1024..4096 against n = 16..64 at odd K of 4095 to
+          16383: tall, narrow, long-K outputs whose rows are not 16-byte
+          aligned (with gemv)
 
 The group is chosen with --group (default all, in that order).
 No shape of the held-out half or of the confirmation set, nor any shape
@@ -39,7 +46,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
 import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
-GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid")
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu")
 
 
 def groups():
@@ -66,6 +73,11 @@ def groups():
                     for k in (16384, 24576, 32768)]
     g["tf32mid"] = [("tf32mid", "tf32", m, n, k) for m in (1344, 1408, 1472, 1600) for n in (1152, 1216, 1280)
                     for k in (192, 256, 320)]
+    g["gemv"] = [("gemv", "fp32", 1, n, k) for n in (256, 512, 768, 1024, 1536, 2048, 4096, 8192)
+                 for k in (32, 64, 100, 128, 160, 192, 224, 256, 320, 512, 1024, 2048)]
+    g["gemv"] += [("gemv", "tf32", 1, n, k) for n in (512, 1024, 2048) for k in (128, 192, 256, 512)]
+    g["tallu"] = [("tallu", "fp32", m, n, k) for m in (1024, 2048, 2500, 3072, 4096) for n in (16, 32, 40, 48, 64)
+                  for k in (4095, 8191, 10999, 16383)]
     return g
 
 
