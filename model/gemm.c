@@ -612,7 +612,8 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     memset(&c, 0, sizeof c);
     c.time_s = HUGE_VAL;
     choose_among(&ctx, &gemv, req->m == 1 ? &gemv_row : &gemv_column, 1, gemv_k, 0, &c);
-    if (c.time_s < best->time_s) {
+    simt_gemm_gemv_walk_apply(gpu, req, s->in_flight_latency_s, ctx.launch_s, &c); /* gemm_gemv.c */
+    if (c.time_s < best->time_s || c.gemv_walk) { /* where cuBLAS runs a walk kernel, it runs */
         *best = c;
         best->gemv = 1;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_FP32);
@@ -721,11 +722,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
             "blocks of %d threads per %d columns of B and 4 to 8 rows, streaming B once, 4.5 KiB in flight "
             "per block over the memory latency plus DRAM's bank queue, tRC u / (1 - u) (fitted on an H200)",
             SIMT_GEMM_SMALL_N_THREADS, SIMT_GEMM_SMALL_N_COLUMNS);
-    else if (best->gemv)
-        assume(out,
-               "kernel: a matrix-vector product (GEMV) on the FMA units at %.4g flop/s, one output %s per "
-               "block of 256, chosen as the least predicted time",
-               s->fma_path.peak_flops_per_s, req->m == 1 ? "row" : "column");
+    else if (simt_gemm_gemv_line(req, best, s->fma_path.peak_flops_per_s, line, sizeof line))
+        assume(out, "%s", line);
     else if (simt_gemm_shortk_line(&s->ctx, best, line, sizeof line)) /* fp32, K of one stage */
         assume(out, "%s", line);
     else if (simt_gemm_k1_line(&s->ctx, line, sizeof line)) /* fp64, K = 1 */

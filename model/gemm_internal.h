@@ -145,7 +145,8 @@ struct candidate {
     int tile_k;
     int split;
     int gemv;
-    int small_n; /* cuBLAS's streaming kernels of few rows (fp32, gemm_small_n.c): SIMT_GEMM_STREAM_* */
+    int gemv_walk; /* cuBLAS's GEMV kernel whose walk of K binds (gemm_gemv.c): SIMT_GEMM_GEMV_WALK_* */
+    int small_n;   /* cuBLAS's streaming kernels of few rows (fp32, gemm_small_n.c): SIMT_GEMM_STREAM_* */
     int stream_k;
     int64_t tiles;
     double waves;
@@ -427,6 +428,33 @@ int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_ge
 /* That kernel's blocks and their latency-bound streaming time. */
 void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                               const struct simt_gemm_small_n_inputs *in, struct simt_gemm_small_n *out);
+
+/* gemm_gemv.c: cuBLAS's GEMV kernels of one output row whose walk of K at
+ * the memory latency sets their time. */
+enum {
+    SIMT_GEMM_GEMV_WALK_NONE,
+    SIMT_GEMM_GEMV_WALK_GEMVX,
+    SIMT_GEMM_GEMV_WALK_GEMV2N,
+    SIMT_GEMM_GEMV_WALK_GEMVX_WIDE,
+    SIMT_GEMM_GEMV_WALK_NSP
+};
+struct simt_gemm_gemv_walk {
+    int kernel;          /* SIMT_GEMM_GEMV_WALK_* */
+    int threads_per_row; /* threads that share one output's K */
+    double fixed_s;      /* after the launch: first loads, the sum, the store */
+    double walk_s;       /* K walked at latency_s */
+};
+/* 1 and *out filled when one of them runs for req (latency_s: the
+ * latency the loads wait), else 0. */
+int simt_gemm_gemv_walk(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                        double latency_s, struct simt_gemm_gemv_walk *out);
+/* Where one runs, *c (the streaming GEMV) becomes it: its fixed cost
+ * after launch_s, the longer of its walk and c's DRAM time. */
+void simt_gemm_gemv_walk_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                               double latency_s, double launch_s, struct candidate *c);
+/* The kernel line of a GEMV candidate into buf; 0 when c is no GEMV. */
+int simt_gemm_gemv_line(const struct simt_gemm_request *req, const struct candidate *c,
+                        double fma_flops_per_s, char *buf, size_t size);
 
 /* gemm_tiny.c: the time one tile spends in the SM's load/store path, for
  * the kernels without TMA: FMA kernels (rate->staged_per_s_per_sm) move

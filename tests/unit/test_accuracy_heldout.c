@@ -100,8 +100,10 @@ static const double ceilings[CLASS_COUNT][2] = {
  * After the streaming kernels of few FP32 rows, the sm80_xmma second
  * pass, fp64's outer product, tf32's mma.sync range and swizzled grids,
  * int8's lone-block chain and bf16's align1 kernels (2026-12-02, third
- * session): 6.3% / 44.1% (tf32_random_1x1054x191). */
-static const double confirm_ceiling[2] = {0.07, 0.45};
+ * session): 6.3% / 44.1% (tf32_random_1x1054x191). After the GEMV
+ * kernels' walk of K (model/gemm_gemv.c, fourth session): 6.3% / 31.2%
+ * (fp32_random_2516x38x10987). */
+static const double confirm_ceiling[2] = {0.07, 0.32};
 
 struct row {
     int cls;

@@ -30,6 +30,12 @@ call; median of 7 after 2 untimed).
   tallu   fp32 of m = 1024..4096 against n = 16..64 at odd K of 4095 to
           16383: tall, narrow, long-K outputs whose rows are not 16-byte
           aligned (with gemv)
+  gemv2   fp32 of m = 1: K of 4 mod 8 (where gemv2N ran), odd K (a walk
+          whose K is not whole float4s), and n not a multiple of 4 at
+          aligned K (a fifth call)
+  gemv3   fp32 of m = 1: n of 8 to 192 at the K where gemv2N and the
+          two-thread gemvx ran, and n at the edges of the two-thread
+          kernel's range (a sixth call)
 
 The group is chosen with --group (default all, in that order).
 No shape of the held-out half or of the confirmation set, nor any shape
@@ -46,7 +52,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
 import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
-GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu")
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3")
 
 
 def groups():
@@ -78,6 +84,15 @@ def groups():
     g["gemv"] += [("gemv", "tf32", 1, n, k) for n in (512, 1024, 2048) for k in (128, 192, 256, 512)]
     g["tallu"] = [("tallu", "fp32", m, n, k) for m in (1024, 2048, 2500, 3072, 4096) for n in (16, 32, 40, 48, 64)
                   for k in (4095, 8191, 10999, 16383)]
+    g["gemv2"] = [("gemv2", "fp32", 1, n, k) for n in (256, 1024, 4096)
+                  for k in (36, 44, 68, 76, 84, 92, 108, 116, 132, 196, 260, 516)]
+    g["gemv2"] += [("gemv2", "fp32", 1, n, k) for n in (512, 1024, 2048)
+                   for k in (63, 65, 127, 129, 189, 193, 255, 383, 511, 1023)]
+    g["gemv2"] += [("gemv2", "fp32", 1, n, k) for n in (1030, 1062, 1102, 2050) for k in (192, 256, 512)]
+    g["gemv3"] = [("gemv3", "fp32", 1, n, k) for n in (8, 16, 32, 64, 128, 192)
+                  for k in (68, 84, 100, 191, 255, 383, 512, 1023)]
+    g["gemv3"] += [("gemv3", "fp32", 1, n, k) for n in (896, 960) for k in (383, 512, 1023)]
+    g["gemv3"] += [("gemv3", "fp32", 1, n, k) for n in (2560, 3072, 3584) for k in (383, 512, 700)]
     return g
 
 
