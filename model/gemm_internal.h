@@ -147,6 +147,7 @@ struct candidate {
     int gemv;
     int gemv_walk; /* cuBLAS's GEMV kernel whose walk of K binds (gemm_gemv.c): SIMT_GEMM_GEMV_WALK_* */
     int small_n;   /* cuBLAS's streaming kernels of few rows (fp32, gemm_small_n.c): SIMT_GEMM_STREAM_* */
+    int narrow;    /* FP32 tall narrow outputs priced by the outputs resident an SM (gemm_narrow.c) */
     int stream_k;
     int64_t tiles;
     double waves;
@@ -455,6 +456,18 @@ void simt_gemm_gemv_walk_apply(const struct simt_gpu_spec *gpu, const struct sim
 /* The kernel line of a GEMV candidate into buf; 0 when c is no GEMV. */
 int simt_gemm_gemv_line(const struct simt_gemm_request *req, const struct candidate *c,
                         double fma_flops_per_s, char *buf, size_t size);
+
+/* gemm_narrow.c: cuBLAS's FP32 FMA kernels for tall, narrow outputs, their
+ * math at the rate an SM reaches with the outputs its blocks hold. */
+int simt_gemm_fma_narrow_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* An SM's FMA rate with `outputs` resident, sm_flops_per_s the FMA path's. */
+double simt_gemm_fma_narrow_rate(double sm_flops_per_s, double outputs);
+/* Where they run, *c (an FMA tile candidate) takes their math. */
+void simt_gemm_fma_narrow_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                double sm_flops_per_s, struct candidate *c);
+/* The kernel line of such a candidate into buf; 0 for any other. */
+int simt_gemm_fma_narrow_line(const struct simt_gemm_request *req, const struct candidate *c, char *buf,
+                              size_t size);
 
 /* gemm_tiny.c: the time one tile spends in the SM's load/store path, for
  * the kernels without TMA: FMA kernels (rate->staged_per_s_per_sm) move
