@@ -91,13 +91,30 @@ def cases(seed=11):
                 if est_s(dt, m, n, k) > MAX_EST_S:
                     m = 512
                 out.append(("%s_llm_%dx%dx%d" % (dt, m, n, k), dt, m, n, k, "llm"))
-    # unique names; a confirmation set leaves out the held-out set's shapes
+    # unique names; a confirmation set leaves out the held-out set's shapes,
+    # and a later one (seed 2027 on) those of seed 2026's set and every
+    # shape a fit probe timed too
     seen, uniq = set() if seed == 11 else {c[0] for c in cases(11)}, []
+    probed = set()
+    if seed not in (11, 2026):
+        seen |= {c[0] for c in cases(2026)}
+        probed = probed_shapes()
     for c in out:
-        if c[0] not in seen:
+        if c[0] not in seen and (c[1], c[2], c[3], c[4]) not in probed:
             seen.add(c[0])
             uniq.append(c)
     return uniq
+
+
+def probed_shapes():
+    """(dtype, m, n, k) of every row of the fit probes' result files"""
+    import glob
+    here = os.path.dirname(os.path.abspath(__file__))
+    shapes = set()
+    for f in glob.glob(os.path.join(here, "..", "results", "h200", "gemm_probe*.json")):
+        with open(f) as fh:
+            shapes |= {(r["dtype"], r["m"], r["n"], r["k"]) for r in json.load(fh)["runs"]}
+    return shapes
 
 
 def probe_cases():
@@ -136,7 +153,9 @@ def main():
     ap.add_argument("--sleep-us", type=float, default=100.0, help="sleep kernel before each timed call")
     ap.add_argument("--probe", action="store_true", help="the probe shapes, with the kernels cuBLAS runs")
     ap.add_argument("--seed", type=int, default=11,
-                    help="11: the held-out set; another: a confirmation set drawn the same way, less its shapes")
+                    help="11: the held-out set; 2026: the confirmation set, drawn the same way less its "
+                         "shapes; another: a later confirmation set, less those two sets' shapes and every "
+                         "fit probe's")
     args = ap.parse_args()
     cs = probe_cases() if args.probe else cases(args.seed)
     if args.list:
