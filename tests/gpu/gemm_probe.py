@@ -25,6 +25,7 @@ import gemm_heldout  # noqa: E402
 
 HELDOUT = os.path.join(GPU_DIR, "results", "h200", "heldout", "gemm.json")
 CONFIRM = os.path.join(GPU_DIR, "results", "h200", "confirm", "gemm.json")
+CONFIRM2 = os.path.join(GPU_DIR, "results", "h200", "confirm", "gemm2.json")
 RESULTS = os.path.join(GPU_DIR, "results", "h200")
 
 
@@ -41,8 +42,10 @@ def guard():
     heldout = {(r["dtype"], r["m"], r["n"], r["k"]) for r in rows if r["split"] != "fit"}
     fit = {(r["dtype"], r["m"], r["n"], r["k"]) for r in rows if r["split"] == "fit"}
     drawn = {(c[1], c[2], c[3], c[4]) for c in gemm_heldout.cases()}
-    with open(CONFIRM) as f:
-        confirm = {(r["dtype"], r["m"], r["n"], r["k"]) for r in json.load(f)["runs"]}
+    confirm = set()
+    for path in (CONFIRM, CONFIRM2):
+        with open(path) as f:
+            confirm |= {(r["dtype"], r["m"], r["n"], r["k"]) for r in json.load(f)["runs"]}
     return heldout | confirm | (drawn - fit), fit
 
 
