@@ -52,7 +52,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
 import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
-GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3")
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t")
 
 
 def groups():
@@ -93,6 +93,13 @@ def groups():
                   for k in (68, 84, 100, 191, 255, 383, 512, 1023)]
     g["gemv3"] += [("gemv3", "fp32", 1, n, k) for n in (896, 960) for k in (383, 512, 1023)]
     g["gemv3"] += [("gemv3", "fp32", 1, n, k) for n in (2560, 3072, 3584) for k in (383, 512, 700)]
+    g["tinykf"] = [("tinykf", "fp32", m, n, k) for m in (300, 500, 800, 1500, 3000) for n in (200, 500, 1000, 3000)
+                   for k in (3, 6, 9, 16, 24)]
+    g["bf16s"] = [("bf16s", "bf16", m, n, k) for m in (2, 4, 8) for n in (15, 27, 45, 99)
+                  for k in (255, 543, 1023, 2047)]
+    g["fp64m"] = [("fp64m", "fp64", m, n, k) for m in (4096, 8192, 16384) for n in (256, 512, 1000, 2000)
+                  for k in (32, 64, 128)]
+    g["tf32t"] = [("tf32t", "tf32", m, n, k) for m in (8, 16, 32) for n in (100, 336, 1000) for k in (16, 48, 100)]
     return g
 
 
