@@ -140,10 +140,14 @@ double simt_gemm_tf32_sm_intake(const struct simt_gpu_spec *gpu, double l2_bytes
  *    unsplit without it (16x2048, 96x1024, 128x1024, 128x2048, 16x4784),
  *    and so did 512^2 and 2048x128 (64 tiles) at K = 4 to 16;
  *  - K of 2 to 7 stages (16 < K < 128): splitting gains nothing, and the
- *    split form ran for outputs of 1 to 4 tiles only (32^3, 64^2 and 128^2
- *    at K = 32 and 64, 8x8x64, 16x16x112; not 100^3), not for 16 tiles at
- *    K = 32 and 64 in 6 of 8 shapes (64x1024, 1024x32, 1024x64, 256^2 x
- *    64; it ran at 256^2 x 32 and 32x1024x32);
+ *    split form ran for outputs of 1 to 4 tiles (32^3, 64^2 and 128^2 at K
+ *    = 32 and 64, 8x8x64, 16x16x112; not 100^3), and of up to 16 tiles
+ *    whose rows fill half a 64-row tile or less (m <= 32: 32x1024x32; 8,
+ *    16 and 32 rows against n = 100, 336 and 1000 at K = 48 and 100, 17
+ *    of 18, not 32x1000x100: gemm_probe_classes_tf32t.json, K in pieces of
+ *    4, 8 or 16, 4 to 13 ways), not for 16 tiles of more rows at K = 32
+ *    and 64 in 6 of 7 shapes (64x1024, 1024x32, 1024x64, 256^2 x 64; it
+ *    ran at 256^2 x 32);
  *  - K of 128 and more: a real split over K for outputs of 1 to 16 tiles
  *    (16x256x256, 448x76x452, 556x7x1103, 16x1024x2048, 256^2 x 2048 and
  *    the 8192-deep ones; not 128^3), and for 64x4096x4096 (64 tiles) but
@@ -158,6 +162,7 @@ double simt_gemm_tf32_sm_intake(const struct simt_gpu_spec *gpu, double l2_bytes
 #define TF32_ONE_COLUMN_N 64
 #define TF32_ONE_COLUMN_TILES 64
 #define TF32_SHORT_K_TILES 4
+#define TF32_HALF_TILE_M 32
 
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
@@ -169,7 +174,7 @@ int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct s
                (req->m > req->n && (tiles <= TF32_TALL_TILES ||
                                     (req->n <= TF32_ONE_COLUMN_N && tiles <= TF32_ONE_COLUMN_TILES)));
     if (req->k < TF32_SPLIT_MIN_K)
-        return tiles <= TF32_SHORT_K_TILES;
+        return tiles <= TF32_SHORT_K_TILES || (req->m <= TF32_HALF_TILE_M && tiles <= TF32_FEW_TILES);
     return tiles <= TF32_FEW_TILES;
 }
 
