@@ -625,7 +625,7 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
 static void try_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                         const struct simt_figure_set *figures, struct gemm_setup *s, struct candidate *best)
 {
-    if (!simt_gemm_small_n_runs(gpu, req) || s->path.tensor || !(s->in_flight_latency_s > 0.0) ||
+    if (!simt_gemm_small_n_runs(gpu, req) || !(s->in_flight_latency_s > 0.0) ||
         !(s->path.peak_flops_per_s > 0.0))
         return;
     struct simt_gemm_small_n_inputs in = {s->ctx.element_bytes, s->in_flight_latency_s,
@@ -718,7 +718,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
     else if (best->small_n)
         assume(
             out,
-            "kernel: cuBLAS's small-N streaming kernel gemmSN (as for FP32 of 2 to 16 rows on an H200): "
+            "kernel: cuBLAS's small-N streaming kernel gemmSN (as for FP32 of 2 to 16 rows, bf16 of 2 to 8 "
+            "on an H200): "
             "blocks of %d threads per %d columns of B and 4 to 8 rows, streaming B once, 4.5 KiB in flight "
             "per block over the memory latency plus DRAM's bank queue, tRC u / (1 - u) (fitted on an H200)",
             SIMT_GEMM_SMALL_N_THREADS, SIMT_GEMM_SMALL_N_COLUMNS);

@@ -99,8 +99,34 @@ static int rows_per_block_count(int64_t m)
     return m <= 4 ? 1 : m <= 12 ? 2 : 4; /* grid.y of gemmSN */
 }
 
+/* bf16 of a few rows against a narrow B whose n is not a multiple of 8
+ * (the 16-bit kernels' alignment), at K under the align1 kernels' split
+ * (gemm_splitk.c, from K = 1000): cuBLAS runs the same gemmSN_NN kernel
+ * (gemmSN_NN_kernel<float, 256, ...>, one or two blocks), unsplit. Seen on
+ * an H200 (fit data): m = 2, 4, 8 against n = 15, 27, 45, 99 at K = 255
+ * and 543 (gemm_probe_classes_bf16s.json, 24 of 24; K = 1023 and 2047 ran
+ * the align1 split), 6x7x511 and 7x5x512 (gemm_probe_splitk.json). Its
+ * threads keep the same loads in flight as for fp32, of two bytes each:
+ * 8.2 to 9.4 us at K = 255, 13.3 to 14.5 at 543 whatever n, the fp32
+ * kernel's walk of K. Not seen: fp16, K under 255 (ESTIMATE: not taken),
+ * n past 99 (taken to 128). */
+#define SN_BF16_MAX_M 8
+#define SN_BF16_MIN_K 255
+#define SN_BF16_MAX_K 999
+#define SN_BF16_MAX_N 128
+
+static int bf16_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && req->dtype == SIMT_DTYPE_BF16 && !req->sparse &&
+           req->batch == 1 && req->m >= SN_MIN_M && req->m <= SN_BF16_MAX_M &&
+           req->n % simt_gemm_alignment_elements(req->dtype) != 0 && req->n <= SN_BF16_MAX_N &&
+           req->k >= SN_BF16_MIN_K && req->k <= SN_BF16_MAX_K;
+}
+
 int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
+    if (bf16_small_n(gpu, req))
+        return SIMT_GEMM_STREAM_SN;
     if (gpu->vendor != SIMT_VENDOR_NVIDIA || req->dtype != SIMT_DTYPE_FP32 || req->sparse ||
         req->m < SN_MIN_M || req->m > SIMT_GEMM_SMALL_N_M)
         return SIMT_GEMM_STREAM_NONE;
@@ -187,8 +213,10 @@ void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt
         out->blocks = slabs * out->rows_per_block;
         int64_t slots = (int64_t)resident_per_sm(gpu, SN_THREADS, SN_REGISTERS, SN_SHARED_BYTES) * sms;
         double slab_bytes = (double)req->k * SIMT_GEMM_SMALL_N_COLUMNS * in->element_bytes;
-        out->stream_s = stream_time(in, out->blocks, slots, slabs, slab_bytes,
-                                    SN_BYTES_IN_FLIGHT_PER_THREAD * SN_THREADS, &out->rounds);
+        /* the same loads in flight whatever the element's size */
+        out->stream_s =
+            stream_time(in, out->blocks, slots, slabs, slab_bytes,
+                        SN_BYTES_IN_FLIGHT_PER_THREAD * in->element_bytes / 4.0 * SN_THREADS, &out->rounds);
         return;
     }
     /* sgemm_largek: the split of least time among those cuBLAS ran */

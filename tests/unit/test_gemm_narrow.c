@@ -1,7 +1,8 @@
 /* test_gemm_narrow.c - cuBLAS's FP32 kernels for tall, narrow outputs
  * (model/gemm_narrow.c): the rate an SM reaches with the outputs its
  * blocks hold, worked by hand, where the rule runs, and the H200's
- * answers against fit probes (gemm_probe_classes2.json, 5.json). */
+ * answers against fit probes (gemm_probe_classes2.json, 5.json); and
+ * bf16's few rows against narrow unaligned B (model/gemm_small_n.c). */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -87,6 +88,30 @@ START_TEST(h200_against_probes)
 }
 END_TEST
 
+/* bf16 of 4 rows against 27 columns (not a multiple of 8) at K = 543:
+ * cuBLAS's gemmSN_NN streams it (measured 14.0 us at 4x45x543, 13.6 at
+ * 2x27x543, gemm_probe_classes_bf16s.json; the align1 kernels priced it at
+ * 8.7); an aligned n (32) or K past 999 is not it. */
+START_TEST(h200_bf16_few_rows_stream)
+{
+    struct simt_gemm_request req = {
+        4, 27, 543, 1, SIMT_DTYPE_BF16, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct simt_gemm_result r;
+    struct simt_diag diag;
+    memset(&diag, 0, sizeof diag);
+    const struct simt_gpu_spec *g = gemm_db_spec("h200-sxm");
+    ck_assert_int_eq(simt_gemm_predict(g, &req, &r, &diag), SIMT_OK);
+    ck_assert(gemm_says(&r, "gemmSN"));
+    ck_assert_msg(fabs(r.time_s / 13.8e-6 - 1.0) < 0.2, "4x27x543: %.4g s", r.time_s);
+    req.n = 32;
+    ck_assert_int_eq(simt_gemm_predict(g, &req, &r, &diag), SIMT_OK);
+    ck_assert(!gemm_says(&r, "gemmSN"));
+    req.n = 27, req.k = 1023;
+    ck_assert_int_eq(simt_gemm_predict(g, &req, &r, &diag), SIMT_OK);
+    ck_assert(!gemm_says(&r, "gemmSN"));
+}
+END_TEST
+
 static Suite *gemm_narrow_suite(void)
 {
     Suite *s = suite_create("gemm_narrow");
@@ -95,6 +120,7 @@ static Suite *gemm_narrow_suite(void)
     tcase_add_test(tc, rate_by_hand);
     tcase_add_test(tc, where_it_runs);
     tcase_add_test(tc, h200_against_probes);
+    tcase_add_test(tc, h200_bf16_few_rows_stream);
     suite_add_tcase(s, tc);
     return s;
 }

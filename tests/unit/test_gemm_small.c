@@ -113,6 +113,10 @@ START_TEST(tf32_few_tiles_reduce_kernel)
     ck_assert(gemm_predict_ok(&g, 128, 128, 128, SIMT_DTYPE_TF32).reduce_s > 0.0);
     ck_assert(gemm_predict_ok(&g, 1024, 1024, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
     ck_assert(gemm_predict_ok(&g, 16, 18, 16, SIMT_DTYPE_TF32).reduce_s <= 0.0);
+    /* K of 17 to 127: outputs of up to 16 tiles of 32 rows or fewer get
+     * it (16 x 1000 x 48), of 64 rows not (64 x 1000 x 48) */
+    ck_assert(gemm_predict_ok(&g, 16, 1000, 48, SIMT_DTYPE_TF32).reduce_s > 0.0);
+    ck_assert(gemm_predict_ok(&g, 64, 1000, 48, SIMT_DTYPE_TF32).reduce_s <= 0.0);
     /* a matrix-vector product (m = 1) runs as a GEMV, with no reduction
      * kernel behind it */
     ck_assert(gemm_predict_ok(&g, 1, 16, 64, SIMT_DTYPE_TF32).reduce_s <= 0.0);
