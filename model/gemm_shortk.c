@@ -85,7 +85,13 @@ static const struct shortk_kernel *kernel_of(const struct tile_shape *tile)
  *    1088x16x16); past that line it ran either way (256^2 x 32 and 128^2 x
  *    64 with it; 4096x16, 64x1024, 1024x64 at 32, 64^3, 819x290x4 and
  *    22x16282x2 without), at K = 1 the 128x32 kernel alone, and m of 16 or
- *    less the small-N gemmSN kernel;
+ *    less the small-N gemmSN kernel; and outputs both of whose sides are
+ *    128 or more, up to 160000 elements at any K of 3 to 24
+ *    (gemm_probe_classes_tinykf.json: 300x200 and 500x200 the simt 128x64
+ *    and its reduction, 300x500 and 800x200 sm80_xmma 64x64 split 5 or 6
+ *    ways and its second pass; 500^2, 300x1000, 1500x200 and larger, and
+ *    819x290x4 before, ran unsplit: the line, between 160000 and 237510
+ *    elements, taken at 200000, an ESTIMATE);
  *  - tf32 with rows that are not 16-byte multiples, K of 32 or less and
  *    outputs of more than 16 tiles of 64x64 up to 2^18 elements:
  *    cutlass_80_tensorop_s1688gemm_64x64_32x6 align1 split two ways and the
@@ -97,6 +103,8 @@ static const struct shortk_kernel *kernel_of(const struct tile_shape *tile)
 #define SHORTK_REDUCE_MAX_OUTPUT (1 << 16)
 #define SHORTK_REDUCE_MAX_K_OUTPUTS (1 << 20)
 #define SHORTK_REDUCE_MIN_M 17
+#define SHORTK_SQUARE_MIN_SIDE 128
+#define SHORTK_SQUARE_MAX_OUTPUT 200000
 #define TF32_UNALIGNED_REDUCE_MAX_K 32
 #define TF32_UNALIGNED_REDUCE_MIN_TILES 17
 #define TF32_UNALIGNED_REDUCE_MAX_OUTPUT (1 << 18)
@@ -108,8 +116,10 @@ int simt_gemm_shortk_reduce_kernel(const struct simt_gpu_spec *gpu, const struct
         return 0;
     int64_t outputs = req->m * req->n * req->batch;
     if (req->dtype == SIMT_DTYPE_FP32)
-        return req->k >= 2 && req->k <= SHORTK_REDUCE_MAX_K && outputs <= SHORTK_REDUCE_MAX_OUTPUT &&
-               req->k * outputs <= SHORTK_REDUCE_MAX_K_OUTPUTS && req->m >= SHORTK_REDUCE_MIN_M;
+        return req->k >= 2 && req->k <= SHORTK_REDUCE_MAX_K && req->m >= SHORTK_REDUCE_MIN_M &&
+               ((outputs <= SHORTK_REDUCE_MAX_OUTPUT && req->k * outputs <= SHORTK_REDUCE_MAX_K_OUTPUTS) ||
+                (req->m >= SHORTK_SQUARE_MIN_SIDE && req->n >= SHORTK_SQUARE_MIN_SIDE &&
+                 outputs <= SHORTK_SQUARE_MAX_OUTPUT));
     int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
     return req->dtype == SIMT_DTYPE_TF32 && !alignment_ok && simt_gemm_tf32_mma_sync(gpu, req) &&
            req->k <= TF32_UNALIGNED_REDUCE_MAX_K && tiles >= TF32_UNALIGNED_REDUCE_MIN_TILES &&
