@@ -52,7 +52,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
 import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
-GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t")
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm")
 
 
 def groups():
@@ -100,6 +100,9 @@ def groups():
     g["fp64m"] = [("fp64m", "fp64", m, n, k) for m in (4096, 8192, 16384) for n in (256, 512, 1000, 2000)
                   for k in (32, 64, 128)]
     g["tf32t"] = [("tf32t", "tf32", m, n, k) for m in (8, 16, 32) for n in (100, 336, 1000) for k in (16, 48, 100)]
+    g["shortkm"] = [("shortkm", "fp32", m, n, k) for m in (80, 112, 160) for n in (300, 700, 1200)
+                    for k in (8, 16, 24)]
+    g["shortkm"] += [("shortkm", "fp32", m, n, 16) for m in (300, 700, 1200) for n in (80, 112, 160)]
     return g
 
 
