@@ -86,12 +86,14 @@ static const struct shortk_kernel *kernel_of(const struct tile_shape *tile)
  *    64 with it; 4096x16, 64x1024, 1024x64 at 32, 64^3, 819x290x4 and
  *    22x16282x2 without), at K = 1 the 128x32 kernel alone, and m of 16 or
  *    less the small-N gemmSN kernel; and outputs both of whose sides are
- *    128 or more, up to 160000 elements at any K of 3 to 24
+ *    over 64, up to 192000 elements at any K of 3 to 24
  *    (gemm_probe_classes_tinykf.json: 300x200 and 500x200 the simt 128x64
  *    and its reduction, 300x500 and 800x200 sm80_xmma 64x64 split 5 or 6
- *    ways and its second pass; 500^2, 300x1000, 1500x200 and larger, and
- *    819x290x4 before, ran unsplit: the line, between 160000 and 237510
- *    elements, taken at 200000, an ESTIMATE);
+ *    ways and its second pass; gemm_probe_classes_shortkm.json: 36 of 36
+ *    shapes of one side 80 to 160 against 300 to 1200 at K = 8 to 24;
+ *    500^2, 300x1000, 1500x200 and larger, and 819x290x4 before, ran
+ *    unsplit: the line, between 192000 and 237510 elements, taken at
+ *    200000, an ESTIMATE; sides of 64 and less at K = 32 ran unsplit);
  *  - tf32 with rows that are not 16-byte multiples, K of 32 or less and
  *    outputs of more than 16 tiles of 64x64 up to 2^18 elements:
  *    cutlass_80_tensorop_s1688gemm_64x64_32x6 align1 split two ways and the
@@ -103,7 +105,7 @@ static const struct shortk_kernel *kernel_of(const struct tile_shape *tile)
 #define SHORTK_REDUCE_MAX_OUTPUT (1 << 16)
 #define SHORTK_REDUCE_MAX_K_OUTPUTS (1 << 20)
 #define SHORTK_REDUCE_MIN_M 17
-#define SHORTK_SQUARE_MIN_SIDE 128
+#define SHORTK_SQUARE_MIN_SIDE 65
 #define SHORTK_SQUARE_MAX_OUTPUT 200000
 #define TF32_UNALIGNED_REDUCE_MAX_K 32
 #define TF32_UNALIGNED_REDUCE_MIN_TILES 17

@@ -118,9 +118,9 @@ END_TEST
  * (gemm_probe_shortk.json's kernel names): fp32 128^2 x 8 and 2048x16x32
  * yes, 512^2 x 8 (2^18 outputs), 64x1024x32 (K x outputs 2^21), K = 1 and
  * m = 16 no; unaligned tf32 512x510x16 yes, its aligned 512^2 x 16 and
- * unaligned 256x254x16 (16 tiles) no. Both sides 128 or more, up to 2e5
- * outputs (gemm_probe_classes_tinykf.json): 500x200x6 and 800x200x16 yes,
- * 500^2 x 6 no. */
+ * unaligned 256x254x16 (16 tiles) no. Both sides over 64, up to 2e5
+ * outputs (gemm_probe_classes_tinykf.json, _shortkm.json): 500x200x6,
+ * 800x200x16 and 80x1200x24 yes, 500^2 x 6 no. */
 START_TEST(reduction_kernel_where_cublas_ran_it)
 {
     const struct simt_gpu_spec *gpu = h200();
@@ -132,6 +132,7 @@ START_TEST(reduction_kernel_where_cublas_ran_it)
     ck_assert(!(predict(gpu, SIMT_DTYPE_FP32, 16, 2048, 16).reduce_s > 0.0));
     ck_assert(predict(gpu, SIMT_DTYPE_FP32, 500, 200, 6).reduce_s > 0.0);
     ck_assert(predict(gpu, SIMT_DTYPE_FP32, 800, 200, 16).reduce_s > 0.0);
+    ck_assert(predict(gpu, SIMT_DTYPE_FP32, 80, 1200, 24).reduce_s > 0.0);
     ck_assert(!(predict(gpu, SIMT_DTYPE_FP32, 500, 500, 6).reduce_s > 0.0));
     ck_assert(predict(gpu, SIMT_DTYPE_TF32, 512, 510, 16).reduce_s > 0.0);
     ck_assert(!(predict(gpu, SIMT_DTYPE_TF32, 512, 512, 16).reduce_s > 0.0));
