@@ -720,8 +720,9 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
             out,
             "kernel: cuBLAS's small-N streaming kernel gemmSN (as for FP32 of 2 to 16 rows, bf16 of 2 to 8 "
             "on an H200): "
-            "blocks of %d threads per %d columns of B and 4 to 8 rows, streaming B once, 4.5 KiB in flight "
-            "per block over the memory latency plus DRAM's bank queue, tRC u / (1 - u) (fitted on an H200)",
+            "blocks of %d threads per %d columns of B and 4 to 8 rows, streaming B once, 4.4 loads in flight "
+            "a thread (4.5 KiB a block of fp32) over the memory latency plus DRAM's bank queue, tRC u / (1 - "
+            "u) (fitted on an H200)",
             SIMT_GEMM_SMALL_N_THREADS, SIMT_GEMM_SMALL_N_COLUMNS);
     else if (simt_gemm_gemv_line(req, best, s->fma_path.peak_flops_per_s, line, sizeof line) ||
              simt_gemm_fma_narrow_line(req, best, line, sizeof line))
