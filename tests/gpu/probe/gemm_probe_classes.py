@@ -52,7 +52,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
 import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
-GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm")
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm", "largek2")
 
 
 def groups():
@@ -103,6 +103,8 @@ def groups():
     g["shortkm"] = [("shortkm", "fp32", m, n, k) for m in (80, 112, 160) for n in (300, 700, 1200)
                     for k in (8, 16, 24)]
     g["shortkm"] += [("shortkm", "fp32", m, n, 16) for m in (300, 700, 1200) for n in (80, 112, 160)]
+    g["largek2"] = [("largek2", "fp32", m, n, k) for m in (3, 4, 5) for n in (9216, 10240, 11264, 12288)
+                    for k in (6144, 8192, 10240)]
     return g
 
 
