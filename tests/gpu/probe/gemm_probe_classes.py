@@ -36,6 +36,16 @@ call; median of 7 after 2 untimed).
   gemv3   fp32 of m = 1: n of 8 to 192 at the K where gemv2N and the
           two-thread gemvx ran, and n at the edges of the two-thread
           kernel's range (a sixth call)
+  tinykf  fp32 of m = 300..3000 against n = 200..3000 at K = 3..24
+  bf16s   bf16 of m = 2..8 against odd n = 15..99 at K = 255..2047
+  fp64m   fp64 of m = 4096..16384 against n = 256..2000 at K = 32..128
+  tf32t   tf32 of m = 8..32 against n = 100..1000 at K = 16..100
+          (the four: the classes of the second confirmation set's rows
+          past 30%, fresh shapes, a seventh call)
+  shortkm fp32 of one side 80 to 160 against 300 to 1200 at K = 8 to 24:
+          where the split form with its reduction kernel stops (an eighth)
+  largek2 fp32 of m = 3..5 against n = 9216..12288 at K = 6144..10240:
+          which of gemmSN, sgemm_largek and the tiles runs past n = 8192
 
 The group is chosen with --group (default all, in that order).
 No shape of the held-out half or of the confirmation set, nor any shape
