@@ -62,7 +62,12 @@
  * 8192x8192 largek, 4096x2048 CUTLASS's split SIMT SGEMM; m = 6:
  * 6144x3072 largek, 12288x6144 gemmSN, 4096x3072 SIMT), for m = 8 from
  * K = 5120 (4096x4096 SIMT, 4096x6144 largek; ESTIMATE between), and
- * for m = 8 against n of 16384 and more from K = 4096. Under 96 slabs
+ * for m = 8 against n of 16384 and more from K = 4096. Past n = 8192
+ * (128 slabs) gemmSN keeps going while K is no more than n
+ * (gemm_probe_classes_largek2.json: m = 3, 4, 5 against n = 9216 to 12288
+ * at K = 6144 to 10240 ran gemmSN in 28 of 35, sgemm_largek at 9216 x
+ * 10240 and, for m = 4 and 5, 9216 x 8192), but not where K is not a
+ * multiple of 4 (7x10099x5223 ran sgemm_largek). Under 96 slabs
  * (n = 4096 seen) gemmSN stops past K = 1024 (1536 and 2048 ran the
  * split SIMT SGEMM) for m <= 12, past K = 4608 for m = 13 to 16 (3072
  * gemmSN, 6144 SIMT; ESTIMATE between). For m = 9 to 16 the tile kernels
@@ -82,6 +87,8 @@
 #define LK_WIDE_M 8
 #define LK_WIDE_N 16384
 #define LK_WIDE_K 4096
+#define LK_SN_MIN_N 8192
+#define LK_SN_K_ALIGN 4
 #define SN_MID_M 12
 #define SN_MID_WEIGHT 134217728.0
 #define SN_WIDE_WEIGHT 44.0e6
@@ -135,7 +142,8 @@ int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_ge
         return req->k <= SN_MAX_SHORT_K && req->m <= SN_SHORT_K_MAX_M ? SIMT_GEMM_STREAM_SN
                                                                       : SIMT_GEMM_STREAM_NONE;
     if (req->m <= LK_MAX_M &&
-        ((2 * req->k > req->n && req->k >= (req->m < LK_WIDE_M ? LK_MIN_K : LK_MIN_K_WIDE_M)) ||
+        ((2 * req->k > req->n && req->k >= (req->m < LK_WIDE_M ? LK_MIN_K : LK_MIN_K_WIDE_M) &&
+          (req->n <= LK_SN_MIN_N || req->k > req->n || req->k % LK_SN_K_ALIGN != 0)) ||
          (req->m == LK_WIDE_M && req->n >= LK_WIDE_N && req->k >= LK_WIDE_K)))
         return SIMT_GEMM_STREAM_LARGEK;
     if (slabs < SN_NARROW_SLABS && req->k > (req->m <= SN_MID_M ? SN_NARROW_K_MID : SN_NARROW_K_WIDE))

@@ -808,6 +808,14 @@ START_TEST(small_n_kernel_rows)
     r = predict_ok(&g, 4, 300, 48, 1, SIMT_DTYPE_FP32);
     ck_assert(gemm_says(&r, "gemmSN"));
     ck_assert_int_eq(r.tiles, 5);
+    /* past n = 8192 gemmSN while K <= n (4x10240x8192), sgemm_largek past
+     * it (4x9216x10240) or at K not a multiple of 4 (7x10099x5223) */
+    r = predict_ok(&g, 4, 10240, 8192, 1, SIMT_DTYPE_FP32);
+    ck_assert(gemm_says(&r, "gemmSN"));
+    r = predict_ok(&g, 4, 9216, 10240, 1, SIMT_DTYPE_FP32);
+    ck_assert(gemm_says(&r, "sgemm_largek"));
+    r = predict_ok(&g, 7, 10099, 5223, 1, SIMT_DTYPE_FP32);
+    ck_assert(gemm_says(&r, "sgemm_largek"));
     g.vendor = SIMT_VENDOR_AMD;
     r = predict_ok(&g, 4, 8192, 4096, 1, SIMT_DTYPE_FP32);
     ck_assert(!gemm_says(&r, "gemmSN"));
