@@ -46,6 +46,8 @@ call; median of 7 after 2 untimed).
           where the split form with its reduction kernel stops (an eighth)
   largek2 fp32 of m = 3..5 against n = 9216..12288 at K = 6144..10240:
           which of gemmSN, sgemm_largek and the tiles runs past n = 8192
+  tf32tall tf32 of m = 4096..12288 against n = 64..128 at K = 32..96
+  tf32u   tf32 of m = 1000..5000 against n = 3..7 at K = 3 and 5
 
 The group is chosen with --group (default all, in that order).
 No shape of the held-out half or of the confirmation set, nor any shape
@@ -62,7 +64,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
 import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
-GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm", "largek2")
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm", "largek2", "tf32tall", "tf32u")
 
 
 def groups():
@@ -115,6 +117,9 @@ def groups():
     g["shortkm"] += [("shortkm", "fp32", m, n, 16) for m in (300, 700, 1200) for n in (80, 112, 160)]
     g["largek2"] = [("largek2", "fp32", m, n, k) for m in (3, 4, 5) for n in (9216, 10240, 11264, 12288)
                     for k in (6144, 8192, 10240)]
+    g["tf32tall"] = [("tf32tall", "tf32", m, n, k) for m in (4096, 8192, 12288) for n in (64, 96, 128)
+                     for k in (32, 64, 96)]
+    g["tf32u"] = [("tf32u", "tf32", m, n, k) for m in (1000, 2500, 5000) for n in (3, 5, 7) for k in (3, 5)]
     return g
 
 
