@@ -79,13 +79,18 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
  * pieces 113 to 120, the next smaller piece giving 124 to 128). The switch
  * lies between K = 9217 and 10001; 9600 is taken (ESTIMATE: the middle).
  * Not larger outputs (30x30x999: 16 and 8 ways; 33x20 at 511 to 8191: 8 to
- * 79), not K under 1000 (bf16 6x7x511 and 7x5x512 ran gemmSN_NN unsplit).
+ * 79), except bf16 of 8 rows or fewer: up to 792 outputs seen (2, 4 and 8
+ * rows against n = 15 to 99 at K = 1023 and 2047 split 128 and 256 ways,
+ * gemm_probe_classes_bf16s.json, all 24; taken to 1024, an ESTIMATE), not
+ * K under 1000 (bf16 6x7x511 and 7x5x512 ran gemmSN_NN unsplit).
  * With K a multiple of 8 the pieces are 64 deep (7x5 at K = 1024 to 8192:
  * K / 64 ways), as the least-time split finds. The reduction kernel then
  * sums hundreds of partials and outweighs the GEMM kernel (8.5 to 12.7 us
  * against 3.3 to 4.3 us). */
 #define ALIGN1_PIECE 8
 #define ALIGN1_MAX_OUTPUT 256
+#define ALIGN1_FEW_ROWS 8
+#define ALIGN1_FEW_ROWS_MAX_OUTPUT 1024
 #define ALIGN1_MIN_K 1000
 #define ALIGN1_WAVE_KERNEL_MIN_K 9600
 #define ALIGN1_CAP_BF16 256
@@ -159,8 +164,10 @@ int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_ge
     if (req->dtype == SIMT_DTYPE_TF32)
         return tf32_align1_split(gpu, req);
     int sixteen_bit = req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16;
+    int few_rows = req->dtype == SIMT_DTYPE_BF16 && req->m <= ALIGN1_FEW_ROWS &&
+                   req->m * req->n <= ALIGN1_FEW_ROWS_MAX_OUTPUT;
     if (!sixteen_bit || req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K ||
-        req->m * req->n > ALIGN1_MAX_OUTPUT)
+        (req->m * req->n > ALIGN1_MAX_OUTPUT && !few_rows))
         return 0;
     int fp16 = req->dtype == SIMT_DTYPE_FP16;
     int64_t cap = fp16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
