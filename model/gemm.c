@@ -715,16 +715,9 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
             "plus DRAM's bank queue; the pieces added into C one after another under a lock, 8.7 memory "
             "latencies each (both fitted on an H200)",
             best->split);
-    else if (best->small_n)
-        assume(
-            out,
-            "kernel: cuBLAS's small-N streaming kernel gemmSN (as for FP32 of 2 to 16 rows, bf16 of 2 to 8 "
-            "on an H200): "
-            "blocks of %d threads per %d columns of B and 4 to 8 rows, streaming B once, 4.4 loads in flight "
-            "a thread (4.5 KiB a block of fp32) over the memory latency plus DRAM's bank queue, tRC u / (1 - "
-            "u) (fitted on an H200)",
-            SIMT_GEMM_SMALL_N_THREADS, SIMT_GEMM_SMALL_N_COLUMNS);
-    else if (simt_gemm_gemv_line(req, best, s->fma_path.peak_flops_per_s, line, sizeof line) ||
+    else if (simt_gemm_small_n_line(best, line, sizeof line) ||
+             simt_gemm_fp64u_line(best, line, sizeof line) ||
+             simt_gemm_gemv_line(req, best, s->fma_path.peak_flops_per_s, line, sizeof line) ||
              simt_gemm_fma_narrow_line(req, best, line, sizeof line))
         assume(out, "%s", line);
     else if (simt_gemm_shortk_line(&s->ctx, best, line, sizeof line)) /* fp32, K of one stage */
@@ -981,6 +974,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     if (!req->sparse)
         try_small_n(gpu, req, figures, &s, &best);
     simt_gemm_fma_narrow_apply(gpu, req, s.rate.sm_flops_per_s, &best); /* fp32 tall narrow (gemm_narrow.c) */
+    simt_gemm_fp64u_apply(gpu, req, &s.ctx, s.rate.sm_flops_per_s,
+                          &best);                        /* fp64 odd n or K (gemm_fp64u.c) */
     simt_gemm_k1_try(gpu, req, &s.ctx, &best);           /* fp64, K = 1: an outer product (gemm_k1.c) */
     if (best.reduce_s > 0.0 && s.ctx.l2_latency_s > 0.0) /* in-kernel or gemm_reduce.c's kernel */
         s.used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);

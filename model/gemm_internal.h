@@ -148,6 +148,7 @@ struct candidate {
     int gemv_walk; /* cuBLAS's GEMV kernel whose walk of K binds (gemm_gemv.c): SIMT_GEMM_GEMV_WALK_* */
     int small_n;   /* cuBLAS's streaming kernels of few rows (fp32, gemm_small_n.c): SIMT_GEMM_STREAM_* */
     int narrow;    /* FP32 tall narrow outputs priced by the outputs resident an SM (gemm_narrow.c) */
+    int fp64u;     /* FP64 of odd n or K at short K (gemm_fp64u.c): 0, or which kernel + 1 */
     int stream_k;
     int64_t tiles;
     double waves;
@@ -468,6 +469,18 @@ void simt_gemm_fma_narrow_apply(const struct simt_gpu_spec *gpu, const struct si
 /* The kernel line of such a candidate into buf; 0 for any other. */
 int simt_gemm_fma_narrow_line(const struct simt_gemm_request *req, const struct candidate *c, char *buf,
                               size_t size);
+
+/* gemm_fp64u.c: cuBLAS's FP64 kernels of odd n or K at K of 32 to 128 on
+ * Hopper, an SM's tiles one after another. 1 where they run. */
+int simt_gemm_fp64u_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* Where they run, *c becomes the one cuBLAS runs. */
+void simt_gemm_fp64u_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                           const struct shape_context *ctx, double sm_flops_per_s, struct candidate *c);
+/* The kernel line of such a candidate into buf; 0 for any other. */
+int simt_gemm_fp64u_line(const struct candidate *c, char *buf, size_t size);
+/* The kernel line of a small-N (gemmSN) candidate into buf; 0 for any
+ * other (gemm_small_n.c). */
+int simt_gemm_small_n_line(const struct candidate *c, char *buf, size_t size);
 
 /* gemm_tiny.c: the time one tile spends in the SM's load/store path, for
  * the kernels without TMA: FMA kernels (rate->staged_per_s_per_sm) move

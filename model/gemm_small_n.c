@@ -35,6 +35,7 @@
  * split of least predicted time among those seen. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gemm.h"
 #include "gemm_internal.h"
@@ -252,4 +253,18 @@ void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt
             out->chain_s = chain;
         }
     }
+}
+
+int simt_gemm_small_n_line(const struct candidate *c, char *buf, size_t size)
+{
+    if (!c->small_n)
+        return 0;
+    snprintf(
+        buf, size,
+        "kernel: cuBLAS's small-N streaming kernel gemmSN (as for FP32 of 2 to 16 rows, bf16 of 2 to 8 on "
+        "an H200): blocks of %d threads per %d columns of B and 4 to 8 rows, streaming B once, 4.4 loads "
+        "in flight a thread (4.5 KiB a block of fp32) over the memory latency plus DRAM's bank queue, tRC "
+        "u / (1 - u) (fitted on an H200)",
+        SIMT_GEMM_SMALL_N_THREADS, SIMT_GEMM_SMALL_N_COLUMNS);
+    return 1;
 }

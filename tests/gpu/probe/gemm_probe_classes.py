@@ -48,6 +48,11 @@ call; median of 7 after 2 untimed).
           which of gemmSN, sgemm_largek and the tiles runs past n = 8192
   tf32tall tf32 of m = 4096..12288 against n = 64..128 at K = 32..96
   tf32u   tf32 of m = 1000..5000 against n = 3..7 at K = 3 and 5
+  fp64u   fp64 of m = 4096..16384 against odd n (and even n at odd K) of
+          501 to 2001 at K = 32..128: the unaligned DMMA kernels at short K
+  fp32k   fp32 of m = 600..1200 against n = 2000..5000 at K = 12..20:
+          where cutlass's SIMT 128x32 runs at K of two or three stages
+  fp32n8  fp32 of m = 8192..16384 against n = 4..12 at K = 4096..12288
 
 The group is chosen with --group (default all, in that order).
 No shape of the held-out half or of the confirmation set, nor any shape
@@ -64,7 +69,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
 import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
-GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm", "largek2", "tf32tall", "tf32u")
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm", "largek2", "tf32tall", "tf32u", "fp64u", "fp32k", "fp32n8")
 
 
 def groups():
@@ -120,6 +125,13 @@ def groups():
     g["tf32tall"] = [("tf32tall", "tf32", m, n, k) for m in (4096, 8192, 12288) for n in (64, 96, 128)
                      for k in (32, 64, 96)]
     g["tf32u"] = [("tf32u", "tf32", m, n, k) for m in (1000, 2500, 5000) for n in (3, 5, 7) for k in (3, 5)]
+    g["fp64u"] = [("fp64u", "fp64", m, n, k) for m in (4096, 9001, 16384) for n in (501, 1001, 2001)
+                  for k in (32, 64, 128)]
+    g["fp64u"] += [("fp64u", "fp64", m, n, k) for m in (4096, 16384) for n in (512, 2000) for k in (33, 63, 127)]
+    g["fp32k"] = [("fp32k", "fp32", m, n, k) for m in (600, 784, 1000, 1200) for n in (2000, 2896, 4000, 5000)
+                  for k in (12, 16, 20)]
+    g["fp32n8"] = [("fp32n8", "fp32", m, n, k) for m in (8192, 12087, 16384) for n in (4, 8, 12)
+                   for k in (4096, 8878, 12288)]
     return g
 
 
