@@ -354,9 +354,10 @@ void simt_gemm_mma_sync_setup(const struct simt_gpu_spec *gpu, double latency_s,
 int simt_gemm_mma_sync_rounds(const struct shape_context *ctx, const struct candidate *c, double *busy,
                               double *rounds);
 
-/* FP32 with K in one K stage of the FMA kernels (gemm_shortk.c). 1 when
- * cuBLAS's short-K FMA kernels run for req on gpu (NVIDIA, compute
- * capability 8.0 on, fp32, dense, k <= tile_k, the FMA kernels' K depth). */
+/* FP32 with K in one to three K stages of the FMA kernels (gemm_shortk.c).
+ * 1 when cuBLAS's short-K FMA kernels run for req on gpu (NVIDIA, compute
+ * capability 8.0 on, fp32, dense, k <= 3 tile_k, tile_k the FMA kernels'
+ * K depth). */
 int simt_gemm_shortk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k);
 /* 1 when cuBLAS runs its split-K kernels with the reduction kernel behind
  * them, split or not, for req on gpu at short K: fp32 of small outputs, and
@@ -375,7 +376,8 @@ void simt_gemm_shortk_setup(const struct simt_gpu_spec *gpu, const struct simt_g
  * resources given, or nothing fits). */
 int simt_gemm_shortk_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile);
 /* One block's time in the load/store path on a tile of that list: the
- * operands of the K that exists and C's elements at
+ * operands of the K that exists (in one stage; past it, the stages' whole
+ * depth) and C's elements (the larger in one stage, their sum past it) at
  * rate->staged_per_s_per_sm; slot_s (simt_gemm_slot_time) unchanged
  * elsewhere. */
 double simt_gemm_shortk_slot_time(const struct shape_context *ctx, const struct kernel_rate *rate,

@@ -1,5 +1,6 @@
 /* gemm_shortk.c - FP32 GEMMs whose K fits in one K stage of the FMA (SIMT)
- * kernels (K of 8 or less, the kernels' 8-deep stage), on NVIDIA GPUs of
+ * kernels (K of 8 or less, the kernels' 8-deep stage; and up to three
+ * stages, SHORTK_MAX_STAGES below), on NVIDIA GPUs of
  * compute capability 8.0 on: which tiles cuBLAS runs for them, how many of
  * their blocks an SM holds at once (the occupancy model, from the threads,
  * registers and shared memory the profiler gave for each kernel), what a
@@ -101,6 +102,19 @@ static const struct shortk_kernel *kernel_of(const struct tile_shape *tile)
  *    of 16 tiles or fewer ran sm80_xmma's tf32 32x32x64 alone (128x126,
  *    256x254, 1023x6x14), those of 2^20 and more no reduction kernel
  *    (13763x81x2, 2048^2 x 2). (Aligned tf32: gemm_family.c.) */
+/* K of up to three of the kernels' 8-deep stages (gemm_probe_classes_
+ * tinykf.json and _fp32k.json, fit data: K = 9 to 24 at outputs of 300 x
+ * 200 to 3000^2): cuBLAS ran the same kernels as at K <= 8 (sm80_xmma
+ * 32x32x8, 32x64x8 (64 threads, 102 registers, 9600 bytes), 64x64x8,
+ * 128x32x8 and simt_sgemm_128x32_8x5), several blocks an SM; each block's
+ * stages go through its load/store path before its stores, so a block
+ * costs its operands of the stages' whole depth plus its C (times flat
+ * from K = 9 to 16, one step to 17..24: 7.41 us of kernel at 784x2896 x
+ * 12 and x 16, 8.76 at x 20). Over the 158 fp32 fit probes of K = 9 to
+ * 24: median 8.7% -> 7.9%, worst 39.5% -> 25.4%; those of simt_sgemm_
+ * 128x32 +25..+37% -> +9..+18%. */
+#define SHORTK_MAX_STAGES 3
+#define SHORTK_STAGE_K 8
 #define SHORTK_REDUCE_MAX_K 32
 #define SHORTK_REDUCE_MAX_OUTPUT (1 << 16)
 #define SHORTK_REDUCE_MAX_K_OUTPUTS (1 << 20)
@@ -131,7 +145,7 @@ int simt_gemm_shortk_reduce_kernel(const struct simt_gpu_spec *gpu, const struct
 int simt_gemm_shortk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k)
 {
     return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 8 && req->dtype == SIMT_DTYPE_FP32 &&
-           !req->sparse && req->k <= tile_k;
+           !req->sparse && req->k <= SHORTK_MAX_STAGES * (int64_t)tile_k;
 }
 
 void simt_gemm_shortk_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req, int tile_k,
@@ -172,6 +186,12 @@ double simt_gemm_shortk_slot_time(const struct shape_context *ctx, const struct 
      * blocks store their C: the larger of the two binds */
     double operands = (double)(tile->m + tile->n) * (double)ctx->req->k;
     double outputs = (double)tile->m * (double)tile->n;
+    if (ctx->req->k > SHORTK_STAGE_K) {
+        /* two or three stages: the loop reads each stage's whole depth
+         * (zeros past K included) before the block stores its C */
+        double depth = (double)((ctx->req->k + SHORTK_STAGE_K - 1) / SHORTK_STAGE_K * SHORTK_STAGE_K);
+        return ((double)(tile->m + tile->n) * depth + outputs) / rate->staged_per_s_per_sm;
+    }
     return (operands > outputs ? operands : outputs) / rate->staged_per_s_per_sm;
 }
 
@@ -191,11 +211,13 @@ int simt_gemm_shortk_line(const struct shape_context *ctx, const struct candidat
         return 0;
     int resident = simt_gemm_shortk_resident(ctx->shortk_gpu, c->tile);
     snprintf(buf, size,
-             "tile: %dx%dx%d, a tile of cuBLAS's FP32 FMA kernels for K of one %d-deep stage (kernel names), "
-             "chosen as the least predicted time; %d block%s resident per SM (threads, registers, shared "
-             "memory, by the occupancy rules)%s; each block's load/store path moves its C tile or its "
-             "operands of the K that exists, whichever is more",
+             "tile: %dx%dx%d, a tile of cuBLAS's FP32 FMA kernels for K of one to three %d-deep stages "
+             "(kernel names), chosen as the least predicted time; %d block%s resident per SM (threads, "
+             "registers, shared memory, by the occupancy rules)%s; each block's load/store path moves %s",
              c->tile->m, c->tile->n, c->tile_k, c->tile_k, resident, resident == 1 ? "" : "s",
-             resident > 1 ? ", so only the kernel's first loads and last stores are exposed" : "");
+             resident > 1 ? ", so only the kernel's first loads and last stores are exposed" : "",
+             ctx->req->k > SHORTK_STAGE_K
+                 ? "its operands of the stages' whole depth, then its C tile"
+                 : "its C tile or its operands of the K that exists, whichever is more");
     return 1;
 }

@@ -85,8 +85,39 @@ START_TEST(one_fill_a_kernel_within_one_stage)
     double fixed_s = one.launch_s + 1.6e-6; /* SINGLE_KERNEL_FLOOR_S, gemm_constants.h */
     ck_assert_msg(fabs(one.overhead_s - (fixed_s + fill_s)) < 1e-12, "overhead %g, expected %g",
                   one.overhead_s, fixed_s + fill_s);
-    struct simt_gemm_result two = predict(gpu, SIMT_DTYPE_FP32, 4096, 4096, 9);
-    ck_assert_msg(two.overhead_s > fixed_s + 1.5 * fill_s, "K = 9 overhead %g", two.overhead_s);
+    struct simt_gemm_result four = predict(gpu, SIMT_DTYPE_FP32, 4096, 4096, 25);
+    ck_assert_msg(four.overhead_s > fixed_s + 1.5 * fill_s, "K = 25 overhead %g", four.overhead_s);
+}
+END_TEST
+
+/* K of two and three stages (fit probes, gemm_probe_classes_fp32k.json and
+ * _tinykf.json, single cold calls on an H200): 1200x2000 x 12 and x 16
+ * 9.5 and 9.6 us, 600x4000x16 9.7 us (simt_sgemm_128x32, 608 blocks, all
+ * resident at once), 3000^2 x 16 23.6 us (sm80_xmma 64x64x8); the
+ * one-block-an-SM waves put the first three at +34% to +37%. Within 20%
+ * each; flat from K = 9 to 16 (one depth of 16), a step to K = 17 (24),
+ * one fill a kernel of resident blocks, and the tile line says so. */
+START_TEST(two_and_three_stages)
+{
+    static const struct {
+        int64_t m, n, k;
+        double measured_s;
+    } rows[] = {{1200, 2000, 12, 9.5e-6},
+                {1200, 2000, 16, 9.6e-6},
+                {600, 4000, 16, 9.7e-6},
+                {3000, 3000, 16, 23.6e-6}};
+    const struct simt_gpu_spec *gpu = h200();
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct simt_gemm_result r = predict(gpu, SIMT_DTYPE_FP32, rows[i].m, rows[i].n, rows[i].k);
+        ck_assert_msg(fabs(r.time_s / rows[i].measured_s - 1.0) < 0.20, "%lldx%lldx%lld: %g s, measured %g",
+                      (long long)rows[i].m, (long long)rows[i].n, (long long)rows[i].k, r.time_s,
+                      rows[i].measured_s);
+        ck_assert(gemm_says(&r, "one to three 8-deep stages"));
+    }
+    double k9 = predict(gpu, SIMT_DTYPE_FP32, 1200, 2000, 9).time_s;
+    double k16 = predict(gpu, SIMT_DTYPE_FP32, 1200, 2000, 16).time_s;
+    double k17 = predict(gpu, SIMT_DTYPE_FP32, 1200, 2000, 17).time_s;
+    ck_assert_msg(fabs(k9 - k16) < 1e-12 && k17 > k16, "K = 9 %g, 16 %g, 17 %g s", k9, k16, k17);
 }
 END_TEST
 
@@ -248,6 +279,7 @@ static Suite *suite(void)
     tcase_add_test(tc, resident_blocks_follow_the_occupancy_rules);
     tcase_add_test(tc, one_fill_a_kernel_within_one_stage);
     tcase_add_test(tc, time_follows_c_not_k_within_one_stage);
+    tcase_add_test(tc, two_and_three_stages);
     tcase_add_test(tc, reduction_kernel_where_cublas_ran_it);
     tcase_add_test(tc, tf32_reduction_kernel_follows_the_split_form);
     tcase_add_test(tc, every_gpu_answers);
