@@ -12,6 +12,7 @@ for the kernels. A probe module gives its cases as
 (name, dtype, m, n, k, shape_class) and calls main()."""
 
 import argparse
+import glob
 import json
 import os
 import statistics
@@ -43,7 +44,7 @@ def guard():
     fit = {(r["dtype"], r["m"], r["n"], r["k"]) for r in rows if r["split"] == "fit"}
     drawn = {(c[1], c[2], c[3], c[4]) for c in gemm_heldout.cases()}
     confirm = set()
-    for path in (CONFIRM, CONFIRM2):
+    for path in [CONFIRM, CONFIRM2] + sorted(glob.glob(os.path.join(RESULTS, "confirm", "gemm[3-9]*.json"))):
         with open(path) as f:
             confirm |= {(r["dtype"], r["m"], r["n"], r["k"]) for r in json.load(f)["runs"]}
     return heldout | confirm | (drawn - fit), fit

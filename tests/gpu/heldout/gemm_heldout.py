@@ -99,11 +99,25 @@ def cases(seed=11):
     if seed not in (11, 2026):
         seen |= {c[0] for c in cases(2026)}
         probed = probed_shapes()
+    if seed > 2027:
+        probed |= confirmed_shapes()
     for c in out:
         if c[0] not in seen and (c[1], c[2], c[3], c[4]) not in probed:
             seen.add(c[0])
             uniq.append(c)
     return uniq
+
+
+def confirmed_shapes():
+    """(dtype, m, n, k) of every row of the confirmation sets measured so far
+    (results/h200/confirm/*.json): a later set leaves them out"""
+    import glob
+    here = os.path.dirname(os.path.abspath(__file__))
+    shapes = set()
+    for f in glob.glob(os.path.join(here, "..", "results", "h200", "confirm", "*.json")):
+        with open(f) as fh:
+            shapes |= {(r["dtype"], r["m"], r["n"], r["k"]) for r in json.load(fh)["runs"]}
+    return shapes
 
 
 def probed_shapes():
@@ -155,7 +169,7 @@ def main():
     ap.add_argument("--seed", type=int, default=11,
                     help="11: the held-out set; 2026: the confirmation set, drawn the same way less its "
                          "shapes; another: a later confirmation set, less those two sets' shapes and every "
-                         "fit probe's")
+                         "fit probe's (after 2027, less every confirmation set's too)")
     args = ap.parse_args()
     cs = probe_cases() if args.probe else cases(args.seed)
     if args.list:
