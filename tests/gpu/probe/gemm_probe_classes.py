@@ -53,6 +53,13 @@ call; median of 7 after 2 untimed).
   fp32k   fp32 of m = 600..1200 against n = 2000..5000 at K = 12..20:
           where cutlass's SIMT 128x32 runs at K of two or three stages
   fp32n8  fp32 of m = 8192..16384 against n = 4..12 at K = 4096..12288
+  fp64sk .. fp32w  the classes of the third confirmation set's blind rows
+          past 20% (2026-12-02), fresh shapes around each: fp64 of few
+          outputs at long K, bf16 of n = 3..14, tf32 at K = 1 and 2, fp32
+          GEMV of n = 2..16 at long K, fp32 of 8..32 rows at K = 64..200,
+          tf32 of n = 8..24 at short K, fp32 and bf16 of 1..7 columns at
+          long K, fp32 of 2..6 columns at mid K, fp64 of 2..5 columns,
+          fp64 of odd n below 4096 rows, fp32 of 16..48 rows at long K
 
 The group is chosen with --group (default all, in that order).
 No shape of the held-out half or of the confirmation set, nor any shape
@@ -69,7 +76,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "gpu"))
 import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
-GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm", "largek2", "tf32tall", "tf32u", "fp64u", "fp32k", "fp32n8")
+GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm", "largek2", "tf32tall", "tf32u", "fp64u", "fp32k", "fp32n8",
+          "fp64sk", "bf16n6", "tf32k1", "fp32gv", "fp32m16", "tf32n16", "fp32n2", "bf16n4", "fp32n4k", "fp64n3",
+          "fp64u2", "fp32w")
 
 
 def groups():
@@ -132,6 +141,31 @@ def groups():
                   for k in (12, 16, 20)]
     g["fp32n8"] = [("fp32n8", "fp32", m, n, k) for m in (8192, 12087, 16384) for n in (4, 8, 12)
                    for k in (4096, 8878, 12288)]
+    # the classes of the third confirmation set's blind rows past 20%
+    # (2026-12-02): fresh shapes around them, never the rows
+    g["fp64sk"] = [("fp64sk", "fp64", m, n, k) for m in (8, 17, 24, 40) for n in (9, 31, 48)
+                   for k in (1000, 2000, 3000, 5000)]
+    g["bf16n6"] = [("bf16n6", "bf16", m, n, k) for m in (20, 33, 50, 80) for n in (3, 6, 10, 14)
+                   for k in (1000, 1500, 2500)]
+    g["tf32k1"] = [("tf32k1", "tf32", m, n, k) for m in (500, 1000, 1700, 3000) for n in (50, 100, 200, 400)
+                   for k in (1, 2)]
+    g["fp32gv"] = [("fp32gv", "fp32", 1, n, k) for n in (2, 3, 5, 7, 9, 16) for k in (3000, 6000, 8000, 12000)]
+    g["fp32m16"] = [("fp32m16", "fp32", m, n, k) for m in (8, 12, 16, 24, 32) for n in (500, 900, 1500)
+                    for k in (64, 100, 128, 200)]
+    g["tf32n16"] = [("tf32n16", "tf32", m, n, k) for m in (1000, 1700, 2500, 4000) for n in (8, 16, 24)
+                    for k in (16, 32, 48)]
+    g["fp32n2"] = [("fp32n2", "fp32", m, n, k) for m in (2000, 3600, 6000) for n in (1, 2, 3, 4)
+                   for k in (8000, 13000, 16000)]
+    g["bf16n4"] = [("bf16n4", "bf16", m, n, k) for m in (200, 300, 600) for n in (2, 4, 7)
+                   for k in (4000, 8000, 12000)]
+    g["fp32n4k"] = [("fp32n4k", "fp32", m, n, k) for m in (800, 1300, 2000) for n in (2, 4, 6)
+                    for k in (64, 120, 200, 300)]
+    g["fp64n3"] = [("fp64n3", "fp64", m, n, k) for m in (2000, 4400, 8000) for n in (2, 3, 5)
+                   for k in (2000, 4400, 8000)]
+    g["fp64u2"] = [("fp64u2", "fp64", m, n, k) for m in (1000, 2000, 3000) for n in (501, 1301, 2001)
+                   for k in (64, 96, 128)]
+    g["fp32w"] = [("fp32w", "fp32", m, n, k) for m in (16, 32, 48) for n in (7000, 16, 28000)
+                  for k in (1800, 4000, 6400)]
     return g
 
 
