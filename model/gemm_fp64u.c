@@ -29,9 +29,13 @@
  * 9.6%. Which of the two runs: d884 for K up to 48 (every shape at 32 and
  * 33), the less time of the two above (cuBLAS ran either at 63 and 64, by
  * a rule its shapes did not show; the less time picks sm90 there, 15% under
- * where d884 ran), sm90 at 128 as the less time too. Outside the sizes seen
- * (m of 4096 and more, n of 500 and more, K of 32 to 128) gemm.c's tiles
- * price it; other GPUs (their cuBLAS not seen) too. */
+ * where d884 ran), sm90 at 128 as the less time too. Checked, not fitted,
+ * on 27 more of m = 1000 to 3000 (gemm_probe_classes_fp64u2.json, group
+ * fp64u2: d884 at five of the nine of K = 64, sm90 tiles of 32x64 to
+ * 64x128 elsewhere, priced as its 64x64): median 2.5%, worst 19.9% (the
+ * square DMMA tiles: 12.9%, 38.2%). Outside the sizes seen (m of 1000 and
+ * more, n of 500 and more, K of 32 to 128) gemm.c's tiles price it; other
+ * GPUs (their cuBLAS not seen) too. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,7 +43,7 @@
 #include "gemm.h"
 #include "gemm_internal.h"
 
-#define FP64U_MIN_M 4096
+#define FP64U_MIN_M 1000
 #define FP64U_MIN_N 500
 #define FP64U_MIN_K 32
 #define FP64U_MAX_K 128
