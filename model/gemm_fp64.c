@@ -65,10 +65,13 @@
 #include "gemm.h"
 #include "gemm_internal.h"
 
-/* The rule's bounds, from the shapes above: K of 1024 or more, m of 32 or
- * more, n of 16 or more (the narrowest seen), fewer than 2^22 flops. */
-#define SERIAL_MIN_K 1024
-#define SERIAL_MIN_M 32
+/* The rule's bounds, from the shapes above: K of 1000 or more, m of 17 or
+ * more, n of 16 or more (the narrowest seen), fewer than 2^22 flops. m =
+ * 17, 24 and 40 against n = 48 at K = 1000 and 2000 ran it too, split 66
+ * and 33 ways (gemm_probe_classes_fp64sk.json, fit data; m = 8 ran
+ * d884gemm): the m and K lines moved from 32 and 1024 to what was seen. */
+#define SERIAL_MIN_K 1000
+#define SERIAL_MIN_M 17
 #define SERIAL_MIN_N 16
 #define SERIAL_MAX_FLOPS (1 << 22)
 
@@ -161,7 +164,7 @@ int simt_gemm_fp64_assume_split(const struct shape_context *ctx, const struct ca
     char line[SIMT_GEMM_ASSUMPTION_BYTES];
     snprintf(line, sizeof line,
              "split-K %d: K cut across %d blocks per output tile, one per SM (cuBLAS's FP64 split for "
-             "products of under 2^22 flops with K >= 1024, m >= 32, n >= 16, seen on an H200); a second "
+             "products of under 2^22 flops with K >= 1000, m >= 17, n >= 16, seen on an H200); a second "
              "kernel, one block per output tile, adds the pieces one after another, a DRAM latency "
              "(%.3g s) each",
              best->split, best->split, ctx->serial_piece_s);

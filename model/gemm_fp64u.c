@@ -43,6 +43,29 @@
 #include "gemm.h"
 #include "gemm_internal.h"
 
+/* Small products (fewer than 2^22 flops, cuBLAS's line for its FP64 split,
+ * gemm_fp64.c) of m >= 17 at K of 1000 and more, n or K odd (gemm_probe_
+ * classes_fp64sk.json, group fp64sk, fit data: m = 8..40 against n = 9, 31
+ * and 48 at K = 1000..5000, 2026-12-02; m = 8 and even n ran the split
+ * kernels priced in gemm.c and gemm_fp64.c; n of 1, cuBLAS's GEMV, is not
+ * this: n of 9 and more):
+ *  - K of 2000 and less: sm90_xmma_gemm_f64f64 32x32x32 unsplit, one block
+ *    an output tile walking K: a 32-deep stage 1.12 DRAM latencies (the
+ *    loads of a stage wait the memory before its math; fitted over 11 rows,
+ *    16.3 to 30.5 us, within 6.1%), after the launch and the kernel floor;
+ *  - K of 3000 and more: sm90_xmma 64x128x32 split over every SM (grid.z
+ *    132), then the same kernel summing the 132 pieces one after another,
+ *    37 us: 0.88 DRAM latencies a piece (fitted over 7 rows, 46.5 to 48.2
+ *    us). Between 2000 and 3000 the line is put at 2500, an ESTIMATE. */
+#define FP64_WALK_MIN_M 17
+#define FP64_WALK_MIN_N 9 /* the narrowest seen; a column or a few: cuBLAS's GEMV (gemm.c) */
+#define FP64_WALK_MIN_K 1000
+#define FP64_WALK_SPLIT_K 2500
+#define FP64_WALK_MAX_FLOPS 4194304.0 /* 2^22 */
+#define FP64_WALK_STAGE_K 32
+#define FP64_WALK_STAGE_LATENCIES 1.12
+#define FP64_SPLIT_PIECE_LATENCIES 0.88
+
 #define FP64U_MIN_M 1000
 #define FP64U_MIN_N 500
 #define FP64U_MIN_K 32
@@ -62,6 +85,52 @@ static const struct fp64u_kernel fp64u_kernels[] = {
 };
 #define FP64U_D884 0
 #define FP64U_SM90 1
+#define FP64U_WALK 3 /* candidate.fp64u of the small products' walk */
+#define FP64U_WALK_SPLIT 4
+
+static const struct tile_shape walk_tile = {32, 32, 5};
+static const struct tile_shape walk_split_tile = {64, 128, 3};
+
+int simt_gemm_fp64_walk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_FP64 &&
+           !req->sparse && req->batch == 1 && (req->n % 2 != 0 || req->k % 2 != 0) &&
+           req->m >= FP64_WALK_MIN_M && req->n >= FP64_WALK_MIN_N && req->k >= FP64_WALK_MIN_K &&
+           2.0 * (double)req->m * (double)req->n * (double)req->k < FP64_WALK_MAX_FLOPS;
+}
+
+/* The walk of K by one block a tile, or its split over every SM. */
+static void price_walk(const struct shape_context *ctx, const struct simt_gemm_request *req,
+                       struct candidate *c)
+{
+    double stage_s = FP64_WALK_STAGE_LATENCIES * ctx->dram_latency_s;
+    c->split = 1;
+    c->stream_k = 0;
+    c->l2_s = 0.0;
+    c->dram_s = 0.0;
+    c->serial_reduce = 0;
+    c->overhead_s = ctx->launch_s + ctx->floor_s;
+    if (req->k < FP64_WALK_SPLIT_K) {
+        c->tile = &walk_tile;
+        c->tile_k = FP64_WALK_STAGE_K;
+        c->tiles = ((req->m + walk_tile.m - 1) / walk_tile.m) * ((req->n + walk_tile.n - 1) / walk_tile.n);
+        c->compute_s = ceil((double)req->k / FP64_WALK_STAGE_K) * stage_s;
+        c->reduce_s = 0.0;
+        c->fp64u = FP64U_WALK;
+    } else {
+        int pieces = ctx->sm_count;
+        c->tile = &walk_split_tile;
+        c->tile_k = FP64_WALK_STAGE_K;
+        c->split = pieces;
+        c->tiles = pieces;
+        c->compute_s = ceil((double)req->k / ((double)pieces * FP64_WALK_STAGE_K)) * stage_s;
+        c->reduce_s =
+            ctx->second_kernel_s + (double)pieces * FP64_SPLIT_PIECE_LATENCIES * ctx->dram_latency_s;
+        c->fp64u = FP64U_WALK_SPLIT;
+    }
+    c->waves = (double)c->tiles / (double)ctx->sm_count;
+    c->time_s = c->overhead_s + c->compute_s + c->reduce_s;
+}
 
 int simt_gemm_fp64u_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
@@ -102,8 +171,13 @@ static void price(const struct shape_context *ctx, const struct simt_gemm_reques
 void simt_gemm_fp64u_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                            const struct shape_context *ctx, double sm_flops_per_s, struct candidate *c)
 {
-    if (!simt_gemm_fp64u_runs(gpu, req) || !(sm_flops_per_s > 0.0) || ctx->sm_count < 1 ||
-        !(ctx->dram_write_bytes_per_s > 0.0) || !(ctx->dram_latency_s > 0.0))
+    if (ctx->sm_count < 1 || !(ctx->dram_latency_s > 0.0))
+        return;
+    if (simt_gemm_fp64_walk_runs(gpu, req)) {
+        price_walk(ctx, req, c);
+        return;
+    }
+    if (!simt_gemm_fp64u_runs(gpu, req) || !(sm_flops_per_s > 0.0) || !(ctx->dram_write_bytes_per_s > 0.0))
         return;
     struct candidate d884 = *c, sm90 = *c;
     price(ctx, req, sm_flops_per_s, FP64U_D884, &d884);
@@ -113,6 +187,25 @@ void simt_gemm_fp64u_apply(const struct simt_gpu_spec *gpu, const struct simt_ge
 
 int simt_gemm_fp64u_line(const struct candidate *c, char *buf, size_t size)
 {
+    if (c->fp64u == FP64U_WALK) {
+        snprintf(
+            buf, size,
+            "kernel: cuBLAS's sm90_xmma_gemm_f64f64 32x32x32 for a small FP64 product of odd n or K (under "
+            "2^22 flops, m >= 17, K of 1000 to 2500, seen on an H200): one block an output tile walks K "
+            "alone, a 32-deep stage %.2f DRAM latencies (fitted on an H200)",
+            FP64_WALK_STAGE_LATENCIES);
+        return 1;
+    }
+    if (c->fp64u == FP64U_WALK_SPLIT) {
+        snprintf(
+            buf, size,
+            "kernel: cuBLAS's sm90_xmma_gemm_f64f64 64x128x32 for a small FP64 product of odd n or K (under "
+            "2^22 flops, m >= 17, K of 2500 and more, seen on an H200): K split over every SM (%d "
+            "pieces), then the same kernel adds them one after another, %.2f DRAM latencies a piece "
+            "(fitted on an H200)",
+            c->split, FP64_SPLIT_PIECE_LATENCIES);
+        return 1;
+    }
     if (c->fp64u < 1)
         return 0;
     const struct fp64u_kernel *kernel = &fp64u_kernels[c->fp64u - 1];

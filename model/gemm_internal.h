@@ -475,7 +475,10 @@ int simt_gemm_fma_narrow_line(const struct simt_gemm_request *req, const struct 
 /* gemm_fp64u.c: cuBLAS's FP64 kernels of odd n or K at K of 32 to 128 on
  * Hopper, an SM's tiles one after another. 1 where they run. */
 int simt_gemm_fp64u_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
-/* Where they run, *c becomes the one cuBLAS runs. */
+/* 1 where cuBLAS's small FP64 products of odd n or K walk K in one block a
+ * tile or split it over every SM (gemm_fp64u.c). */
+int simt_gemm_fp64_walk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* Where either runs, *c becomes the one cuBLAS runs. */
 void simt_gemm_fp64u_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                            const struct shape_context *ctx, double sm_flops_per_s, struct candidate *c);
 /* The kernel line of such a candidate into buf; 0 for any other. */

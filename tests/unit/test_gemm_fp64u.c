@@ -84,6 +84,39 @@ START_TEST(what_ifs_move_it)
 }
 END_TEST
 
+/* Small products of odd n (fit probes, gemm_probe_classes_fp64sk.json):
+ * 17x9x2000 28.3 us (one block walking K), 24x9x5000 47.8 us (K split over
+ * the 132 SMs, the pieces summed one after another), 24x48x1000 33.5 us
+ * (even n: gemm_fp64.c's serial split, now from m = 17). The square tiles'
+ * split with cuBLAS's parallel reduction priced them at 9.5, 11.4 and 8.6
+ * us. Within 15% each; a longer walk is never faster (under the 2^22-flop
+ * line, past which cuBLAS's faster d884 split runs: 17x31x5000 11.6 us); n
+ * = 1 (a GEMV) and m = 8 are not the walk. */
+START_TEST(h200_small_products_walk_k)
+{
+    const struct simt_gpu_spec *g = gemm_db_spec("h200-sxm");
+    struct simt_gemm_result r;
+    double t = h200_fp64(g, 17, 9, 2000, &r);
+    ck_assert(gemm_says(&r, "walks K"));
+    ck_assert_msg(fabs(t / 28.3e-6 - 1.0) < 0.15, "17x9x2000: %.4g s", t);
+    t = h200_fp64(g, 24, 9, 5000, &r);
+    ck_assert(gemm_says(&r, "one after another"));
+    ck_assert_msg(fabs(t / 47.8e-6 - 1.0) < 0.15, "24x9x5000: %.4g s", t);
+    t = h200_fp64(g, 24, 48, 1000, &r);
+    ck_assert_msg(fabs(t / 33.5e-6 - 1.0) < 0.15, "24x48x1000: %.4g s", t);
+    double last = 0.0;
+    for (int64_t k = 1001; k <= 3501; k += 250) { /* under 2^22 flops: past it, d884's split */
+        t = h200_fp64(g, 17, 31, k, &r);
+        ck_assert_msg(t >= last, "17x31x%lld: %.4g s after %.4g s", (long long)k, t, last);
+        last = t;
+    }
+    h200_fp64(g, 64, 1, 2047, &r);
+    ck_assert(!gemm_says(&r, "walks K"));
+    h200_fp64(g, 8, 9, 2001, &r);
+    ck_assert(!gemm_says(&r, "walks K"));
+}
+END_TEST
+
 static Suite *gemm_fp64u_suite(void)
 {
     Suite *s = suite_create("gemm_fp64u");
@@ -92,6 +125,7 @@ static Suite *gemm_fp64u_suite(void)
     tcase_add_test(tc, where_it_runs);
     tcase_add_test(tc, h200_against_probes);
     tcase_add_test(tc, what_ifs_move_it);
+    tcase_add_test(tc, h200_small_products_walk_k);
     suite_add_tcase(s, tc);
     return s;
 }
