@@ -914,6 +914,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     int rc = simt_gemm_check_request(gpu, req, diag);
     if (rc != SIMT_OK)
         return rc;
+    if (simt_gemm_tf32_k1_runs(gpu, req)) /* cuBLAS's FMA kernel (gemm_tf32_k1.c) */
+        return simt_gemm_tf32_k1_predict(gpu, req, out, diag);
     memset(out, 0, sizeof *out);
 
     simt_figure_set_init(gpu, req->policy, &out->figures);

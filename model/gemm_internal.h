@@ -487,6 +487,12 @@ int simt_gemm_fp64u_line(const struct candidate *c, char *buf, size_t size);
  * other (gemm_small_n.c). */
 int simt_gemm_small_n_line(const struct candidate *c, char *buf, size_t size);
 
+/* gemm_tf32_k1.c: tf32 at K = 1 runs cuBLAS's FP32 FMA kernel (NVIDIA from
+ * 8.0): 1 where it does; the answer fp32's, with a line that says so. */
+int simt_gemm_tf32_k1_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+int simt_gemm_tf32_k1_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                              struct simt_gemm_result *out, struct simt_diag *diag);
+
 /* gemm_tiny.c: the time one tile spends in the SM's load/store path, for
  * the kernels without TMA: FMA kernels (rate->staged_per_s_per_sm) move
  * the tile's K depth of operands and C's elements; the fallback kernels of

@@ -271,6 +271,25 @@ START_TEST(every_gpu_answers)
 }
 END_TEST
 
+/* tf32 at K = 1 runs cuBLAS's FP32 FMA kernel (gemm_tf32_k1.c): 500x200x1
+ * and 1700x400x1 measured 4.8 and 5.7 us (gemm_probe_classes_tf32k1.json,
+ * fit data), the tensor-core price +78% and +15%. fp32's answer, within
+ * 15%, no tensor cores, and said; K = 2 keeps tf32's kernels. */
+START_TEST(tf32_k1_runs_the_fma_kernel)
+{
+    const struct simt_gpu_spec *gpu = h200();
+    struct simt_gemm_result r = predict(gpu, SIMT_DTYPE_TF32, 500, 200, 1);
+    ck_assert_msg(fabs(r.time_s / 4.8e-6 - 1.0) < 0.15, "500x200x1: %g s", r.time_s);
+    ck_assert_int_eq(r.tensor_cores, 0);
+    ck_assert(gemm_says(&r, "priced as fp32"));
+    ck_assert_double_eq_tol(r.time_s, predict(gpu, SIMT_DTYPE_FP32, 500, 200, 1).time_s, 1e-15);
+    r = predict(gpu, SIMT_DTYPE_TF32, 1700, 400, 1);
+    ck_assert_msg(fabs(r.time_s / 5.7e-6 - 1.0) < 0.15, "1700x400x1: %g s", r.time_s);
+    r = predict(gpu, SIMT_DTYPE_TF32, 500, 200, 2);
+    ck_assert(!gemm_says(&r, "priced as fp32"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gemm_shortk");
@@ -280,6 +299,7 @@ static Suite *suite(void)
     tcase_add_test(tc, one_fill_a_kernel_within_one_stage);
     tcase_add_test(tc, time_follows_c_not_k_within_one_stage);
     tcase_add_test(tc, two_and_three_stages);
+    tcase_add_test(tc, tf32_k1_runs_the_fma_kernel);
     tcase_add_test(tc, reduction_kernel_where_cublas_ran_it);
     tcase_add_test(tc, tf32_reduction_kernel_follows_the_split_form);
     tcase_add_test(tc, every_gpu_answers);
