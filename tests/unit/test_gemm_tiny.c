@@ -60,15 +60,16 @@ START_TEST(sixteen_bit_k1_priced_by_c)
 }
 END_TEST
 
-/* tf32 on Ampere (no mma.sync rule there), 4096 x 4096 x 1: the fallback
- * kernels still count the tile's 16-deep K (64 bytes of tf32) and no C:
+/* tf32 on Ampere (no mma.sync rule there), 4096 x 4096 x 3: the fallback
+ * kernels still count the tile's 16-deep K (64 bytes of tf32) and no C
+ * (K = 1 runs the FMA kernel, gemm_tf32_k1.c):
  * (256 + 128) x 16 slots a tile, one element each, 4 waves: 7.336 us of
  * slots, under C's 67.1 MB of DRAM writes. */
 START_TEST(tf32_fallback_keeps_tile_depth)
 {
     struct simt_gpu_spec g;
     round_gpu(&g, 8);
-    struct simt_gemm_result r = gemm_predict_ok(&g, 4096, 4096, 1, SIMT_DTYPE_TF32);
+    struct simt_gemm_result r = gemm_predict_ok(&g, 4096, 4096, 3, SIMT_DTYPE_TF32);
     ck_assert_int_eq(r.alignment_ok, 0);
     ck_assert_int_eq(r.tile_m, 256);
     ck_assert_int_eq(r.tile_n, 128);
