@@ -82,13 +82,19 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
  * 79), except bf16 of 8 rows or fewer: up to 792 outputs seen (2, 4 and 8
  * rows against n = 15 to 99 at K = 1023 and 2047 split 128 and 256 ways,
  * gemm_probe_classes_bf16s.json, all 24; taken to 1024, an ESTIMATE), not
- * K under 1000 (bf16 6x7x511 and 7x5x512 ran gemmSN_NN unsplit).
+ * K under 1000 (bf16 6x7x511 and 7x5x512 ran gemmSN_NN unsplit). Not m
+ * over 12 (the most seen split so, 12x20): bf16 of m = 20 to 80 against n
+ * = 3 to 14 at K = 1500, outputs of 60 to 240, ran 16 ways (odd n, the
+ * s1688 64x64 align1 kernel) or 12 (even n, the wmma 32x32 align2 one),
+ * gemm_probe_classes_bf16n6.json (fit data): the least-time split prices
+ * them (their fine split was +40% to +92%).
  * With K a multiple of 8 the pieces are 64 deep (7x5 at K = 1024 to 8192:
  * K / 64 ways), as the least-time split finds. The reduction kernel then
  * sums hundreds of partials and outweighs the GEMM kernel (8.5 to 12.7 us
  * against 3.3 to 4.3 us). */
 #define ALIGN1_PIECE 8
 #define ALIGN1_MAX_OUTPUT 256
+#define ALIGN1_MAX_M 12
 #define ALIGN1_FEW_ROWS 8
 #define ALIGN1_FEW_ROWS_MAX_OUTPUT 1024
 #define ALIGN1_MIN_K 1000
@@ -166,7 +172,7 @@ int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_ge
     int sixteen_bit = req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16;
     int few_rows = req->dtype == SIMT_DTYPE_BF16 && req->m <= ALIGN1_FEW_ROWS &&
                    req->m * req->n <= ALIGN1_FEW_ROWS_MAX_OUTPUT;
-    if (!sixteen_bit || req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K ||
+    if (!sixteen_bit || req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K || req->m > ALIGN1_MAX_M ||
         (req->m * req->n > ALIGN1_MAX_OUTPUT && !few_rows))
         return 0;
     int fp16 = req->dtype == SIMT_DTYPE_FP16;

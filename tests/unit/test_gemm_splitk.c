@@ -107,12 +107,14 @@ START_TEST(align1_pieces_by_hand)
     r = request(8, 99, 2047, SIMT_DTYPE_BF16);
     ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 256);
     /* outside: K a multiple of 8, K under 1000, larger outputs (fp16 of 8
-     * rows among them), other types, other vendors */
+     * rows among them), more than 12 rows (33x6x1500 ran 12 ways, 20x3x2500
+     * 16), other types, other vendors */
     struct simt_gemm_request out[] = {
         request(6, 7, 2048, SIMT_DTYPE_FP16),  request(6, 7, 511, SIMT_DTYPE_FP16),
         request(6, 7, 16384, SIMT_DTYPE_BF16), request(30, 30, 2001, SIMT_DTYPE_FP16),
         request(8, 99, 2047, SIMT_DTYPE_FP16), request(9, 99, 2047, SIMT_DTYPE_BF16),
         request(6, 7, 2001, SIMT_DTYPE_FP32),  request(6, 7, 2001, SIMT_DTYPE_FP64),
+        request(33, 6, 1500, SIMT_DTYPE_BF16), request(20, 3, 2500, SIMT_DTYPE_BF16),
     };
     for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
         ck_assert_int_eq(simt_gemm_align1_split(&g, &out[i]), 0);
