@@ -1,5 +1,5 @@
 /* gemm_narrow.c - cuBLAS's FP32 FMA kernels for tall, narrow outputs (m
- * of 512 to 4096 rows against n of 16 to 64 columns, K of 4095 and more:
+ * of 512 to 4096 rows against n of 2 to 64 columns, K of 4095 and more:
  * sm80_xmma_gemm_f32f32 tiles 64x32, 128x32, 64x64, 128x64 and 256x64,
  * split over grid.z, then a second launch of the same kernel that sums
  * the splits), whose math runs below the rate of the square SGEMM tiles
@@ -29,7 +29,12 @@
  * 8192 beyond; 64-wide tiles 8192 up to m = 2048 and for m up to 3072
  * while m K <= 30e6 (27.5e6 seen at 8192, 33.8e6 at 32768; ESTIMATE
  * between), 32768 past that, 16384 at m = 4096. Outside these sizes the
- * square tiles' rule of gemm.c. */
+ * square tiles' rule of gemm.c. Down to n = 2 (gemm_probe_classes_fp32n2.json,
+ * fit data: m = 2000 and 3600 against n = 2, 3, 4 at K = 8000..16000 ran
+ * sm80_xmma 64x32 split over grid.z with its split_k_kernel, 8 blocks an
+ * SM by its registers and shared memory): those 18 rows +0.3..+41% ->
+ * -26..+3%, median 17% -> 5.5%; the three of m = 3600 and n = 3 split 33
+ * ways (16 blocks resident where the others hold 4 to 8) stay -20..-26%. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,7 +44,7 @@
 
 #define NARROW_MIN_M 512
 #define NARROW_MAX_M 4096
-#define NARROW_MIN_N 16
+#define NARROW_MIN_N 2 /* n = 1 is cuBLAS's GEMV */
 #define NARROW_MAX_N 64
 #define NARROW_MIN_K 4095 /* the least K seen */
 #define NARROW_RATE_FRACTION 0.874

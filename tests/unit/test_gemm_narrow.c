@@ -28,7 +28,7 @@ START_TEST(rate_by_hand)
 }
 END_TEST
 
-/* m 512..4096 against n 16..64 at K of 4095 and more, FP32 alone, on
+/* m 512..4096 against n 2..64 at K of 4095 and more, FP32 alone, on
  * NVIDIA from Ampere on. */
 START_TEST(where_it_runs)
 {
@@ -38,6 +38,10 @@ START_TEST(where_it_runs)
         2048, 48, 8192, 1, SIMT_DTYPE_FP32, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
     ck_assert(simt_gemm_fma_narrow_runs(&g, &req));
     req.n = 65;
+    ck_assert(!simt_gemm_fma_narrow_runs(&g, &req));
+    req.n = 2; /* down to two columns (gemm_probe_classes_fp32n2.json); one is a GEMV */
+    ck_assert(simt_gemm_fma_narrow_runs(&g, &req));
+    req.n = 1;
     ck_assert(!simt_gemm_fma_narrow_runs(&g, &req));
     req.n = 48, req.k = 2048;
     ck_assert(!simt_gemm_fma_narrow_runs(&g, &req));
