@@ -163,12 +163,36 @@ double simt_gemm_tf32_sm_intake(const struct simt_gpu_spec *gpu, double l2_bytes
 #define TF32_ONE_COLUMN_TILES 64
 #define TF32_SHORT_K_TILES 4
 #define TF32_HALF_TILE_M 32
+/* One tile column (n <= 64) of a taller output at K under 128
+ * (gemm_probe_classes_tf32n16.json, fit data: m = 1000..4000 against n =
+ * 8, 16 and 24 at K = 16, 32 and 48, 36 shapes, all as this says): 16
+ * tiles or fewer ran s1688gemm_64x64_16x6 alone at every K (1000 x 8..24,
+ * and 1024x16x16 and 1024x32x16 before), where n of 48 and 64 ran the
+ * split form at K = 16 (1024x48x16, 1024x64x16); 27 to 63 tiles ran the
+ * split form (64x64_16x10 and splitKreduce, z = 1 to 4) at K = 32 and 48
+ * too while m n K was under 2^21 (4000x16x32, 2048000, and 1700 x 24 x
+ * 48 ran it; 4096x16x32, 2^21 exactly, ran unsplit, gemm_probe.json, as
+ * did 2500x24x48, 4000x16x48 and 4000x24x32). 4 tiles (240x16x16) ran
+ * the split form: the 16-tile rule above from 9 tiles, an ESTIMATE
+ * between. */
+#define TF32_NARROW_COLUMN_N 32
+#define TF32_COLUMN_ALONE_TILES 8
+#define TF32_COLUMN_SPLIT_MAX_WORK 2097152.0 /* 2^21 */
 
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
     if (!simt_gemm_tf32_mma_sync(gpu, req))
         return 0;
     int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
+    if (req->m > req->n && req->n <= TF32_ONE_COLUMN_N && req->k < TF32_SPLIT_MIN_K) {
+        /* one tile column, taller than wide (below) */
+        if (tiles > TF32_COLUMN_ALONE_TILES && tiles <= TF32_FEW_TILES && req->k <= TF32_ONE_STAGE_K)
+            return req->n > TF32_NARROW_COLUMN_N;
+        if (tiles > TF32_FEW_TILES)
+            return tiles <= TF32_ONE_COLUMN_TILES &&
+                   (req->k <= TF32_ONE_STAGE_K ||
+                    (double)req->m * (double)req->n * (double)req->k < TF32_COLUMN_SPLIT_MAX_WORK);
+    }
     if (req->k <= TF32_ONE_STAGE_K)
         return tiles <= TF32_FEW_TILES ||
                (req->m > req->n && (tiles <= TF32_TALL_TILES ||

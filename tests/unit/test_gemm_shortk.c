@@ -179,8 +179,8 @@ END_TEST
 /* Aligned tf32 on Hopper's mma.sync kernels (model/gemm_family.c,
  * simt_gemm_tf32_reduce_kernel): where cuBLAS ran its split-K form and the
  * reduction kernel behind (gemm_probe_shortk.json, gemm_probe_tf32.json,
- * gemm_probe_small.json: kernel names and grid.z), and where it did not; and the rule on its
- * own, a request at a time. */
+ * gemm_probe_small.json, gemm_probe_classes_tf32n16.json: kernel names and grid.z), and where it did not; and
+ * the rule on its own, a request at a time. */
 START_TEST(tf32_reduction_kernel_follows_the_split_form)
 {
     const struct simt_gpu_spec *gpu = h200();
@@ -202,6 +202,13 @@ START_TEST(tf32_reduction_kernel_follows_the_split_form)
         {2048, 128, 16, 0}, /* 64 tiles two columns wide */
         {1024, 128, 16, 1}, /* 32 tiles, taller than wide, z = 4 (gemm_probe_tf32.json) */
         {128, 1024, 16, 0}, /* its transpose: wider than tall */
+        /* one tile column (gemm_probe_classes_tf32n16.json) */
+        {1000, 16, 16, 0}, /* 16 tiles, n <= 32: the 16x6 kernel alone */
+        {1024, 48, 16, 1}, /* 16 tiles, n = 48: z = 4 */
+        {240, 16, 16, 1},  /* 4 tiles */
+        {1700, 8, 48, 1},  /* 27 tiles at 3 stages, m n K under 2^21 */
+        {4000, 16, 32, 1}, /* 63 tiles, 2048000 */
+        {4000, 24, 32, 0}, /* 63 tiles, 3072000 */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct simt_gemm_request req = {rows[i].m,
