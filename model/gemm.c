@@ -568,6 +568,7 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     if (!path->tensor && s->clock > 0.0) {
         rate->staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * s->clock;
         s->used |= SIMT_FIG_BIT(SIMT_FIG_CLOCK);
+        simt_gemm_fma_stage_latency(gpu, req, s->latency_s, rate); /* lone blocks (gemm_tiny.c) */
     }
     /* int8 through torch._int_mm on Hopper: cuBLAS runs Ampere's mma.sync
      * kernels for it (cutlass_80_tensorop_i16832gemm_s8,

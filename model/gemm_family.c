@@ -352,11 +352,16 @@ void simt_gemm_fma_tiles(const struct tile_shape **tiles, size_t *count)
  * 256 to 65536, gemm_probe_splitk.json, gemm_probe_tiny.json): for n
  * narrower than the split SGEMM's (FMA_SPLIT_MIN_N) it is left out. */
 #define SKINNY_TILE_MIN_N 512
+/* ... nor for more than 16 rows: 24 and 32 rows against n = 500 to 1500
+ * ran sm80_xmma 32x32x8 or CUTLASS's simt 64x64 split
+ * (gemm_probe_classes_fp32m16.json, fit data), never it. */
+#define SKINNY_TILE_MAX_M 16
 
 size_t simt_gemm_fma_tile_count(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                                 size_t count)
 {
-    if (gpu->vendor == SIMT_VENDOR_NVIDIA && req->dtype == SIMT_DTYPE_FP32 && req->n < SKINNY_TILE_MIN_N &&
+    if (gpu->vendor == SIMT_VENDOR_NVIDIA && req->dtype == SIMT_DTYPE_FP32 &&
+        (req->n < SKINNY_TILE_MIN_N || req->m > SKINNY_TILE_MAX_M) &&
         count == sizeof simt_tiles / sizeof simt_tiles[0])
         return count - 1;
     return count;

@@ -487,6 +487,11 @@ int simt_gemm_fp64u_line(const struct candidate *c, char *buf, size_t size);
  * other (gemm_small_n.c). */
 int simt_gemm_small_n_line(const struct candidate *c, char *buf, size_t size);
 
+/* FP32's FMA kernels of more than 16 rows on NVIDIA: rate's stage latency
+ * (a lone block's K stages wait part of a DRAM latency each; gemm_tiny.c). */
+void simt_gemm_fma_stage_latency(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                 double latency_s, struct kernel_rate *rate);
+
 /* gemm_tf32_k1.c: tf32 at K = 1 runs cuBLAS's FP32 FMA kernel (NVIDIA from
  * 8.0): 1 where it does; the answer fp32's, with a line that says so. */
 int simt_gemm_tf32_k1_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);

@@ -85,8 +85,11 @@ double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct ker
     double slot_s = 0.0;
     /* FMA kernels: the loop reads the tile's whole K depth from shared
      * memory, zeros past K included, and stores C an element at a time */
-    if (rate->staged_per_s_per_sm > 0.0)
+    if (rate->staged_per_s_per_sm > 0.0) {
         slot_s = ((double)(tile->m + tile->n) * k_depth + tile_c) / rate->staged_per_s_per_sm;
+        if (!rate->unaligned) /* a lone block's stages (simt_gemm_fma_stage_latency) */
+            slot_s += exposed_stage_latency(req, rate, tile, split, k_depth);
+    }
     if (rate->unaligned && rate->loads_per_s_per_sm > 0.0) {
         /* the fallback kernels' operand loads over the tile's K depth, as
          * SCALAR_LOADS_PER_CLOCK_PER_SM was fitted (gemm_constants.h). The
@@ -108,4 +111,29 @@ double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct ker
             slot_s = load_s;
     }
     return slot_s;
+}
+
+/* FP32's FMA kernels of more than 16 rows on NVIDIA GPUs: with one block
+ * an SM at most, each 8-deep K stage past the first waits 0.65 of a DRAM
+ * latency less its math, as exposed_stage_latency prices. Fitted on an
+ * H200 (tests/gpu/results/h200/gemm_probe_classes_fp32m16.json, _fp32w
+ * and _fp32n4k, fit data: sm80_xmma 32x32x8, 32x64x8, 32x128x8 unsplit on
+ * 16 to 47 blocks and CUTLASS's split SIMT pieces, the stage 0.223 us
+ * where the three stages in flight of the tensor kernels' rule gave 0.115;
+ * 24 and 32 rows against n = 500..1500 at K = 64..200 from -14..-36% to
+ * -20..+6%). Not 16 rows or fewer: gemmSN and sgemm_largek keep their
+ * loads in flight (gemm_small_n.c). */
+#define FMA_STAGE_LATENCIES 0.65
+#define FMA_STAGE_K 8
+#define FMA_STAGE_MIN_M 17
+
+void simt_gemm_fma_stage_latency(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                 double latency_s, struct kernel_rate *rate)
+{
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || req->dtype != SIMT_DTYPE_FP32 || req->m < FMA_STAGE_MIN_M ||
+        !(latency_s > 0.0))
+        return;
+    rate->stage_latency_s = FMA_STAGE_LATENCIES * latency_s;
+    rate->stage_latency_k = FMA_STAGE_K;
+    rate->stage_latency_blocks = gpu->sm_count;
 }

@@ -212,10 +212,41 @@ START_TEST(fp32_few_tiles_split_pieces)
 }
 END_TEST
 
+/* FP32 of more than 16 rows on one block an SM at most (gemm_tiny.c,
+ * simt_gemm_fma_stage_latency): on the H200, 24x1500x128 and 32x1500x100
+ * measured 9.5 and 8.7 us (sm80_xmma 32x32x8 on 47 blocks, gemm_probe_
+ * classes_fp32m16.json, fit data), priced 6.9 and 6.6 us (-28%, -25%)
+ * with the skinny-M 8x64 tile and three stages in flight. Within 12%, not
+ * the 8x64 tile, and K's stages cost more than the outputs' stores: twice
+ * K at least 20% slower; 16 rows keep their streaming kernels (no stage
+ * latency: 16x1500x128 within 12% of its 7.0 us). */
+START_TEST(fp32_lone_blocks_wait_their_stages)
+{
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
+    struct simt_gemm_request req = {
+        24, 1500, 128, 1, SIMT_DTYPE_FP32, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct simt_gemm_result r;
+    ck_assert_int_eq(simt_gemm_predict(h200, &req, &r, NULL), SIMT_OK);
+    ck_assert_msg(fabs(r.time_s / 9.5e-6 - 1.0) < 0.12, "24x1500x128: %g s", r.time_s);
+    ck_assert_int_ne(r.tile_m, 8);
+    double k128 = r.time_s;
+    req.k = 256;
+    ck_assert_int_eq(simt_gemm_predict(h200, &req, &r, NULL), SIMT_OK);
+    ck_assert_msg(r.time_s > 1.2 * k128, "K = 256: %g s, K = 128: %g s", r.time_s, k128);
+    req.m = 32, req.k = 100;
+    ck_assert_int_eq(simt_gemm_predict(h200, &req, &r, NULL), SIMT_OK);
+    ck_assert_msg(fabs(r.time_s / 8.7e-6 - 1.0) < 0.12, "32x1500x100: %g s", r.time_s);
+    req.m = 16, req.k = 128;
+    ck_assert_int_eq(simt_gemm_predict(h200, &req, &r, NULL), SIMT_OK);
+    ck_assert_msg(fabs(r.time_s / 7.0e-6 - 1.0) < 0.12, "16x1500x128: %g s", r.time_s);
+}
+END_TEST
+
 static Suite *gemm_small_suite(void)
 {
     Suite *s = suite_create("gemm_small");
     TCase *tc = tcase_create("core");
+    tcase_add_unchecked_fixture(tc, gemm_db_load, gemm_db_unload);
     tcase_add_loop_test(tc, tf32_family, 0, (int)(sizeof tf32_family_rows / sizeof tf32_family_rows[0]));
     tcase_add_test(tc, tf32_short_k_stores_after_math);
     tcase_add_test(tc, tf32_few_tiles_reduce_kernel);
@@ -223,6 +254,7 @@ static Suite *gemm_small_suite(void)
     tcase_add_test(tc, int8_tiles_and_stores);
     tcase_add_test(tc, int8_long_k_large_tile);
     tcase_add_test(tc, fp32_few_tiles_split_pieces);
+    tcase_add_test(tc, fp32_lone_blocks_wait_their_stages);
     suite_add_tcase(s, tc);
     return s;
 }
