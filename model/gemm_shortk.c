@@ -124,6 +124,14 @@ static const struct shortk_kernel *kernel_of(const struct tile_shape *tile)
 #define TF32_UNALIGNED_REDUCE_MAX_K 32
 #define TF32_UNALIGNED_REDUCE_MIN_TILES 17
 #define TF32_UNALIGNED_REDUCE_MAX_OUTPUT (1 << 18)
+/* ... and not where the output is 128 tiles of 32x32 or fewer: there
+ * sm80_xmma's tf32 32x32x64 ran alone (500x200, 1000x100, 1700x50 at K =
+ * 2; 500x400 and 1000x200, 208 and 224 of them, the split form;
+ * gemm_probe_classes_tf32k1.json, fit data) while m was at most 1700
+ * (2500 x 3..7 at K = 3 and 5, 79 of them, ran the split form's 128x256
+ * tile, gemm_probe_classes_tf32u.json): the line at 2100, an ESTIMATE */
+#define TF32_UNALIGNED_XMMA_MAX_TILES 128
+#define TF32_UNALIGNED_XMMA_MAX_M 2100
 
 int simt_gemm_shortk_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                                    int alignment_ok)
@@ -137,8 +145,10 @@ int simt_gemm_shortk_reduce_kernel(const struct simt_gpu_spec *gpu, const struct
                 (req->m >= SHORTK_SQUARE_MIN_SIDE && req->n >= SHORTK_SQUARE_MIN_SIDE &&
                  outputs <= SHORTK_SQUARE_MAX_OUTPUT));
     int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
+    int64_t small_tiles = (req->m + 31) / 32 * ((req->n + 31) / 32) * req->batch;
     return req->dtype == SIMT_DTYPE_TF32 && !alignment_ok && simt_gemm_tf32_mma_sync(gpu, req) &&
            req->k <= TF32_UNALIGNED_REDUCE_MAX_K && tiles >= TF32_UNALIGNED_REDUCE_MIN_TILES &&
+           (small_tiles > TF32_UNALIGNED_XMMA_MAX_TILES || req->m > TF32_UNALIGNED_XMMA_MAX_M) &&
            outputs <= TF32_UNALIGNED_REDUCE_MAX_OUTPUT;
 }
 

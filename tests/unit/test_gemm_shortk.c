@@ -168,6 +168,12 @@ START_TEST(reduction_kernel_where_cublas_ran_it)
     ck_assert(predict(gpu, SIMT_DTYPE_TF32, 512, 510, 16).reduce_s > 0.0);
     ck_assert(!(predict(gpu, SIMT_DTYPE_TF32, 512, 512, 16).reduce_s > 0.0));
     ck_assert(!(predict(gpu, SIMT_DTYPE_TF32, 256, 254, 16).reduce_s > 0.0));
+    /* unaligned tf32 at K = 2 (gemm_probe_classes_tf32k1.json): 500x200,
+     * 112 tiles of 32x32, the xmma kernel alone; 500x400, 208, split form;
+     * 2500x5x3 (79, but 2500 rows: gemm_probe_classes_tf32u.json) split */
+    ck_assert(!(predict(gpu, SIMT_DTYPE_TF32, 500, 200, 2).reduce_s > 0.0));
+    ck_assert(predict(gpu, SIMT_DTYPE_TF32, 500, 400, 2).reduce_s > 0.0);
+    ck_assert(predict(gpu, SIMT_DTYPE_TF32, 2500, 5, 3).reduce_s > 0.0);
     struct simt_gemm_request req = {
         128, 128, 8, 1, SIMT_DTYPE_FP32, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
     ck_assert_int_eq(simt_gemm_shortk_reduce_kernel(gpu, &req, 1), 1);
