@@ -33,7 +33,20 @@
  *    (0.121 us a step for n >= 768 from K = 68 to 100, 0.056 with two
  *    threads a row). It runs where 65 < K <= 100 and n >= 256 (n = 192
  *    and less ran gemvNSP, K = 108 and on gemvNSP).
- * Elsewhere (gemvNSP, 16 or 32 threads a row, dot_kernel) the walk is
+ *  - dot_kernel<float, 128> then reduce_1Block_kernel (n of 2 to 64 at K
+ *    of 1023 and more: gemm_probe_classes7.json, n = 8..64 at K = 1023,
+ *    and gemm_probe_classes_fp32gv.json, n = 2..16 at K = 3000..12000, 28
+ *    shapes; grid [31 or 64, 1, n] of 128 threads, each thread's loads in
+ *    flight together, its partial summed in its block, the blocks' in the
+ *    second kernel): two kernels' floors, 2.65 latencies a round, one
+ *    round while K is at most 3968 (31 blocks of 128 threads, an element a
+ *    thread), two past it (K = 6000 to 12000 seen; beyond 16384, ceil(K /
+ *    8192), an element a thread of 64 blocks, an ESTIMATE), and 19 ns a
+ *    column (fitted over the
+ *    28: median 5%, worst 9%; gemvx's wide walk priced them +15..+61%).
+ *    The line between gemvx (n = 128..192 at K = 1023, every n at K <=
+ *    512) and it: K over 768 and n at most 64, an ESTIMATE.
+ * Elsewhere (gemvNSP, 16 or 32 threads a row) the walk is
  * short and the streaming GEMV of gemm.c prices the call. The ranges'
  * edges between the sizes seen (K of 101 to 107 and 161 to 188, n of 769
  * to 895) are ESTIMATEs; another GPU's cuBLAS may draw them elsewhere:
@@ -60,6 +73,14 @@
 #define GEMV2N_LOADS_IN_FLIGHT 3.0
 #define GEMVX_WIDE_THREADS 32
 #define GEMV_NSP_WARP_MAX_N 128
+#define DOT_MIN_K 768
+#define DOT_MIN_N 2
+#define DOT_MAX_N 64
+#define DOT_ROUND_LATENCIES 2.65
+#define DOT_ONE_ROUND_K 3968      /* 31 blocks of 128 threads */
+#define DOT_ROUND_K 8192.0        /* 64 blocks of 128 */
+#define DOT_KERNEL_FLOOR_S 1.6e-6 /* each of its two kernels: SINGLE_KERNEL_FLOOR_S */
+#define DOT_COLUMN_S 0.019e-6
 
 int simt_gemm_gemv_walk(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                         double latency_s, struct simt_gemm_gemv_walk *out)
@@ -72,6 +93,14 @@ int simt_gemm_gemv_walk(const struct simt_gpu_spec *gpu, const struct simt_gemm_
         return 0;
     double k = (double)req->k, elements = (double)req->n * k;
     double chunks = floor(k / GEMVX_CHUNK), tail = k - chunks * GEMVX_CHUNK;
+    if (req->k > DOT_MIN_K && req->n >= DOT_MIN_N && req->n <= DOT_MAX_N) {
+        out->kernel = SIMT_GEMM_GEMV_WALK_DOT;
+        out->threads_per_row = 128;
+        double rounds = req->k <= DOT_ONE_ROUND_K ? 1.0 : fmax(2.0, ceil(k / DOT_ROUND_K));
+        out->walk_s = rounds * DOT_ROUND_LATENCIES * latency_s;
+        out->fixed_s = 2.0 * DOT_KERNEL_FLOOR_S + (double)req->n * DOT_COLUMN_S;
+        return 1;
+    }
     if (req->k <= GEMVX_SHORT_K ||
         (req->k > GEMVX_MID_K && req->k <= GEMVX_LONG_K && elements < GEMVX_MAX_ELEMENTS) ||
         (req->k > GEMVX_LONG_K && req->n > GEMVX_LONG_MIN_N && elements < GEMVX_MAX_ELEMENTS)) {
@@ -127,6 +156,13 @@ int simt_gemm_gemv_line(const struct simt_gemm_request *req, const struct candid
                  "an H200): K walked in chunks of 32, 1.1 memory latencies a chunk, the K mod 32 = %lld left "
                  "over a quarter latency each, after launch and 4 latencies (fitted on an H200)",
                  (long long)(req->k % GEMVX_CHUNK));
+    else if (c->gemv_walk == SIMT_GEMM_GEMV_WALK_DOT)
+        snprintf(buf, size,
+                 "kernel: cuBLAS's dot_kernel then reduce_1Block_kernel (one row against 2 to 64 columns at "
+                 "long K, seen on an H200): blocks of 128 threads a column with their loads in flight, %s; "
+                 "2.65 memory latencies a round, after launch, two kernel floors and 19 ns a column "
+                 "(fitted on an H200)",
+                 req->k <= DOT_ONE_ROUND_K ? "one round" : "two rounds or more (a round per 8192 of K)");
     else if (c->gemv_walk == SIMT_GEMM_GEMV_WALK_GEMV2N)
         snprintf(
             buf, size,

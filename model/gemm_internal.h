@@ -440,7 +440,8 @@ enum {
     SIMT_GEMM_GEMV_WALK_GEMVX,
     SIMT_GEMM_GEMV_WALK_GEMV2N,
     SIMT_GEMM_GEMV_WALK_GEMVX_WIDE,
-    SIMT_GEMM_GEMV_WALK_NSP
+    SIMT_GEMM_GEMV_WALK_NSP,
+    SIMT_GEMM_GEMV_WALK_DOT
 };
 struct simt_gemm_gemv_walk {
     int kernel;          /* SIMT_GEMM_GEMV_WALK_* */

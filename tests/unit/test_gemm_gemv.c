@@ -111,6 +111,33 @@ START_TEST(walk_follows_dram_latency)
 }
 END_TEST
 
+/* One row against a few columns at long K runs dot_kernel and
+ * reduce_1Block_kernel (gemm_probe_classes_fp32gv.json, fit data): 1x5x3000
+ * 6.5 us, 1x5x12000 8.2 us, 1x16x6000 8.4 us, where gemvx's wide walk put
+ * the second at 12.8 us. Within 12% each, named; a second round past K =
+ * 3968 and a longer latency lengthens it; 128 columns at K = 1023 is
+ * gemvx. */
+START_TEST(h200_dot_kernel)
+{
+    const struct simt_gpu_spec *g = gemm_db_spec("h200-sxm");
+    struct simt_gemm_result r;
+    double t = h200_time(g, 5, 3000, &r);
+    ck_assert(gemm_says(&r, "dot_kernel"));
+    ck_assert_msg(fabs(t / 6.5e-6 - 1.0) < 0.12, "1x5x3000: %.4g s", t);
+    double longer = h200_time(g, 5, 12000, &r);
+    ck_assert_msg(fabs(longer / 8.2e-6 - 1.0) < 0.12, "1x5x12000: %.4g s", longer);
+    ck_assert(longer > t);
+    t = h200_time(g, 16, 6000, &r);
+    ck_assert_msg(fabs(t / 8.4e-6 - 1.0) < 0.12, "1x16x6000: %.4g s", t);
+    h200_time(g, 128, 1023, &r);
+    ck_assert(!gemm_says(&r, "dot_kernel"));
+    struct simt_gpu_spec slow = *g;
+    slow.dram_latency_cycles *= 2.0;
+    slow.measured_dram_latency_cycles *= 2.0;
+    ck_assert(h200_time(&slow, 5, 12000, &r) > longer + 1e-6);
+}
+END_TEST
+
 static Suite *gemm_gemv_suite(void)
 {
     Suite *s = suite_create("gemm_gemv");
@@ -119,6 +146,7 @@ static Suite *gemm_gemv_suite(void)
     tcase_add_test(tc, walks_by_hand);
     tcase_add_test(tc, h200_walks_against_probes);
     tcase_add_test(tc, walk_follows_dram_latency);
+    tcase_add_test(tc, h200_dot_kernel);
     suite_add_tcase(s, tc);
     return s;
 }
