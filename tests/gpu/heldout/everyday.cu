@@ -209,7 +209,7 @@ static KernelDesc desc(const void *fn, unsigned gx, unsigned bx, unsigned gy = 0
     KernelDesc d;
     set_grid(d, gx, gy);
     set_block(d, bx, by);
-    kernel_resources(fn, d);
+    if (!held_list_only) kernel_resources(fn, d);
     d.block_barriers = 1;
     return d;
 }
@@ -217,7 +217,9 @@ static KernelDesc desc(const void *fn, unsigned gx, unsigned bx, unsigned gy = 0
 static std::string sz(long long v) { return std::to_string(v); }
 
 static void run_streams(Held &h) {
-    for (int lg : {20, 22, 24, 26, 28}) {
+    /* saxpy, reduce, silu: n <= 2^28 floats (h.A, h.B: 2^28 each); copy: 16 n
+     * bytes <= 2 GiB (h.O); scan: n <= 2^28 */
+    for (int lg : sizes<int>(h, {20, 22, 24, 26, 28}, {19, 21, 23, 25, 27})) {
         size_t n = (size_t)1 << lg;
         KernelDesc d = desc((const void *)e_saxpy, (unsigned)(n / 256), 256);
         d.flops_fp32 = 2;
@@ -226,7 +228,7 @@ static void run_streams(Held &h) {
         Stats s = time_cold(h, [&] { e_saxpy<<<n / 256, 256>>>(h.A, h.B, 1.0001f); });
         add_case(h, "saxpy_2^" + sz(lg), "saxpy", "everyday", d, s, "cold", "\"elements\": " + sz(n));
     }
-    for (int lg : {22, 24, 26}) {
+    for (int lg : sizes<int>(h, {22, 24, 26}, {21, 23, 25, 27})) {
         size_t n = (size_t)1 << lg; /* 16-byte words */
         KernelDesc d = desc((const void *)e_copy, (unsigned)(n / 256), 256);
         d.int_ops = 5;
@@ -234,7 +236,7 @@ static void run_streams(Held &h) {
         Stats s = time_cold(h, [&] { e_copy<<<n / 256, 256>>>((const uint4 *)h.A, (uint4 *)h.O); });
         add_case(h, "copy16_" + sz(n * 16 >> 20) + "MiB", "copy", "everyday", d, s, "cold");
     }
-    for (int lg : {22, 24, 26, 28}) {
+    for (int lg : sizes<int>(h, {22, 24, 26, 28}, {21, 23, 25, 27})) {
         size_t n = (size_t)1 << lg;
         KernelDesc d = desc((const void *)e_reduce, (unsigned)(n / 2048), 256);
         d.flops_fp32 = 9;
@@ -245,7 +247,7 @@ static void run_streams(Held &h) {
         Stats s = time_cold(h, [&] { e_reduce<<<n / 2048, 256>>>(h.A, h.O); });
         add_case(h, "reduce_sum_2^" + sz(lg), "reduction", "everyday", d, s, "cold");
     }
-    for (int lg : {20, 24, 26}) {
+    for (int lg : sizes<int>(h, {20, 24, 26}, {21, 23, 25, 27})) {
         size_t n = (size_t)1 << lg;
         KernelDesc d = desc((const void *)e_scan, (unsigned)(n / 1024), 1024);
         d.flops_fp32 = 9;
@@ -256,7 +258,7 @@ static void run_streams(Held &h) {
         Stats s = time_cold(h, [&] { e_scan<<<n / 1024, 1024>>>(h.A, h.O); });
         add_case(h, "scan_block1024_2^" + sz(lg), "scan", "everyday", d, s, "cold");
     }
-    for (int lg : {24, 26, 28}) {
+    for (int lg : sizes<int>(h, {24, 26, 28}, {21, 23, 25, 27})) {
         size_t n = (size_t)1 << lg;
         KernelDesc d = desc((const void *)e_silu, (unsigned)(n / 256), 256);
         d.flops_fp32 = 3;
@@ -300,7 +302,20 @@ static void layernorm_case(Held &h, int rows) {
     add_case(h, "layernorm_" + sz(rows) + "x" + sz(256 * E), "layernorm", "everyday", d, s, "cold");
 }
 
+/* rows x 256 E floats: in h.A (<= 2^28), out h.O (<= 2^29) */
 static void run_rows(Held &h) {
+    if (h.confirm) {
+        softmax_case<1>(h, 262144);
+        softmax_case<2>(h, 131072);
+        softmax_case<8>(h, 32768);
+        softmax_case<32>(h, 4096);
+        softmax_case<128>(h, 1024);
+        layernorm_case<1>(h, 262144);
+        layernorm_case<8>(h, 32768);
+        layernorm_case<32>(h, 2048);
+        layernorm_case<64>(h, 4096);
+        return;
+    }
     softmax_case<1>(h, 65536);
     softmax_case<4>(h, 16384);
     softmax_case<8>(h, 8192);
@@ -350,18 +365,20 @@ static Access real_warp(const char *space, double count, unsigned bins, size_t p
 
 static void run_atomics(Held &h) {
     const size_t n = (size_t)1 << 24;
-    for (unsigned bins : {1u, 16u, 256u, 4096u, 65536u, 1048576u}) {
+    /* bins: powers of two (mask = bins - 1); global: bins x 4 bytes <= 64 MiB of scratch */
+    for (unsigned bins : sizes<unsigned>(h, {1u, 16u, 256u, 4096u, 65536u, 1048576u},
+                                         {2u, 64u, 1024u, 16384u, 262144u, 4194304u})) {
         KernelDesc d = desc((const void *)e_hist, (unsigned)(n / 1024), 256);
         d.int_ops = 16;
         Access at = real_warp("global", 4, bins, 1024, 4);
         at.distinct_addresses = bins;
         d.accesses = {acc("global", "load", 4, 4, 1, 4), at};
-        CK(cudaMemset(h.c.scratch, 0, (size_t)bins * 4));
+        if (!h.list_only) CK(cudaMemset(h.c.scratch, 0, (size_t)bins * 4));
         Stats s = time_cold(h, [&] { e_hist<<<n / 1024, 256>>>((const unsigned *)h.A, h.c.scratch, bins - 1); });
         add_case(h, "histogram_global_" + sz(bins) + "bins", "histogram_global", "everyday", d, s, "cold",
                  "\"bins\": " + sz(bins));
     }
-    for (unsigned bins : {1u, 32u, 256u}) {
+    for (unsigned bins : sizes<unsigned>(h, {1u, 32u, 256u}, {2u, 8u, 64u, 128u})) { /* <= 256: s[256] */
         KernelDesc d = desc((const void *)e_shist, (unsigned)(n / 4096), 256);
         d.int_ops = 50;
         Access sh = real_warp("shared", 16, bins, 4096, 16);
@@ -375,10 +392,12 @@ static void run_atomics(Held &h) {
 }
 
 static void run_grids(Held &h) {
+    /* n: a multiple of 32 (grids of n / 32 x n / 8 or n / 32 blocks), n^2 <= 2^28 floats */
     struct St {
         int pts, n;
-    } sts[] = {{5, 1024}, {5, 4096}, {5, 8192}, {5, 16384}, {9, 4096}, {9, 8192}};
-    for (const St &t : sts) {
+    };
+    for (const St &t : sizes<St>(h, {{5, 1024}, {5, 4096}, {5, 8192}, {5, 16384}, {9, 4096}, {9, 8192}},
+                                 {{5, 1536}, {5, 3072}, {5, 6144}, {5, 12288}, {9, 2048}, {9, 6144}, {9, 12288}})) {
         const void *fn = t.pts == 5 ? (const void *)e_stencil<5> : (const void *)e_stencil<9>;
         KernelDesc d = desc(fn, t.n / 32, 32, t.n / 8, 8);
         d.flops_fp32 = t.pts == 5 ? 6 : 10;
@@ -394,7 +413,7 @@ static void run_grids(Held &h) {
         });
         add_case(h, "stencil" + sz(t.pts) + "pt_" + sz(t.n) + "^2", "stencil2d", "everyday", d, s, "cold");
     }
-    for (int n : {1024, 2048, 4096, 8192}) {
+    for (int n : sizes<int>(h, {1024, 2048, 4096, 8192}, {1536, 3072, 6144, 12288})) {
         KernelDesc d = desc((const void *)e_transpose_naive, n / 32, 32, n / 8, 8);
         d.int_ops = 10;
         d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, n)};
@@ -402,7 +421,7 @@ static void run_grids(Held &h) {
         Stats s = time_cold(h, [&] { e_transpose_naive<<<g, b>>>(h.A, h.O, n); });
         add_case(h, "transpose_naive_" + sz(n), "transpose", "everyday", d, s, "cold");
     }
-    for (int n : {1024, 2048, 4096}) {
+    for (int n : sizes<int>(h, {1024, 2048, 4096}, {1536, 3072, 6144, 12288})) {
         KernelDesc d = desc((const void *)e_transpose_tile, n / 32, 32, n / 32, 8);
         d.int_ops = 24;
         d.accesses = {acc("global", "load", 4, 4, 1, 4), acc("shared", "store", 4, 4, 1), acc("shared", "load", 4, 4, 33),
@@ -416,9 +435,12 @@ static void run_grids(Held &h) {
 
 static void run_indirect(Held &h) {
     const size_t n = (size_t)1 << 24;
-    for (int lg : {20, 24, 26, 28}) {
-        e_make_idx<<<n / 256, 256>>>(h.idx, n, 1u << lg, 77u + lg);
-        CK_LAUNCH();
+    /* n = 2^24 indices (64 MiB of h.idx); tables of 2^lg floats, lg in 18 .. 28 (h.A; h.O) */
+    for (int lg : sizes<int>(h, {20, 24, 26, 28}, {18, 21, 23, 25, 27})) {
+        if (!h.list_only) {
+            e_make_idx<<<n / 256, 256>>>(h.idx, n, 1u << lg, 77u + lg);
+            CK_LAUNCH();
+        }
         KernelDesc d = desc((const void *)e_gather, n / 256, 256);
         d.int_ops = 8;
         /* the table holds 2^lg entries (e_make_idx: % range) */
@@ -428,9 +450,11 @@ static void run_indirect(Held &h) {
         add_case(h, "gather_random_table_" + sz((4ll << lg) >> 20) + "MiB", "gather", "everyday", d, s, "cold",
                  "\"table_bytes\": " + sz(4ll << lg));
     }
-    for (int lg : {24, 26, 28}) {
-        e_make_idx<<<n / 256, 256>>>(h.idx, n, 1u << lg, 99u + lg);
-        CK_LAUNCH();
+    for (int lg : sizes<int>(h, {24, 26, 28}, {21, 23, 25, 27})) {
+        if (!h.list_only) {
+            e_make_idx<<<n / 256, 256>>>(h.idx, n, 1u << lg, 99u + lg);
+            CK_LAUNCH();
+        }
         KernelDesc d = desc((const void *)e_scatter, n / 256, 256);
         d.int_ops = 8;
         d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 256)};
@@ -438,7 +462,7 @@ static void run_indirect(Held &h) {
         add_case(h, "scatter_random_" + sz((4ll << lg) >> 20) + "MiB", "scatter", "everyday", d, s, "cold",
                  "\"table_bytes\": " + sz(4ll << lg));
     }
-    for (int iters : {8, 32, 128, 512}) {
+    for (int iters : sizes<int>(h, {8, 32, 128, 512}, {4, 16, 64, 256, 1024})) { /* multiples of the unroll, 4 */
         KernelDesc d = desc((const void *)e_hash, n / 256, 256);
         /* e_hash's loop (x = hash32(x ^ j), kernels.cuh:33-39, unrolled 4)
          * by pipe: an iteration is 3 SHF.R and 3 LOP3 on the ALU (each
@@ -455,10 +479,12 @@ static void run_indirect(Held &h) {
         Stats s = time_cold(h, [&] { e_hash<<<n / 256, 256>>>((const unsigned *)h.A, (unsigned *)h.O, iters); });
         add_case(h, "hash_loop_" + sz(iters) + "_rounds", "hash_loop", "everyday", d, s, "cold");
     }
+    /* rows: a multiple of 8 (warps per block); cols: of 32; rows x cols <= 2^28 floats (h.A) */
     struct Gv {
         int rows, cols;
-    } gvs[] = {{4096, 4096}, {8192, 8192}, {16384, 4096}, {2048, 32768}};
-    for (const Gv &g : gvs) {
+    };
+    for (const Gv &g : sizes<Gv>(h, {{4096, 4096}, {8192, 8192}, {16384, 4096}, {2048, 32768}},
+                                 {{2048, 2048}, {12288, 12288}, {32768, 2048}, {1024, 65536}, {65536, 1024}})) {
         KernelDesc d = desc((const void *)e_gemv, g.rows / 8, 256);
         double per = g.cols / 32.0;
         d.flops_fp32 = 2 * per + 5;
@@ -473,7 +499,7 @@ static void run_indirect(Held &h) {
 }
 
 void run_everyday(Held &h) {
-    std::printf("== everyday\n");
+    if (!h.list_only) std::printf("== everyday\n");
     run_streams(h);
     run_rows(h);
     run_atomics(h);

@@ -10,7 +10,11 @@
  *    median.
  *  - "warm_back_to_back_N": a sleep kernel, then an event pair around N
  *    back-to-back launches over the same data (after 3 untimed), time / N;
- *    median of 5 such windows. For the L2-resident questions. */
+ *    median of 5 such windows. For the L2-resident questions.
+ *
+ * --sizes heldout (the default) runs the held-out lists; --sizes confirm the
+ * same kernel kinds at other sizes and parameters (a confirmation set: no
+ * case shares a held-out case's name or parameters). */
 #ifndef SIMT_HELDOUT_CUH
 #define SIMT_HELDOUT_CUH
 
@@ -23,7 +27,18 @@ struct Held {
     float *A = nullptr, *B = nullptr, *Cb = nullptr, *D = nullptr; /* 1 GiB each, in c.pool */
     float *O = nullptr;                                            /* outputs: c.pool2 (2 GiB) */
     unsigned *idx = nullptr;                                       /* 256 MiB of indices */
+    bool confirm = false; /* --sizes confirm: the confirmation set's sizes, none a held-out case */
+    bool list_only = false; /* --list: print the case names, touch no CUDA */
 };
+
+/* --list: set before any case runs; desc() then skips cudaFuncGetAttributes */
+extern bool held_list_only;
+
+/* the held-out list, or under --sizes confirm the confirmation list */
+template <typename T>
+std::vector<T> sizes(const Held &h, std::vector<T> heldout, std::vector<T> confirm) {
+    return h.confirm ? confirm : heldout;
+}
 
 Stats time_cold(Held &h, const std::function<void()> &launch);
 Stats time_warm(Held &h, const std::function<void()> &launch, int n);

@@ -4,11 +4,15 @@
  * with its POST /v1/kernel body), each row also carrying "kind", "class"
  * and "timing". The fit / held-out split is added afterwards by split.py.
  *
- *   simt-heldout --out kernels-raw.json [--only everyday|micro] */
+ *   simt-heldout --out kernels-raw.json [--only everyday|micro] [--sizes heldout|confirm] [--list]
+ * --sizes confirm: the confirmation set (the same kinds at other sizes);
+ * --list: prints the chosen set's case names, one a line, without CUDA. */
 #include "heldout.cuh"
 
 #include <cstring>
 #include <ctime>
+
+bool held_list_only = false;
 
 Stats summarize(std::vector<double> t) {
     std::sort(t.begin(), t.end());
@@ -22,6 +26,7 @@ Stats summarize(std::vector<double> t) {
 }
 
 Stats time_cold(Held &h, const std::function<void()> &launch) {
+    if (h.list_only) return Stats{};
     std::vector<double> t;
     for (int rep = 0; rep < 2 + 9; rep++) {
         h.cold.begin();
@@ -38,6 +43,7 @@ Stats time_cold(Held &h, const std::function<void()> &launch) {
 }
 
 Stats time_warm(Held &h, const std::function<void()> &launch, int n) {
+    if (h.list_only) return Stats{};
     std::vector<double> t;
     for (int i = 0; i < 3; i++) launch();
     CK_LAUNCH();
@@ -71,6 +77,10 @@ Access acc(const char *space, const char *op, double count, int element_bytes, l
 
 void add_case(Held &h, const std::string &name, const std::string &kind, const char *cls, const KernelDesc &d,
               const Stats &s, const std::string &timing, const std::string &extra) {
+    if (h.list_only) {
+        std::printf("%s\n", name.c_str());
+        return;
+    }
     std::string e = kvs("kind", kind) + ", " + kvs("class", cls) + ", " + kvs("timing", timing);
     if (!extra.empty()) e += ", " + extra;
     add_entry(h.c, name, kind, d, s, e);
@@ -78,19 +88,35 @@ void add_case(Held &h, const std::string &name, const std::string &kind, const c
 
 int main(int argc, char **argv) {
     const char *out_path = "kernels-raw.json";
-    std::string only;
+    std::string only, size_set = "heldout";
+    bool list = false;
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--out") && i + 1 < argc)
             out_path = argv[++i];
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc &&
+                 (!std::strcmp(argv[i + 1], "heldout") || !std::strcmp(argv[i + 1], "confirm")))
+            size_set = argv[++i];
+        else if (!std::strcmp(argv[i], "--list"))
+            list = true;
         else {
-            std::fprintf(stderr, "usage: %s [--out FILE] [--only everyday|micro]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--out FILE] [--only everyday|micro] [--sizes heldout|confirm] [--list]\n",
+                         argv[0]);
             return 1;
         }
     }
     Held h;
     Ctx &c = h.c;
+    h.confirm = size_set == "confirm";
+    if (list) {
+        /* names only: no device is touched (sm_count sizes some grids, never a name) */
+        h.list_only = held_list_only = true;
+        c.sm_count = 132;
+        if (only.empty() || only == "everyday") run_everyday(h);
+        if (only.empty() || only == "micro") run_microbench(h);
+        return 0;
+    }
     CK(cudaSetDevice(0));
     CK(cudaGetDeviceProperties(&c.prop, 0));
     c.sm_count = c.prop.multiProcessorCount;
@@ -133,7 +159,7 @@ int main(int argc, char **argv) {
         std::perror(out_path);
         return 1;
     }
-    std::string meta = "{" + kvs("date", date) + ", " + kvs("card", c.prop.name) + ", " +
+    std::string meta = "{" + kvs("date", date) + ", " + kvs("sizes", size_set) + ", " + kvs("card", c.prop.name) + ", " +
                        kv("cuda_runtime_version", (long long)rt) + ", " +
                        kv("cuda_driver_api_version", (long long)drv) + ", " + kv("sm_count", (long long)c.sm_count) +
                        ", " + kv("l2_bytes", (long long)c.prop.l2CacheSize) + ", " +

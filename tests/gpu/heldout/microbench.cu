@@ -205,7 +205,7 @@ static KernelDesc desc(const void *fn, unsigned g, unsigned b) {
     KernelDesc d;
     set_grid(d, g);
     set_block(d, b);
-    kernel_resources(fn, d);
+    if (!held_list_only) kernel_resources(fn, d);
     d.block_barriers = 1;
     return d;
 }
@@ -227,13 +227,25 @@ static void coalesce_case(Held &h, int stride, int offset) {
              "micro", d, s, "cold");
 }
 
+/* coalesce_case: threads x 4 x stride elements <= 1 GiB of h.A (+ offset: the pool's 1 MiB slack);
+ * store_4B: threads x 4 x 4 x stride bytes <= 2 GiB (h.O); banks: lane x stride < SMEM_WORDS (/ 2), no wrap */
 static void run_memory(Held &h) {
-    for (int st : {1, 2, 3, 4, 8, 16, 32, 64}) coalesce_case<unsigned>(h, st, 0);
-    for (int st : {1, 2, 4, 16}) coalesce_case<uint2>(h, st, 0);
-    for (int st : {1, 2}) coalesce_case<uint4>(h, st, 0);
-    coalesce_case<unsigned>(h, 1, 1);
-    coalesce_case<uint2>(h, 1, 1);
-    for (int st : {1, 4, 32}) {
+    if (h.confirm) {
+        for (int st : {5, 6, 7, 12, 24, 48, 128}) coalesce_case<unsigned>(h, st, 0);
+        for (int st : {3, 8, 32}) coalesce_case<uint2>(h, st, 0);
+        for (int st : {3, 4, 8}) coalesce_case<uint4>(h, st, 0);
+        coalesce_case<unsigned>(h, 1, 2);
+        coalesce_case<unsigned>(h, 2, 1);
+        coalesce_case<uint2>(h, 1, 3);
+        coalesce_case<uint4>(h, 1, 1);
+    } else {
+        for (int st : {1, 2, 3, 4, 8, 16, 32, 64}) coalesce_case<unsigned>(h, st, 0);
+        for (int st : {1, 2, 4, 16}) coalesce_case<uint2>(h, st, 0);
+        for (int st : {1, 2}) coalesce_case<uint4>(h, st, 0);
+        coalesce_case<unsigned>(h, 1, 1);
+        coalesce_case<uint2>(h, 1, 1);
+    }
+    for (int st : sizes<int>(h, {1, 4, 32}, {2, 8, 16, 64})) {
         size_t threads = std::min<size_t>((size_t)1 << 22, ((size_t)1 << 31) / ((size_t)16 * st) / 256 * 256);
         KernelDesc d = desc((const void *)m_store_stride, (unsigned)(threads / 256), 256);
         d.accesses = {acc("global", "store", 4, 4, st, 4)};
@@ -243,7 +255,8 @@ static void run_memory(Held &h) {
     }
     const int iters = 1024;
     for (int eb : {4, 8})
-        for (int st : eb == 4 ? std::vector<int>{1, 2, 3, 4, 8, 16, 32, 33} : std::vector<int>{1, 2}) {
+        for (int st : eb == 4 ? sizes<int>(h, {1, 2, 3, 4, 8, 16, 32, 33}, {5, 6, 7, 12, 17, 31, 64, 128})
+                              : sizes<int>(h, {1, 2}, {3, 4, 16})) {
             const void *fn = eb == 4 ? (const void *)m_banks<4> : (const void *)m_banks<8>;
             unsigned grid = h.c.sm_count * 4;
             KernelDesc d = desc(fn, grid, 256);
@@ -275,7 +288,28 @@ static void lat_case(Held &h, int warps_per_sm) {
              d, s, "cold", "\"warps_per_sm\": " + sz(warps_per_sm) + ", \"ilp\": " + sz(ILP));
 }
 
+/* warps_per_sm: 1 .. 32 (one block of 32 w), or a multiple of 32 (blocks of 1024); 128 MiB read */
 static void run_latency(Held &h) {
+    if (h.confirm) {
+        for (int w : {3, 6, 12, 24}) {
+            lat_case<unsigned, 1>(h, w);
+            lat_case<unsigned, 2>(h, w);
+            lat_case<unsigned, 4>(h, w);
+            lat_case<unsigned, 8>(h, w);
+            lat_case<unsigned, 16>(h, w);
+        }
+        lat_case<unsigned, 16>(h, 1);
+        lat_case<unsigned, 16>(h, 64);
+        for (int w : {2, 8, 32}) {
+            lat_case<uint4, 2>(h, w);
+            lat_case<uint4, 8>(h, w);
+        }
+        for (int w : {4, 16, 64}) {
+            lat_case<uint2, 1>(h, w);
+            lat_case<uint2, 4>(h, w);
+        }
+        return;
+    }
     for (int w : {1, 2, 4, 8, 16, 32, 64}) {
         lat_case<unsigned, 1>(h, w);
         lat_case<unsigned, 2>(h, w);
@@ -290,7 +324,7 @@ static void run_latency(Held &h) {
 
 static void run_compute(Held &h) {
     const unsigned full = h.c.sm_count * 8, block = 256;
-    for (int k : {1, 2, 4, 8, 16, 32}) {
+    for (int k : sizes<int>(h, {1, 2, 4, 8, 16, 32}, {3, 5, 6, 12, 20, 24})) { /* k <= 32: lane % k */
         const int iters = 64;
         KernelDesc d = desc((const void *)m_div, full, block);
         d.flops_fp32 = 2.0 * iters * 16 + 3;
@@ -307,21 +341,39 @@ static void run_compute(Held &h) {
         unsigned grid, block;
         int kind; /* 0 fp32, 1 fp64, 2 sfu (rsqrt), 3 sin, 4 ex2, 5 imad, 6 xorshift */
         int iters;
-    } fs[] = {{"fp32_fma_1chain", (const void *)m_fma<1>, 1, full, block, 0, 512},
-              {"fp32_fma_2chains", (const void *)m_fma<2>, 2, full, block, 0, 256},
-              {"fp32_fma_4chains", (const void *)m_fma<4>, 4, full, block, 0, 256},
-              {"fp32_fma_8chains", (const void *)m_fma<8>, 8, full, block, 0, 256},
-              {"fp32_fma_8chains_1block_per_sm", (const void *)m_fma<8>, 8, (unsigned)h.c.sm_count, 128, 0, 512},
-              {"fp32_fma_1chain_1block_per_sm", (const void *)m_fma<1>, 1, (unsigned)h.c.sm_count, 128, 0, 512},
-              {"fp64_fma_1chain", (const void *)m_dfma<1>, 1, full, block, 1, 128},
-              {"fp64_fma_4chains", (const void *)m_dfma<4>, 4, full, block, 1, 64},
-              {"fp64_fma_8chains", (const void *)m_dfma<8>, 8, full, block, 1, 64},
-              {"sfu_rsqrt_8chains", (const void *)k_sfu, 8, full, block, 2, 64},
-              {"sfu_sin_8chains", (const void *)m_sfu<0>, 8, full, block, 3, 64},
-              {"sfu_ex2_8chains", (const void *)m_sfu<1>, 8, full, block, 4, 64},
-              {"int_imad_8chains", (const void *)m_int<0>, 8, full, block, 5, 128},
-              {"int_xorshift_8chains", (const void *)m_int<1>, 8, full, block, 6, 128}};
-    for (const F &f : fs) {
+    };
+    const unsigned one = (unsigned)h.c.sm_count; /* one block of 128 per SM */
+    const std::vector<F> confirm_fs = {
+        {"fp32_fma_3chains", (const void *)m_fma<3>, 3, full, block, 0, 256},
+        {"fp32_fma_6chains", (const void *)m_fma<6>, 6, full, block, 0, 128},
+        {"fp32_fma_16chains", (const void *)m_fma<16>, 16, full, block, 0, 128},
+        {"fp32_fma_2chains_1block_per_sm", (const void *)m_fma<2>, 2, one, 128, 0, 512},
+        {"fp32_fma_4chains_1block_per_sm", (const void *)m_fma<4>, 4, one, 128, 0, 512},
+        {"fp32_fma_16chains_1block_per_sm", (const void *)m_fma<16>, 16, one, 128, 0, 256},
+        {"fp64_fma_2chains", (const void *)m_dfma<2>, 2, full, block, 1, 128},
+        {"fp64_fma_16chains", (const void *)m_dfma<16>, 16, full, block, 1, 32},
+        {"fp64_fma_4chains_1block_per_sm", (const void *)m_dfma<4>, 4, one, 128, 1, 128},
+        {"sfu_rsqrt_8chains_1block_per_sm", (const void *)k_sfu, 8, one, 128, 2, 64},
+        {"sfu_sin_8chains_1block_per_sm", (const void *)m_sfu<0>, 8, one, 128, 3, 64},
+        {"sfu_ex2_8chains_1block_per_sm", (const void *)m_sfu<1>, 8, one, 128, 4, 64},
+        {"int_imad_8chains_1block_per_sm", (const void *)m_int<0>, 8, one, 128, 5, 128},
+        {"int_xorshift_8chains_1block_per_sm", (const void *)m_int<1>, 8, one, 128, 6, 128}};
+    const std::vector<F> heldout_fs = {
+        {"fp32_fma_1chain", (const void *)m_fma<1>, 1, full, block, 0, 512},
+        {"fp32_fma_2chains", (const void *)m_fma<2>, 2, full, block, 0, 256},
+        {"fp32_fma_4chains", (const void *)m_fma<4>, 4, full, block, 0, 256},
+        {"fp32_fma_8chains", (const void *)m_fma<8>, 8, full, block, 0, 256},
+        {"fp32_fma_8chains_1block_per_sm", (const void *)m_fma<8>, 8, (unsigned)h.c.sm_count, 128, 0, 512},
+        {"fp32_fma_1chain_1block_per_sm", (const void *)m_fma<1>, 1, (unsigned)h.c.sm_count, 128, 0, 512},
+        {"fp64_fma_1chain", (const void *)m_dfma<1>, 1, full, block, 1, 128},
+        {"fp64_fma_4chains", (const void *)m_dfma<4>, 4, full, block, 1, 64},
+        {"fp64_fma_8chains", (const void *)m_dfma<8>, 8, full, block, 1, 64},
+        {"sfu_rsqrt_8chains", (const void *)k_sfu, 8, full, block, 2, 64},
+        {"sfu_sin_8chains", (const void *)m_sfu<0>, 8, full, block, 3, 64},
+        {"sfu_ex2_8chains", (const void *)m_sfu<1>, 8, full, block, 4, 64},
+        {"int_imad_8chains", (const void *)m_int<0>, 8, full, block, 5, 128},
+        {"int_xorshift_8chains", (const void *)m_int<1>, 8, full, block, 6, 128}};
+    for (const F &f : h.confirm ? confirm_fs : heldout_fs) {
         KernelDesc d = desc(f.fn, f.grid, f.block);
         double ops = (double)f.iters * 8 * f.chains;
         if (f.kind == 0) d.flops_fp32 = 2 * ops + f.chains;
@@ -355,13 +407,18 @@ static void run_compute(Held &h) {
                 case 0:
                     if (f.chains == 1) m_fma<1><<<f.grid, f.block>>>((float *)h.O, f.iters);
                     if (f.chains == 2) m_fma<2><<<f.grid, f.block>>>((float *)h.O, f.iters);
+                    if (f.chains == 3) m_fma<3><<<f.grid, f.block>>>((float *)h.O, f.iters);
                     if (f.chains == 4) m_fma<4><<<f.grid, f.block>>>((float *)h.O, f.iters);
+                    if (f.chains == 6) m_fma<6><<<f.grid, f.block>>>((float *)h.O, f.iters);
                     if (f.chains == 8) m_fma<8><<<f.grid, f.block>>>((float *)h.O, f.iters);
+                    if (f.chains == 16) m_fma<16><<<f.grid, f.block>>>((float *)h.O, f.iters);
                     break;
                 case 1:
                     if (f.chains == 1) m_dfma<1><<<f.grid, f.block>>>((double *)h.O, f.iters);
+                    if (f.chains == 2) m_dfma<2><<<f.grid, f.block>>>((double *)h.O, f.iters);
                     if (f.chains == 4) m_dfma<4><<<f.grid, f.block>>>((double *)h.O, f.iters);
                     if (f.chains == 8) m_dfma<8><<<f.grid, f.block>>>((double *)h.O, f.iters);
+                    if (f.chains == 16) m_dfma<16><<<f.grid, f.block>>>((double *)h.O, f.iters);
                     break;
                 case 2: k_sfu<<<f.grid, f.block>>>((float *)h.O, f.iters); break;
                 case 3: m_sfu<0><<<f.grid, f.block>>>((float *)h.O, f.iters); break;
@@ -374,10 +431,13 @@ static void run_compute(Held &h) {
     }
 }
 
+/* per = mib x 2^16 / threads must be whole: mib < 4, or a multiple of 4; reads h.A, writes h.O */
 static void run_l2(Held &h) {
     const int n_back = 20;
-    for (int mib : {2, 8, 16, 32, 48, 64, 128, 512}) {
-        for (int cold = 0; cold < ((mib == 8 || mib == 32) ? 2 : 1); cold++) {
+    const std::vector<int> also_cold = sizes<int>(h, {8, 32}, {12, 40});
+    for (int mib : sizes<int>(h, {2, 8, 16, 32, 48, 64, 128, 512}, {1, 4, 12, 24, 40, 56, 96, 256})) {
+        const bool two = std::find(also_cold.begin(), also_cold.end(), mib) != also_cold.end();
+        for (int cold = 0; cold < (two ? 2 : 1); cold++) {
             size_t words = ((size_t)mib << 20) / 16;
             size_t threads = std::min<size_t>((size_t)1 << 18, words);
             int per = (int)(words / threads);
@@ -393,7 +453,7 @@ static void run_l2(Held &h) {
                      cold ? "cold" : "warm_back_to_back_" + sz(n_back), "\"working_set_bytes\": " + sz((long long)mib << 20));
         }
     }
-    for (int mib : {8, 32}) {
+    for (int mib : sizes<int>(h, {8, 32}, {4, 16, 48})) {
         size_t words = ((size_t)mib << 20) / 16;
         size_t threads = std::min<size_t>((size_t)1 << 18, words);
         int per = (int)(words / threads);
@@ -412,9 +472,12 @@ static void run_launch(Held &h) {
         const char *name;
         unsigned grid, block;
         bool empty;
-    } ls[] = {{"launch_empty_1x32", 1, 32, true}, {"launch_store_1x32", 1, 32, false},
-              {"launch_store_132x256", (unsigned)h.c.sm_count, 256, false}};
-    for (const L &l : ls) {
+    };
+    for (const L &l : sizes<L>(h,
+                               {{"launch_empty_1x32", 1, 32, true}, {"launch_store_1x32", 1, 32, false},
+                                {"launch_store_132x256", (unsigned)h.c.sm_count, 256, false}},
+                               {{"launch_empty_1x1024", 1, 1024, true}, {"launch_empty_264x256", 264, 256, true},
+                                {"launch_store_1x256", 1, 256, false}, {"launch_store_528x128", 528, 128, false}})) {
         KernelDesc d = desc(l.empty ? (const void *)k_empty : (const void *)m_tiny, l.grid, l.block);
         if (!l.empty) d.accesses = {acc("global", "store", 1, 4, 1)};
         d.int_ops = l.empty ? 0 : 4;
@@ -429,7 +492,7 @@ static void run_launch(Held &h) {
 }
 
 void run_microbench(Held &h) {
-    std::printf("== microbenchmarks\n");
+    if (!h.list_only) std::printf("== microbenchmarks\n");
     run_launch(h);
     run_memory(h);
     run_latency(h);
