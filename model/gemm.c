@@ -977,7 +977,7 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     if (!req->sparse)
         try_small_n(gpu, req, figures, &s, &best);
     simt_gemm_fma_narrow_apply(gpu, req, s.rate.sm_flops_per_s, &best); /* fp32 tall narrow (gemm_narrow.c) */
-    simt_gemm_fp64u_apply(gpu, req, &s.ctx, s.rate.sm_flops_per_s,
+    simt_gemm_fp64u_apply(gpu, req, &s.ctx, s.rate.sm_flops_per_s, s.clock,
                           &best);                        /* fp64 odd n or K (gemm_fp64u.c) */
     simt_gemm_k1_try(gpu, req, &s.ctx, &best);           /* fp64, K = 1: an outer product (gemm_k1.c) */
     if (best.reduce_s > 0.0 && s.ctx.l2_latency_s > 0.0) /* in-kernel or gemm_reduce.c's kernel */

@@ -59,7 +59,10 @@
  * (ctx->epilogue_after_mainloop): the K = 3 rows moved to -38..+12%, but
  * long-K unaligned fit rows got worse (512 x 3001 x 2048 +2.6% -> +7.0%,
  * 4096^2 x 1001 -1.0% -> +3.0%) and the fit half's GEMM median rose from
- * 4.6% to 4.9%. */
+ * 4.6% to 4.9%. K = 3's element a clock is now priced as a floor
+ * (gemm_fp64u.c, short_odd_k_floor: 16384x1000x3 -29% -> +6%,
+ * 4096x1000x3 -30% -> -3%); K = 2 and the 64x128 tile's waste at n = 14
+ * are not. */
 #include <stdio.h>
 
 #include "gemm.h"

@@ -87,6 +87,7 @@ static const struct fp64u_kernel fp64u_kernels[] = {
 #define FP64U_SM90 1
 #define FP64U_WALK 3 /* candidate.fp64u of the small products' walk */
 #define FP64U_WALK_SPLIT 4
+#define FP64U_SHORT_ODD 5
 
 static const struct tile_shape walk_tile = {32, 32, 5};
 static const struct tile_shape walk_split_tile = {64, 128, 3};
@@ -168,11 +169,50 @@ static void price(const struct shape_context *ctx, const struct simt_gemm_reques
     c->fp64u = which + 1;
 }
 
+/* FP64 at odd K of one 16-deep stage (K = 3 seen; 5 to 15 taken the
+ * same, an ESTIMATE): cuBLAS's aligna8 and d884 align1 kernels store C
+ * through the SM about one element a clock, every element of their tiles
+ * (gemm_probe_classes.json group fp64, fit data: 16384x1000x3 64.7 us,
+ * 4096x1000x3 20.9 us, 16384x146x3 14.5 us, the tiles' elements at that
+ * rate within 6%, where the square tiles' price was -24% to -30%; even K
+ * stores 16 bytes at a time and runs faster, not this). Priced as a floor
+ * under the candidate: an SM's share of the output padded to the d884
+ * kernel's 64x32 tiles (several blocks an SM share its store path), an
+ * element a clock, after the launch and the kernel floor. */
+#define FP64_SHORT_ODD_MIN_K 3
+#define FP64_SHORT_ODD_MAX_K 15
+#define FP64_SHORT_TILE_M 64
+#define FP64_SHORT_TILE_N 32
+#define FP64_SHORT_ELEMENTS_PER_CLOCK 1.0
+
+static void short_odd_k_floor(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                              const struct shape_context *ctx, double clock_hz, struct candidate *c)
+{
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major != 9 || req->dtype != SIMT_DTYPE_FP64 ||
+        req->sparse || req->k % 2 == 0 || req->k < FP64_SHORT_ODD_MIN_K || req->k > FP64_SHORT_ODD_MAX_K ||
+        !(clock_hz > 0.0))
+        return;
+    double tiles = ceil((double)req->m / FP64_SHORT_TILE_M) * ceil((double)req->n / FP64_SHORT_TILE_N) *
+                   (double)req->batch;
+    double per_sm = tiles / (double)ctx->sm_count * FP64_SHORT_TILE_M * FP64_SHORT_TILE_N;
+    double store_s = per_sm / (FP64_SHORT_ELEMENTS_PER_CLOCK * clock_hz);
+    double floor_s = ctx->launch_s + ctx->floor_s + store_s;
+    if (floor_s <= c->time_s)
+        return;
+    c->dram_s = store_s > c->dram_s ? store_s : c->dram_s;
+    c->overhead_s = ctx->launch_s + ctx->floor_s;
+    c->reduce_s = 0.0;
+    c->time_s = floor_s;
+    c->fp64u = FP64U_SHORT_ODD;
+}
+
 void simt_gemm_fp64u_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
-                           const struct shape_context *ctx, double sm_flops_per_s, struct candidate *c)
+                           const struct shape_context *ctx, double sm_flops_per_s, double clock_hz,
+                           struct candidate *c)
 {
     if (ctx->sm_count < 1 || !(ctx->dram_latency_s > 0.0))
         return;
+    short_odd_k_floor(gpu, req, ctx, clock_hz, c);
     if (simt_gemm_fp64_walk_runs(gpu, req)) {
         price_walk(ctx, req, c);
         return;
@@ -187,11 +227,20 @@ void simt_gemm_fp64u_apply(const struct simt_gpu_spec *gpu, const struct simt_ge
 
 int simt_gemm_fp64u_line(const struct candidate *c, char *buf, size_t size)
 {
+    if (c->fp64u == FP64U_SHORT_ODD) {
+        snprintf(
+            buf, size,
+            "kernel: cuBLAS's FP64 kernels at odd K of one 16-deep stage (aligna8, d884 align1; seen at K = "
+            "3 on an H200) store C through the SM about an element a clock, every element of their 64x32 "
+            "tiles: an SM's share at that rate binds (fitted on an H200)");
+        return 1;
+    }
     if (c->fp64u == FP64U_WALK) {
         snprintf(
             buf, size,
             "kernel: cuBLAS's sm90_xmma_gemm_f64f64 32x32x32 for a small FP64 product of odd n or K (under "
-            "2^22 flops, m >= 17, K of 1000 to 2500, seen on an H200): one block an output tile walks K "
+            "2^22 flops, m >= 17, n >= 9, K of 1000 to 2500, seen on an H200): one block an output tile "
+            "walks K "
             "alone, a 32-deep stage %.2f DRAM latencies (fitted on an H200)",
             FP64_WALK_STAGE_LATENCIES);
         return 1;
@@ -200,7 +249,7 @@ int simt_gemm_fp64u_line(const struct candidate *c, char *buf, size_t size)
         snprintf(
             buf, size,
             "kernel: cuBLAS's sm90_xmma_gemm_f64f64 64x128x32 for a small FP64 product of odd n or K (under "
-            "2^22 flops, m >= 17, K of 2500 and more, seen on an H200): K split over every SM (%d "
+            "2^22 flops, m >= 17, n >= 9, K of 2500 and more, seen on an H200): K split over every SM (%d "
             "pieces), then the same kernel adds them one after another, %.2f DRAM latencies a piece "
             "(fitted on an H200)",
             c->split, FP64_SPLIT_PIECE_LATENCIES);

@@ -481,7 +481,8 @@ int simt_gemm_fp64u_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm
 int simt_gemm_fp64_walk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 /* Where either runs, *c becomes the one cuBLAS runs. */
 void simt_gemm_fp64u_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
-                           const struct shape_context *ctx, double sm_flops_per_s, struct candidate *c);
+                           const struct shape_context *ctx, double sm_flops_per_s, double clock_hz,
+                           struct candidate *c);
 /* The kernel line of such a candidate into buf; 0 for any other. */
 int simt_gemm_fp64u_line(const struct candidate *c, char *buf, size_t size);
 /* The kernel line of a small-N (gemmSN) candidate into buf; 0 for any
