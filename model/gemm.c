@@ -718,6 +718,7 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
             best->split);
     else if (simt_gemm_small_n_line(best, line, sizeof line) ||
              simt_gemm_fp64u_line(best, line, sizeof line) ||
+             simt_gemm_column_split_line(best, line, sizeof line) ||
              simt_gemm_gemv_line(req, best, s->fma_path.peak_flops_per_s, line, sizeof line) ||
              simt_gemm_fma_narrow_line(req, best, line, sizeof line))
         assume(out, "%s", line);
@@ -977,6 +978,7 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     if (!req->sparse)
         try_small_n(gpu, req, figures, &s, &best);
     simt_gemm_fma_narrow_apply(gpu, req, s.rate.sm_flops_per_s, &best); /* fp32 tall narrow (gemm_narrow.c) */
+    simt_gemm_column_split_apply(gpu, req, &s.ctx, s.clock, &best);     /* fp32 few columns (gemm_shortk.c) */
     simt_gemm_fp64u_apply(gpu, req, &s.ctx, s.rate.sm_flops_per_s, s.clock,
                           &best);                        /* fp64 odd n or K (gemm_fp64u.c) */
     simt_gemm_k1_try(gpu, req, &s.ctx, &best);           /* fp64, K = 1: an outer product (gemm_k1.c) */

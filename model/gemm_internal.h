@@ -145,10 +145,11 @@ struct candidate {
     int tile_k;
     int split;
     int gemv;
-    int gemv_walk; /* cuBLAS's GEMV kernel whose walk of K binds (gemm_gemv.c): SIMT_GEMM_GEMV_WALK_* */
-    int small_n;   /* cuBLAS's streaming kernels of few rows (fp32, gemm_small_n.c): SIMT_GEMM_STREAM_* */
-    int narrow;    /* FP32 tall narrow outputs priced by the outputs resident an SM (gemm_narrow.c) */
-    int fp64u;     /* FP64 of odd n or K at short K (gemm_fp64u.c): 0, or which kernel + 1 */
+    int gemv_walk;    /* cuBLAS's GEMV kernel whose walk of K binds (gemm_gemv.c): SIMT_GEMM_GEMV_WALK_* */
+    int small_n;      /* cuBLAS's streaming kernels of few rows (fp32, gemm_small_n.c): SIMT_GEMM_STREAM_* */
+    int narrow;       /* FP32 tall narrow outputs priced by the outputs resident an SM (gemm_narrow.c) */
+    int fp64u;        /* FP64 of odd n or K at short K (gemm_fp64u.c): 0, or which kernel + 1 */
+    int column_split; /* FP32 of a few columns, CUTLASS's split SIMT kernel (gemm_shortk.c) */
     int stream_k;
     int64_t tiles;
     double waves;
@@ -391,6 +392,15 @@ int simt_gemm_shortk_fills(const struct shape_context *ctx, const struct candida
  * buf (size bytes, truncated); returns 1, or 0 with buf untouched for
  * any other candidate. */
 int simt_gemm_shortk_line(const struct shape_context *ctx, const struct candidate *c, char *buf, size_t size);
+
+/* FP32 of 2 to 8 columns against 768 to 2048 rows at K of 64 to 300
+ * (gemm_shortk.c): 1 where cuBLAS's split simt_sgemm_128x32 runs; the
+ * ways it splits K; *c becomes that kernel where it runs; its line. */
+int simt_gemm_column_split_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+int simt_gemm_column_split_ways(const struct simt_gemm_request *req);
+void simt_gemm_column_split_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                  const struct shape_context *ctx, double clock_hz, struct candidate *c);
+int simt_gemm_column_split_line(const struct candidate *c, char *buf, size_t size);
 
 /* "Volta/Turing", "Ampere/Ada", "Hopper", "Blackwell", "CDNA" (AMD),
  * "pre-Volta": the family a GPU's kernel lists are named for. */

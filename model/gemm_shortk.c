@@ -40,7 +40,10 @@
  * DRAM latency: 5 us over 4096^2's eight waves of 128x128). */
 #include <stdio.h>
 
+#include <math.h>
+
 #include "gemm.h"
+#include "gemm_constants.h"
 #include "gemm_internal.h"
 #include "occupancy.h"
 
@@ -229,5 +232,100 @@ int simt_gemm_shortk_line(const struct shape_context *ctx, const struct candidat
              ctx->req->k > SHORTK_STAGE_K
                  ? "its operands of the stages' whole depth, then its C tile"
                  : "its C tile or its operands of the K that exists, whichever is more");
+    return 1;
+}
+
+/* FP32 of a few columns against a few thousand rows at K of 64 to 300:
+ * cuBLAS's CUTLASS simt_sgemm_128x32_8x5 with its 128 across n (so the
+ * tile is mostly padding) and 32 rows of m, K split over grid.z, then
+ * splitKreduce_kernel. Seen on an H200 (gemm_probe_classes_fp32n4k.json,
+ * fit data, 36 shapes of m = 800, 1300, 2000 against n = 2, 4, 6 at K =
+ * 64, 120, 200, 300; the split count read from grid.z):
+ *  - K a multiple of 32: K / 32 ways (2 at K = 64; 4 and 8 at K = 128 and
+ *    256 in other fit files);
+ *  - else, while m n K is under 2e6: pieces of ceil(K / 16) rounded up to
+ *    a multiple of 4 (15 ways at K = 120 and 300; 13 where cuBLAS took 17
+ *    at K = 200); from 2e6 (between 1.6e6 and 2.34e6 seen): 4 ways.
+ * Each block moves its operands of its piece (160 elements a K step) and
+ * its 32x128 partial tile through the SM's load/store path, its SM's
+ * blocks in turn (SIMT_STAGED_PER_CLOCK_PER_SM), or, alone on its SM,
+ * waits a DRAM latency an 8-deep stage; then the reduction kernel
+ * (gemm_reduce.c). Over the 36, with the model's launch and kernel
+ * floors: median 5.6%, worst 14.0% (the tiles' price: 15.1% / 38.9%).
+ * The range (m of 768 to 2048, n of 2 to 8, K of 64 to 300) is what was
+ * seen, widened a little: an ESTIMATE at its edges. */
+#define COLUMN_SPLIT_MIN_M 768
+#define COLUMN_SPLIT_MAX_M 2048
+#define COLUMN_SPLIT_MIN_N 2
+#define COLUMN_SPLIT_MAX_N 8
+#define COLUMN_SPLIT_MIN_K 64
+#define COLUMN_SPLIT_MAX_K 300
+#define COLUMN_SPLIT_STAGE_K 32
+#define COLUMN_SPLIT_FEW_WAYS_WORK 2.0e6
+#define COLUMN_SPLIT_FEW_WAYS 4
+#define COLUMN_SPLIT_PIECES 16
+
+static const struct tile_shape column_split_tile = {32, 128, 5};
+
+int simt_gemm_column_split_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 8 && req->dtype == SIMT_DTYPE_FP32 &&
+           !req->sparse && req->batch == 1 && req->m >= COLUMN_SPLIT_MIN_M && req->m <= COLUMN_SPLIT_MAX_M &&
+           req->n >= COLUMN_SPLIT_MIN_N && req->n <= COLUMN_SPLIT_MAX_N && req->k >= COLUMN_SPLIT_MIN_K &&
+           req->k <= COLUMN_SPLIT_MAX_K;
+}
+
+int simt_gemm_column_split_ways(const struct simt_gemm_request *req)
+{
+    if (req->k % COLUMN_SPLIT_STAGE_K == 0)
+        return (int)(req->k / COLUMN_SPLIT_STAGE_K);
+    if ((double)req->m * (double)req->n * (double)req->k >= COLUMN_SPLIT_FEW_WAYS_WORK)
+        return COLUMN_SPLIT_FEW_WAYS;
+    int64_t piece = (req->k + COLUMN_SPLIT_PIECES - 1) / COLUMN_SPLIT_PIECES;
+    piece = (piece + 3) / 4 * 4;
+    return (int)((req->k + piece - 1) / piece);
+}
+
+void simt_gemm_column_split_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                  const struct shape_context *ctx, double clock_hz, struct candidate *c)
+{
+    if (!simt_gemm_column_split_runs(gpu, req) || !(clock_hz > 0.0) || ctx->sm_count < 1 ||
+        !(ctx->dram_latency_s > 0.0))
+        return;
+    int ways = simt_gemm_column_split_ways(req);
+    int64_t piece = (req->k + ways - 1) / ways;
+    double depth = (double)((piece + SHORTK_STAGE_K - 1) / SHORTK_STAGE_K * SHORTK_STAGE_K);
+    double tile_c = (double)column_split_tile.m * (double)column_split_tile.n;
+    double blocks = ceil((double)req->m / column_split_tile.m) * (double)ways;
+    double busiest = ceil(blocks / (double)ctx->sm_count);
+    double lane_s = 1.0 / (SIMT_STAGED_PER_CLOCK_PER_SM * clock_hz);
+    double path_s = busiest * ((double)(column_split_tile.m + column_split_tile.n) * depth + tile_c) * lane_s;
+    double chain_s = depth / SHORTK_STAGE_K * ctx->dram_latency_s + tile_c * lane_s;
+    c->tile = &column_split_tile;
+    c->tile_k = SHORTK_STAGE_K;
+    c->split = ways;
+    c->stream_k = 0;
+    c->tiles = (int64_t)blocks;
+    c->waves = blocks / (double)ctx->sm_count;
+    c->compute_s = path_s > chain_s ? path_s : chain_s;
+    c->l2_s = 0.0;
+    c->overhead_s = ctx->launch_s + ctx->floor_s;
+    c->serial_reduce = 0;
+    c->reduce_s = simt_gemm_split_k_reduce(ctx, ways);
+    c->time_s = c->overhead_s + c->compute_s + c->reduce_s;
+    c->column_split = 1;
+}
+
+int simt_gemm_column_split_line(const struct candidate *c, char *buf, size_t size)
+{
+    if (!c->column_split)
+        return 0;
+    snprintf(buf, size,
+             "kernel: cuBLAS's CUTLASS simt_sgemm_128x32 for a few columns at K of 64 to 300 (seen on an "
+             "H200): its 128 across n, K split %d ways (K / 32 where K is a multiple of 32, else pieces of "
+             "about K / 16, 4 ways from m n K = 2e6), each block's operands and partial tile through the "
+             "SM's load/store path, or, alone on its SM, a DRAM latency an 8-deep stage; then cuBLAS's "
+             "reduction kernel",
+             c->split);
     return 1;
 }

@@ -303,6 +303,34 @@ START_TEST(tf32_k1_runs_the_fma_kernel)
 }
 END_TEST
 
+/* FP32 of a few columns at K of 64 to 300 (gemm_probe_classes_fp32n4k
+ * .json, fit data): the ways cuBLAS split K, by hand (K = 64: 2; K = 120:
+ * pieces of ceil(120 / 16) = 8, 15 ways; 2000x6x300, m n K 3.6e6: 4; K =
+ * 200: pieces of 16, 13 ways, where cuBLAS took 17), and the H200's time
+ * of 2000x2x200 (16.7 us) and 1300x4x300 (14.4 us), priced -36% and -24%
+ * by the tiles: within 12%, named; 9 columns are not this kernel. */
+START_TEST(fp32_few_columns_split)
+{
+    struct simt_gemm_request req = {
+        800, 2, 64, 1, SIMT_DTYPE_FP32, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
+    ck_assert_int_eq(simt_gemm_column_split_ways(&req), 2);
+    req.k = 120;
+    ck_assert_int_eq(simt_gemm_column_split_ways(&req), 15);
+    req.k = 200;
+    ck_assert_int_eq(simt_gemm_column_split_ways(&req), 13);
+    req.m = 2000, req.n = 6, req.k = 300;
+    ck_assert_int_eq(simt_gemm_column_split_ways(&req), 4);
+    const struct simt_gpu_spec *gpu = h200();
+    struct simt_gemm_result r = predict(gpu, SIMT_DTYPE_FP32, 2000, 2, 200);
+    ck_assert_msg(fabs(r.time_s / 16.7e-6 - 1.0) < 0.12, "2000x2x200: %g s", r.time_s);
+    ck_assert(gemm_says(&r, "simt_sgemm_128x32 for a few columns"));
+    r = predict(gpu, SIMT_DTYPE_FP32, 1300, 4, 300);
+    ck_assert_msg(fabs(r.time_s / 14.4e-6 - 1.0) < 0.12, "1300x4x300: %g s", r.time_s);
+    r = predict(gpu, SIMT_DTYPE_FP32, 1300, 9, 300);
+    ck_assert(!gemm_says(&r, "simt_sgemm_128x32 for a few columns"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gemm_shortk");
@@ -313,6 +341,7 @@ static Suite *suite(void)
     tcase_add_test(tc, time_follows_c_not_k_within_one_stage);
     tcase_add_test(tc, two_and_three_stages);
     tcase_add_test(tc, tf32_k1_runs_the_fma_kernel);
+    tcase_add_test(tc, fp32_few_columns_split);
     tcase_add_test(tc, reduction_kernel_where_cublas_ran_it);
     tcase_add_test(tc, tf32_reduction_kernel_follows_the_split_form);
     tcase_add_test(tc, every_gpu_answers);
