@@ -60,6 +60,8 @@ call; median of 7 after 2 untimed).
           tf32 of n = 8..24 at short K, fp32 and bf16 of 1..7 columns at
           long K, fp32 of 2..6 columns at mid K, fp64 of 2..5 columns,
           fp64 of odd n below 4096 rows, fp32 of 16..48 rows at long K
+  h16sk   bf16 and fp16 of m = 4096..16384 against n = 4096..14336 at K =
+          32..256: large outputs at short K (a LoRA up-projection's shape)
 
 The group is chosen with --group (default all, in that order).
 No shape of the held-out half or of the confirmation set, nor any shape
@@ -78,7 +80,7 @@ import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
 GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm", "largek2", "tf32tall", "tf32u", "fp64u", "fp32k", "fp32n8",
           "fp64sk", "bf16n6", "tf32k1", "fp32gv", "fp32m16", "tf32n16", "fp32n2", "bf16n4", "fp32n4k", "fp64n3",
-          "fp64u2", "fp32w")
+          "fp64u2", "fp32w", "h16sk")
 
 
 def groups():
@@ -166,6 +168,9 @@ def groups():
                    for k in (64, 96, 128)]
     g["fp32w"] = [("fp32w", "fp32", m, n, k) for m in (16, 32, 48) for n in (7000, 16, 28000)
                   for k in (1800, 4000, 6400)]
+    # 16-bit aligned, large outputs at short K (LoRA-like up-projections)
+    g["h16sk"] = [("h16sk", d, m, n, k) for d in ("bf16", "fp16") for m in (4096, 8192, 16384)
+                  for n in (4096, 8192, 14336) for k in (32, 64, 128, 256)]
     return g
 
 
