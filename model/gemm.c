@@ -511,6 +511,7 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
     rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
     /* cuBLAS's kernels of the asynchronous MMA can schedule stream-K */
     s->stream_k = s->async_mma;
+    s->ctx.staged_epilogue_bytes_per_s = simt_gemm_staged_epilogue_rate(gpu, req, s->async_mma, s->clock);
 
     /* A measured tensor-core figure is a cuBLASLt GEMM of the calibration
      * shape, its wave quantization included: the SMs' own rate is that much
@@ -537,7 +538,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         c.time_s = HUGE_VAL;
         choose_among(&cal, &math_only, path->tiles, path->tile_count, s->tile_k, 0, &c);
         s->calibration_wave_efficiency = c.waves / ceil(c.waves);
-        rate->sm_flops_per_s /= s->calibration_wave_efficiency;
+        rate->sm_flops_per_s *= simt_gemm_staged_epilogue_factor(&cal, &c, s->calibration_wave_efficiency) /
+                                s->calibration_wave_efficiency; /* gemm_cost.c */
         rate->l2_floor_per_sm =
             l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
     }

@@ -114,6 +114,10 @@ struct shape_context {
      * whose occupancy says how many of their blocks share an SM (NULL:
      * elsewhere) */
     const struct simt_gpu_spec *shortk_gpu;
+    /* Hopper's 16-bit asynchronous-MMA kernels: an SM's bytes of C a second
+     * staged out of the accumulators after each tile's math, before the next
+     * tile's (0: none; gemm_cost.c) */
+    double staged_epilogue_bytes_per_s;
     /* DRAM's read rate that operand loads in flight queue at (gemm_skinny.c);
      * 0: no queue (operands served from L2, or no latency figure) */
     double dram_queue_bytes_per_s;
@@ -264,6 +268,15 @@ void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c
 /* Its time from busy (its work), its traffic, reduce_s and the fixed
  * costs of a kernel of full_waves waves: c->overhead_s and c->time_s. */
 void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_waves, struct candidate *c);
+/* The staged epilogue's rate for req on gpu (gemm_cost.c): bytes of C an
+ * SM stages a second, or 0 where it does not apply. */
+double simt_gemm_staged_epilogue_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                      int async_mma, double clock_hz);
+/* The factor the SM's math rate takes so that the calibration GEMM c
+ * (priced on cal at the de-quantized rate, wave_efficiency) reproduces its
+ * figure with the staging paid: 1 where there is none. */
+double simt_gemm_staged_epilogue_factor(const struct shape_context *cal, const struct candidate *c,
+                                        double wave_efficiency);
 
 /* FP64 on Hopper (gemm_fp64.c). The split of K over every SM that cuBLAS
  * takes for small products with long K (the SMs over the output's 32x32
