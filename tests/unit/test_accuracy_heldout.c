@@ -140,8 +140,9 @@ static const double confirm_ceiling[HALF_COUNT][2] = {
      * above and every fit probe, measured and committed after the rules
      * the third prompted, then compared once: 5.9% / 39.6%
      * (fp64_random_1724x3940x5), 8 rows past 30%; after FP64's odd-K
-     * store floor and FP32's few-column split (fit probes only, not blind
-     * any more): 5.9% / 37.5% (bf16_random_383x5712x31) */
+     * store floor, FP32's few-column split and the 16-bit staged epilogue
+     * (fit probes only, not blind any more): 5.9% / 37.5%
+     * (bf16_random_383x5712x31) */
     [HALF_CONFIRM4] = {0.06, 0.40}};
 
 /* the independent kernel set (confirm/kernels.json, simt-heldout --sizes
