@@ -258,7 +258,7 @@ static void run_streams(Held &h) {
         Stats s = time_cold(h, [&] { e_scan<<<n / 1024, 1024>>>(h.A, h.O); });
         add_case(h, "scan_block1024_2^" + sz(lg), "scan", "everyday", d, s, "cold");
     }
-    for (int lg : sizes<int>(h, {24, 26, 28}, {21, 23, 25, 27})) {
+    for (int lg : h.probe ? std::vector<int>{} : sizes<int>(h, {24, 26, 28}, {21, 23, 25, 27})) {
         size_t n = (size_t)1 << lg;
         KernelDesc d = desc((const void *)e_silu, (unsigned)(n / 256), 256);
         d.flops_fp32 = 3;
@@ -436,7 +436,8 @@ static void run_grids(Held &h) {
 static void run_indirect(Held &h) {
     const size_t n = (size_t)1 << 24;
     /* n = 2^24 indices (64 MiB of h.idx); tables of 2^lg floats, lg in 18 .. 28 (h.A; h.O) */
-    for (int lg : sizes<int>(h, {20, 24, 26, 28}, {18, 21, 23, 25, 27})) {
+    std::vector<int> gathers = h.probe ? std::vector<int>{19, 22} : sizes<int>(h, {20, 24, 26, 28}, {18, 21, 23, 25, 27});
+    for (int lg : gathers) {
         if (!h.list_only) {
             e_make_idx<<<n / 256, 256>>>(h.idx, n, 1u << lg, 77u + lg);
             CK_LAUNCH();
@@ -450,7 +451,7 @@ static void run_indirect(Held &h) {
         add_case(h, "gather_random_table_" + sz((4ll << lg) >> 20) + "MiB", "gather", "everyday", d, s, "cold",
                  "\"table_bytes\": " + sz(4ll << lg));
     }
-    for (int lg : sizes<int>(h, {24, 26, 28}, {21, 23, 25, 27})) {
+    for (int lg : h.probe ? std::vector<int>{} : sizes<int>(h, {24, 26, 28}, {21, 23, 25, 27})) {
         if (!h.list_only) {
             e_make_idx<<<n / 256, 256>>>(h.idx, n, 1u << lg, 99u + lg);
             CK_LAUNCH();
@@ -462,6 +463,8 @@ static void run_indirect(Held &h) {
         add_case(h, "scatter_random_" + sz((4ll << lg) >> 20) + "MiB", "scatter", "everyday", d, s, "cold",
                  "\"table_bytes\": " + sz(4ll << lg));
     }
+    if (h.probe)
+        return;
     for (int iters : sizes<int>(h, {8, 32, 128, 512}, {4, 16, 64, 256, 1024})) { /* multiples of the unroll, 4 */
         KernelDesc d = desc((const void *)e_hash, n / 256, 256);
         /* e_hash's loop (x = hash32(x ^ j), kernels.cuh:33-39, unrolled 4)
@@ -500,6 +503,10 @@ static void run_indirect(Held &h) {
 
 void run_everyday(Held &h) {
     if (!h.list_only) std::printf("== everyday\n");
+    if (h.probe) { /* fit probes: gathers from L2-resident tables alone */
+        run_indirect(h);
+        return;
+    }
     run_streams(h);
     run_rows(h);
     run_atomics(h);

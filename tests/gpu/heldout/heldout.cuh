@@ -28,6 +28,7 @@ struct Held {
     float *O = nullptr;                                            /* outputs: c.pool2 (2 GiB) */
     unsigned *idx = nullptr;                                       /* 256 MiB of indices */
     bool confirm = false; /* --sizes confirm: the confirmation set's sizes, none a held-out case */
+    bool probe = false;   /* --sizes probe: fit probes (gathers from L2-resident tables) alone */
     bool list_only = false; /* --list: print the case names, touch no CUDA */
 };
 

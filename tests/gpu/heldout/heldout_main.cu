@@ -6,6 +6,7 @@
  *
  *   simt-heldout --out kernels-raw.json [--only everyday|micro] [--sizes heldout|confirm] [--list]
  * --sizes confirm: the confirmation set (the same kinds at other sizes);
+ * --sizes probe: fit probes, gathers from tables of 2 and 16 MiB alone;
  * --list: prints the chosen set's case names, one a line, without CUDA. */
 #include "heldout.cuh"
 
@@ -96,12 +97,13 @@ int main(int argc, char **argv) {
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
         else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc &&
-                 (!std::strcmp(argv[i + 1], "heldout") || !std::strcmp(argv[i + 1], "confirm")))
+                 (!std::strcmp(argv[i + 1], "heldout") || !std::strcmp(argv[i + 1], "confirm") ||
+                  !std::strcmp(argv[i + 1], "probe")))
             size_set = argv[++i];
         else if (!std::strcmp(argv[i], "--list"))
             list = true;
         else {
-            std::fprintf(stderr, "usage: %s [--out FILE] [--only everyday|micro] [--sizes heldout|confirm] [--list]\n",
+            std::fprintf(stderr, "usage: %s [--out FILE] [--only everyday|micro] [--sizes heldout|confirm|probe] [--list]\n",
                          argv[0]);
             return 1;
         }
@@ -109,6 +111,7 @@ int main(int argc, char **argv) {
     Held h;
     Ctx &c = h.c;
     h.confirm = size_set == "confirm";
+    h.probe = size_set == "probe";
     if (list) {
         /* names only: no device is touched (sm_count sizes some grids, never a name) */
         h.list_only = held_list_only = true;
