@@ -88,7 +88,10 @@ static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel
          * random reads of a 4 MiB table, gather_random_table_4MiB, in 122
          * us with their index and output streams, 1.4e11 reads a second
          * against the 6.0e10 line requests a second scattered misses
-         * reach). */
+         * reach). Not yet right: the fit probes of 2 and 16 MiB tables
+         * (tests/gpu/results/h200/kernels_probe_gather.json) take 118.5 and
+         * 127.8 us where this prices 85 us; random sector reads run at
+         * about 0.6 of L2's streaming rate, for a reason not yet found. */
         w->l2_bytes += a->count * (double)co.sector_bytes_moved;
         w->l2_lines += a->count * (double)co.sector_bytes_moved / r->line_bytes;
         w->useful_bytes += a->count * useful;
