@@ -49,14 +49,14 @@ void simt_gemm_dram_traffic(const struct shape_context *ctx, struct candidate *c
  * million elements and more in the fit files: median 5.6% -> 3.8% (the
  * held-out half's five 1.6%, 6.2% worst). */
 #define STAGED_EPILOGUE_BYTES_PER_CLOCK 39.0
-#define STAGED_EPILOGUE_ALIGNMENT 8 /* 16 bytes of 16-bit elements */
 
 double simt_gemm_staged_epilogue_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                                       int async_mma, double clock_hz)
 {
     if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major != 9 || !async_mma || !(clock_hz > 0.0) ||
         req->sparse || (req->dtype != SIMT_DTYPE_FP16 && req->dtype != SIMT_DTYPE_BF16) ||
-        req->k % STAGED_EPILOGUE_ALIGNMENT != 0 || req->n % STAGED_EPILOGUE_ALIGNMENT != 0)
+        req->k % simt_gemm_alignment_elements(req->dtype) != 0 ||
+        req->n % simt_gemm_alignment_elements(req->dtype) != 0)
         return 0.0; /* unaligned rows run the fallback kernels (gemm_family.c) */
     return STAGED_EPILOGUE_BYTES_PER_CLOCK * clock_hz;
 }

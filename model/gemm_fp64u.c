@@ -89,14 +89,21 @@ static const struct fp64u_kernel fp64u_kernels[] = {
 #define FP64U_WALK_SPLIT 4
 #define FP64U_SHORT_ODD 5
 
+/* n and K whole 16-byte multiples (gemm.c's alignment_ok) */
+static int rows_aligned(const struct simt_gemm_request *req)
+{
+    int elements = simt_gemm_alignment_elements(req->dtype);
+    return req->n % elements == 0 && req->k % elements == 0;
+}
+
 static const struct tile_shape walk_tile = {32, 32, 5};
 static const struct tile_shape walk_split_tile = {64, 128, 3};
 
 int simt_gemm_fp64_walk_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
     return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_FP64 &&
-           !req->sparse && req->batch == 1 && (req->n % 2 != 0 || req->k % 2 != 0) &&
-           req->m >= FP64_WALK_MIN_M && req->n >= FP64_WALK_MIN_N && req->k >= FP64_WALK_MIN_K &&
+           !req->sparse && req->batch == 1 && !rows_aligned(req) && req->m >= FP64_WALK_MIN_M &&
+           req->n >= FP64_WALK_MIN_N && req->k >= FP64_WALK_MIN_K &&
            2.0 * (double)req->m * (double)req->n * (double)req->k < FP64_WALK_MAX_FLOPS;
 }
 
@@ -136,7 +143,7 @@ static void price_walk(const struct shape_context *ctx, const struct simt_gemm_r
 int simt_gemm_fp64u_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
     return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_FP64 &&
-           !req->sparse && req->batch == 1 && (req->n % 2 != 0 || req->k % 2 != 0) && req->m >= FP64U_MIN_M &&
+           !req->sparse && req->batch == 1 && !rows_aligned(req) && req->m >= FP64U_MIN_M &&
            req->n >= FP64U_MIN_N && req->k >= FP64U_MIN_K && req->k <= FP64U_MAX_K;
 }
 
