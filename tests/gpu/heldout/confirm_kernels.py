@@ -1,23 +1,75 @@
 #!/usr/bin/env python3
-"""confirm_kernels.py - finishes a confirmation kernel set measured by
-`simt-heldout --sizes confirm`: the meta only nvidia-smi and the build know
-(card, driver, nvcc, clocks before and after), the ptxas check of every
-row's registers and shared memory (as split.py does for the held-out set),
-and "split": "confirm" on every row: no row of it is fitted.
+"""confirm_kernels.py - finishes an independent kernel set measured by
+`simt-heldout --sizes confirm` or `--sizes confirm2`: the meta only
+nvidia-smi and the build know (card, driver, nvcc, clocks before and after),
+the ptxas check of every row's registers and shared memory (as split.py does
+for the held-out set), and "split": "confirm" (or "confirm2") on every row:
+no row of either set is fitted.
 
-    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT
+    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2]
+
+--set (default confirm) names the set: the raw file's meta "sizes" must say
+it, and it is every row's "split". For confirm2 the rows' names are checked
+against the committed held-out and confirm files (tests/gpu/results/h200/
+heldout/kernels.json, confirm/kernels.json): none may be shared.
 """
 
 import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
 import merge_meta  # noqa: E402  ptxas_resources()
+
+TIMING = ("timed as it is (timing \"cold\": a sleep kernel, a 256 MiB L2 flush, an event pair around ONE "
+          "launch; 2 untimed, 9 timed, median; \"warm_back_to_back_N\": N launches over the same data after 3 "
+          "untimed, time / N, median of 5 windows)")
+
+SETS = {
+    "confirm": {
+        "method": "simt-heldout --sizes confirm (tests/gpu/heldout): the held-out set's kernel kinds at sizes and "
+                  "parameters the held-out set does not use, " + TIMING + ". Requests written from each "
+                  "kernel's parameters by the same code as the held-out set's.",
+        "purpose": "An independent kernel set for issue 11: every row \"split\": \"confirm\", measured on "
+                   "2026-12-02 after the held-out set's models were fitted and compared with the model only "
+                   "after the code that wrote its requests was committed (5f12423); no row fitted.",
+        "disjoint_from": ["heldout/kernels.json"],
+    },
+    "confirm2": {
+        "method": "simt-heldout --sizes confirm2 (tests/gpu/heldout): the held-out set's kernel kinds at sizes "
+                  "and parameters neither the held-out set nor the first independent set (--sizes confirm) "
+                  "uses, " + TIMING.replace("timed as it is", "timed as they are") + ". Requests written from "
+                  "each kernel's parameters by the same code as the held-out set's (the scatter rows' store "
+                  "carries the table's elements as distinct_addresses, as the gather rows' load does).",
+        "purpose": "A second independent kernel set for issue 11: measured on the H200 after the model changes "
+                   "of 2026-12-07 (L2 write bandwidth, L2 request rate, scatter tables) were committed; "
+                   "compared with the model only after; no row fitted.",
+        "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json"],
+    },
+}
+
+
+def committed_names(rel):
+    path = os.path.join(HERE, "..", "results", "h200", rel)
+    if not os.path.exists(path):
+        print("note: %s not found; names not checked against it" % path)
+        return set()
+    with open(path) as f:
+        return {r["name"] for r in json.load(f)["kernels"]}
 
 
 def main():
-    raw, before, after, ptxas, out = sys.argv[1:6]
+    args = sys.argv[1:]
+    which = "confirm"
+    if "--set" in args:
+        i = args.index("--set")
+        which = args[i + 1]
+        del args[i:i + 2]
+    if len(args) != 5 or which not in SETS:
+        sys.exit(__doc__)
+    raw, before, after, ptxas, out = args
+    spec = SETS[which]
     with open(before) as f:
         b = json.load(f)
     with open(after) as f:
@@ -25,39 +77,37 @@ def main():
     smi_b, smi_a = (b.get("smi") or [{}])[0], (a.get("smi") or [{}])[0]
     with open(raw) as f:
         k = json.load(f)
-    assert k["meta"].get("sizes") == "confirm", "not a --sizes confirm run"
+    assert k["meta"].get("sizes") == which, "not a --sizes %s run" % which
     with open(ptxas) as f:
         pairs = set(merge_meta.ptxas_resources(f.read()).values())
+    others = set()
+    for rel in spec["disjoint_from"]:
+        others |= committed_names(rel)
     names = set()
     unmatched = 0
     for r in k["kernels"]:
         assert r["name"] not in names, r["name"]
+        assert r["name"] not in others, "%s is a row of an earlier set" % r["name"]
         names.add(r["name"])
         res = r["request"]["resources"]
         if (res["registers_per_thread"], res["static_shared_bytes"]) not in pairs:
             unmatched += 1
-        r["split"] = "confirm"
+        r["split"] = which
     k["meta"].update({
         "card": smi_b.get("name"), "driver": smi_b.get("driver_version"),
         "clocks_before": {x: smi_b.get(x) for x in smi_b if x.startswith("clocks")},
         "clocks_after": {x: smi_a.get(x) for x in smi_a if x.startswith("clocks")},
         "nvcc": b.get("meta", {}).get("nvcc"), "ptxas_pairs_unmatched": unmatched,
-        "method": "simt-heldout --sizes confirm (tests/gpu/heldout): the held-out set's kernel kinds at sizes and "
-                  "parameters the held-out set does not use, timed as it is (timing \"cold\": a sleep kernel, a "
-                  "256 MiB L2 flush, an event pair around ONE launch; 2 untimed, 9 timed, median; "
-                  "\"warm_back_to_back_N\": N launches over the same data after 3 untimed, time / N, median of 5 "
-                  "windows). Requests written from each kernel's parameters by the same code as the held-out "
-                  "set's.",
-        "purpose": "An independent kernel set for issue 11: every row \"split\": \"confirm\", measured on "
-                   "2026-12-02 after the held-out set's models were fitted and compared with the model only "
-                   "after the code that wrote its requests was committed (5f12423); no row fitted.",
+        "method": spec["method"],
+        "purpose": spec["purpose"],
     })
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w") as f:
         f.write('{"meta": ' + json.dumps(k["meta"]) + ',\n "kernels": [\n')
         f.write(",\n".join("  " + json.dumps(r) for r in k["kernels"]))
         f.write("\n ]}\n")
-    print("wrote %d kernels (%d everyday) to %s; ptxas unmatched %d"
-          % (len(k["kernels"]), sum(r["class"] == "everyday" for r in k["kernels"]), out, unmatched))
+    print("wrote %d kernels (%d everyday) of set %s to %s; ptxas unmatched %d"
+          % (len(k["kernels"]), sum(r["class"] == "everyday" for r in k["kernels"]), which, out, unmatched))
 
 
 if __name__ == "__main__":

@@ -216,28 +216,54 @@ static KernelDesc desc(const void *fn, unsigned gx, unsigned bx, unsigned gy = 0
 
 static std::string sz(long long v) { return std::to_string(v); }
 
+/* element counts 2^lg for each lg */
+static std::vector<size_t> pow2(std::initializer_list<int> lgs) {
+    std::vector<size_t> v;
+    for (int lg : lgs) v.push_back((size_t)1 << lg);
+    return v;
+}
+
+/* floor(log2(n)), n > 0 */
+static int ilog2(size_t n) {
+    int lg = 0;
+    while (n >>= 1) lg++;
+    return lg;
+}
+
+/* a count as the names write it: "2^k" for a power of two, else "mx2^k" (m odd) */
+static std::string count_name(size_t n) {
+    int k = 0;
+    while (n > 1 && !(n & 1)) {
+        n >>= 1;
+        k++;
+    }
+    return (n == 1 ? "" : sz((long long)n) + "x") + "2^" + sz(k);
+}
+
 static void run_streams(Held &h) {
     /* saxpy, reduce, silu: n <= 2^28 floats (h.A, h.B: 2^28 each); copy: 16 n
-     * bytes <= 2 GiB (h.O); scan: n <= 2^28 */
-    for (int lg : sizes<int>(h, {20, 22, 24, 26, 28}, {19, 21, 23, 25, 27})) {
-        size_t n = (size_t)1 << lg;
+     * bytes <= 2 GiB (h.O); scan: n <= 2^28. n: a multiple of the block (256;
+     * reduce: 2048 per block; scan: 1024) */
+    for (size_t n : sizes<size_t>(h, pow2({20, 22, 24, 26, 28}), pow2({19, 21, 23, 25, 27}),
+                                  {(size_t)1 << 17, (size_t)3 << 19, (size_t)5 << 21, (size_t)3 << 24, (size_t)7 << 25})) {
         KernelDesc d = desc((const void *)e_saxpy, (unsigned)(n / 256), 256);
         d.flops_fp32 = 2;
         d.int_ops = 6;
         d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
         Stats s = time_cold(h, [&] { e_saxpy<<<n / 256, 256>>>(h.A, h.B, 1.0001f); });
-        add_case(h, "saxpy_2^" + sz(lg), "saxpy", "everyday", d, s, "cold", "\"elements\": " + sz(n));
+        add_case(h, "saxpy_" + count_name(n), "saxpy", "everyday", d, s, "cold", "\"elements\": " + sz(n));
     }
-    for (int lg : sizes<int>(h, {22, 24, 26}, {21, 23, 25, 27})) {
-        size_t n = (size_t)1 << lg; /* 16-byte words */
+    /* n: 16-byte words (confirm2: 12, 96, 384 and 1536 MiB) */
+    for (size_t n : sizes<size_t>(h, pow2({22, 24, 26}), pow2({21, 23, 25, 27}),
+                                  {(size_t)12 << 16, (size_t)96 << 16, (size_t)384 << 16, (size_t)1536 << 16})) {
         KernelDesc d = desc((const void *)e_copy, (unsigned)(n / 256), 256);
         d.int_ops = 5;
         d.accesses = {acc("global", "load", 1, 16, 1), acc("global", "store", 1, 16, 1)};
         Stats s = time_cold(h, [&] { e_copy<<<n / 256, 256>>>((const uint4 *)h.A, (uint4 *)h.O); });
         add_case(h, "copy16_" + sz(n * 16 >> 20) + "MiB", "copy", "everyday", d, s, "cold");
     }
-    for (int lg : sizes<int>(h, {22, 24, 26, 28}, {21, 23, 25, 27})) {
-        size_t n = (size_t)1 << lg;
+    for (size_t n : sizes<size_t>(h, pow2({22, 24, 26, 28}), pow2({21, 23, 25, 27}),
+                                  {(size_t)1 << 19, (size_t)3 << 21, (size_t)5 << 23, (size_t)7 << 25})) {
         KernelDesc d = desc((const void *)e_reduce, (unsigned)(n / 2048), 256);
         d.flops_fp32 = 9;
         d.int_ops = 30;
@@ -245,10 +271,10 @@ static void run_streams(Held &h) {
                       acc("global", "atomic", 1.0 / 256, 4, 0, 1, -1, 1)};
         d.barriers = 9; /* e_reduce: one after s[t] = v, one per step st = 128 .. 1 */
         Stats s = time_cold(h, [&] { e_reduce<<<n / 2048, 256>>>(h.A, h.O); });
-        add_case(h, "reduce_sum_2^" + sz(lg), "reduction", "everyday", d, s, "cold");
+        add_case(h, "reduce_sum_" + count_name(n), "reduction", "everyday", d, s, "cold");
     }
-    for (int lg : sizes<int>(h, {20, 24, 26}, {21, 23, 25, 27})) {
-        size_t n = (size_t)1 << lg;
+    for (size_t n : sizes<size_t>(h, pow2({20, 24, 26}), pow2({21, 23, 25, 27}),
+                                  {(size_t)1 << 18, (size_t)1 << 22, (size_t)3 << 23, (size_t)1 << 28})) {
         KernelDesc d = desc((const void *)e_scan, (unsigned)(n / 1024), 1024);
         d.flops_fp32 = 9;
         d.int_ops = 45;
@@ -256,17 +282,17 @@ static void run_streams(Held &h) {
                       acc("global", "store", 1, 4, 1)};
         d.barriers = 11; /* e_scan: one after the first store, one per step off = 1 .. 512 */
         Stats s = time_cold(h, [&] { e_scan<<<n / 1024, 1024>>>(h.A, h.O); });
-        add_case(h, "scan_block1024_2^" + sz(lg), "scan", "everyday", d, s, "cold");
+        add_case(h, "scan_block1024_" + count_name(n), "scan", "everyday", d, s, "cold");
     }
-    for (int lg : h.probe ? std::vector<int>{} : sizes<int>(h, {24, 26, 28}, {21, 23, 25, 27})) {
-        size_t n = (size_t)1 << lg;
+    for (size_t n : sizes<size_t>(h, pow2({24, 26, 28}), pow2({21, 23, 25, 27}),
+                                  {(size_t)1 << 20, (size_t)1 << 22, (size_t)3 << 24, (size_t)5 << 25})) {
         KernelDesc d = desc((const void *)e_silu, (unsigned)(n / 256), 256);
         d.flops_fp32 = 3;
         d.sfu_ops = 2;
         d.int_ops = 5;
         d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
         Stats s = time_cold(h, [&] { e_silu<<<n / 256, 256>>>(h.A, h.O); });
-        add_case(h, "silu_2^" + sz(lg), "elementwise_silu", "everyday", d, s, "cold");
+        add_case(h, "silu_" + count_name(n), "elementwise_silu", "everyday", d, s, "cold");
     }
 }
 
@@ -304,7 +330,19 @@ static void layernorm_case(Held &h, int rows) {
 
 /* rows x 256 E floats: in h.A (<= 2^28), out h.O (<= 2^29) */
 static void run_rows(Held &h) {
-    if (h.confirm) {
+    if (h.set == SizeSet::confirm2) {
+        softmax_case<1>(h, 524288);
+        softmax_case<3>(h, 131072);
+        softmax_case<12>(h, 8192);
+        softmax_case<32>(h, 2048);
+        softmax_case<256>(h, 256);
+        layernorm_case<3>(h, 65536);
+        layernorm_case<4>(h, 32768);
+        layernorm_case<48>(h, 2048);
+        layernorm_case<128>(h, 1024);
+        return;
+    }
+    if (h.set == SizeSet::confirm) {
         softmax_case<1>(h, 262144);
         softmax_case<2>(h, 131072);
         softmax_case<8>(h, 32768);
@@ -363,11 +401,33 @@ static Access real_warp(const char *space, double count, unsigned bins, size_t p
     return a;
 }
 
+/* a histogram case: bins, and the input's values (n; 2^24 unless the name says) */
+struct Hist {
+    unsigned bins;
+    size_t n;
+};
+
+static std::vector<Hist> hists(std::initializer_list<unsigned> bins) {
+    std::vector<Hist> v;
+    for (unsigned b : bins) v.push_back({b, (size_t)1 << 24});
+    return v;
+}
+
+static std::string hist_name(const char *prefix, const Hist &c) {
+    return prefix + sz(c.bins) + "bins" + (c.n == ((size_t)1 << 24) ? "" : "_" + count_name(c.n));
+}
+
 static void run_atomics(Held &h) {
-    const size_t n = (size_t)1 << 24;
-    /* bins: powers of two (mask = bins - 1); global: bins x 4 bytes <= 64 MiB of scratch */
-    for (unsigned bins : sizes<unsigned>(h, {1u, 16u, 256u, 4096u, 65536u, 1048576u},
-                                         {2u, 64u, 1024u, 16384u, 262144u, 4194304u})) {
+    /* bins: powers of two (mask = bins - 1); global: bins x 4 bytes <= 64 MiB of scratch. n: values
+     * (h.A, <= 2^28), a multiple of 1024 (global) or 4096 (shared); 2^24 but for confirm2's
+     * fewest-bins cases (fewer values: a few-bins global histogram of 2^24 runs 6 to 12 ms) */
+    for (const Hist &c : sizes<Hist>(h, hists({1u, 16u, 256u, 4096u, 65536u, 1048576u}),
+                                     hists({2u, 64u, 1024u, 16384u, 262144u, 4194304u}),
+                                     {{4u, (size_t)1 << 22}, {32u, (size_t)1 << 23}, {512u, (size_t)1 << 24},
+                                      {8192u, (size_t)1 << 24}, {131072u, (size_t)1 << 24},
+                                      {16777216u, (size_t)1 << 24}})) {
+        const unsigned bins = c.bins;
+        const size_t n = c.n;
         KernelDesc d = desc((const void *)e_hist, (unsigned)(n / 1024), 256);
         d.int_ops = 16;
         Access at = real_warp("global", 4, bins, 1024, 4);
@@ -375,10 +435,15 @@ static void run_atomics(Held &h) {
         d.accesses = {acc("global", "load", 4, 4, 1, 4), at};
         if (!h.list_only) CK(cudaMemset(h.c.scratch, 0, (size_t)bins * 4));
         Stats s = time_cold(h, [&] { e_hist<<<n / 1024, 256>>>((const unsigned *)h.A, h.c.scratch, bins - 1); });
-        add_case(h, "histogram_global_" + sz(bins) + "bins", "histogram_global", "everyday", d, s, "cold",
+        add_case(h, hist_name("histogram_global_", c), "histogram_global", "everyday", d, s, "cold",
                  "\"bins\": " + sz(bins));
     }
-    for (unsigned bins : sizes<unsigned>(h, {1u, 32u, 256u}, {2u, 8u, 64u, 128u})) { /* <= 256: s[256] */
+    /* bins <= 256: s[256]; of the powers of two only 4 and 16 are left, so confirm2 varies n too */
+    for (const Hist &c : sizes<Hist>(h, hists({1u, 32u, 256u}), hists({2u, 8u, 64u, 128u}),
+                                     {{4u, (size_t)1 << 24}, {16u, (size_t)1 << 24}, {64u, (size_t)1 << 22},
+                                      {256u, (size_t)1 << 26}})) {
+        const unsigned bins = c.bins;
+        const size_t n = c.n;
         KernelDesc d = desc((const void *)e_shist, (unsigned)(n / 4096), 256);
         d.int_ops = 50;
         Access sh = real_warp("shared", 16, bins, 4096, 16);
@@ -386,7 +451,7 @@ static void run_atomics(Held &h) {
         d.accesses = {acc("shared", "store", 1, 4, 1), acc("global", "load", 16, 4, 1, 16), sh,
                       acc("shared", "load", bins / 256.0, 4, 1), gl};
         Stats s = time_cold(h, [&] { e_shist<<<n / 4096, 256>>>((const unsigned *)h.A, h.c.scratch, bins - 1); });
-        add_case(h, "histogram_shared_" + sz(bins) + "bins", "histogram_shared", "everyday", d, s, "cold",
+        add_case(h, hist_name("histogram_shared_", c), "histogram_shared", "everyday", d, s, "cold",
                  "\"bins\": " + sz(bins));
     }
 }
@@ -397,7 +462,8 @@ static void run_grids(Held &h) {
         int pts, n;
     };
     for (const St &t : sizes<St>(h, {{5, 1024}, {5, 4096}, {5, 8192}, {5, 16384}, {9, 4096}, {9, 8192}},
-                                 {{5, 1536}, {5, 3072}, {5, 6144}, {5, 12288}, {9, 2048}, {9, 6144}, {9, 12288}})) {
+                                 {{5, 1536}, {5, 3072}, {5, 6144}, {5, 12288}, {9, 2048}, {9, 6144}, {9, 12288}},
+                                 {{5, 768}, {5, 2048}, {5, 5120}, {5, 10240}, {9, 1024}, {9, 3072}, {9, 16384}})) {
         const void *fn = t.pts == 5 ? (const void *)e_stencil<5> : (const void *)e_stencil<9>;
         KernelDesc d = desc(fn, t.n / 32, 32, t.n / 8, 8);
         d.flops_fp32 = t.pts == 5 ? 6 : 10;
@@ -413,7 +479,8 @@ static void run_grids(Held &h) {
         });
         add_case(h, "stencil" + sz(t.pts) + "pt_" + sz(t.n) + "^2", "stencil2d", "everyday", d, s, "cold");
     }
-    for (int n : sizes<int>(h, {1024, 2048, 4096, 8192}, {1536, 3072, 6144, 12288})) {
+    /* naive: 12288 runs 2.3 ms, so confirm2's largest is 14336 (about 3.2 ms), not 16384 */
+    for (int n : sizes<int>(h, {1024, 2048, 4096, 8192}, {1536, 3072, 6144, 12288}, {512, 2560, 5120, 14336})) {
         KernelDesc d = desc((const void *)e_transpose_naive, n / 32, 32, n / 8, 8);
         d.int_ops = 10;
         d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, n)};
@@ -421,7 +488,7 @@ static void run_grids(Held &h) {
         Stats s = time_cold(h, [&] { e_transpose_naive<<<g, b>>>(h.A, h.O, n); });
         add_case(h, "transpose_naive_" + sz(n), "transpose", "everyday", d, s, "cold");
     }
-    for (int n : sizes<int>(h, {1024, 2048, 4096}, {1536, 3072, 6144, 12288})) {
+    for (int n : sizes<int>(h, {1024, 2048, 4096}, {1536, 3072, 6144, 12288}, {512, 2560, 8192, 16384})) {
         KernelDesc d = desc((const void *)e_transpose_tile, n / 32, 32, n / 32, 8);
         d.int_ops = 24;
         d.accesses = {acc("global", "load", 4, 4, 1, 4), acc("shared", "store", 4, 4, 1), acc("shared", "load", 4, 4, 33),
@@ -435,37 +502,51 @@ static void run_grids(Held &h) {
 
 static void run_indirect(Held &h) {
     const size_t n = (size_t)1 << 24;
-    /* n = 2^24 indices (64 MiB of h.idx); tables of 2^lg floats, lg in 18 .. 28 (h.A; h.O) */
-    std::vector<int> gathers = h.probe ? std::vector<int>{19, 22} : sizes<int>(h, {20, 24, 26, 28}, {18, 21, 23, 25, 27});
-    for (int lg : gathers) {
+    /* n = 2^24 indices (64 MiB of h.idx); tables of `entries` floats (any count: e_make_idx
+     * takes the index % entries): gathers read h.A (<= 2^28 entries, 1 GiB), scatters write h.O
+     * (<= 2^29, 2 GiB). Probes: tables of 2 and 16 MiB (L2-resident). */
+    const bool probe = h.set == SizeSet::probe;
+    std::vector<size_t> gathers = probe ? pow2({19, 22})
+                                        : sizes<size_t>(h, pow2({20, 24, 26, 28}), pow2({18, 21, 23, 25, 27}),
+                                                        {(size_t)6 << 18, (size_t)24 << 18, (size_t)48 << 18,
+                                                         (size_t)96 << 18, (size_t)768 << 18});
+    for (size_t entries : gathers) {
         if (!h.list_only) {
-            e_make_idx<<<n / 256, 256>>>(h.idx, n, 1u << lg, 77u + lg);
+            e_make_idx<<<n / 256, 256>>>(h.idx, n, (unsigned)entries, 77u + ilog2(entries));
             CK_LAUNCH();
         }
         KernelDesc d = desc((const void *)e_gather, n / 256, 256);
         d.int_ops = 8;
-        /* the table holds 2^lg entries (e_make_idx: % range) */
-        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 256, 1, -1, 1LL << lg),
+        /* the table holds `entries` elements (e_make_idx: % range) */
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 256, 1, -1, (long long)entries),
                       acc("global", "store", 1, 4, 1)};
         Stats s = time_cold(h, [&] { e_gather<<<n / 256, 256>>>(h.idx, h.A, h.O); });
-        add_case(h, "gather_random_table_" + sz((4ll << lg) >> 20) + "MiB", "gather", "everyday", d, s, "cold",
-                 "\"table_bytes\": " + sz(4ll << lg));
+        add_case(h, "gather_random_table_" + sz((4ll * entries) >> 20) + "MiB", "gather", "everyday", d, s, "cold",
+                 "\"table_bytes\": " + sz(4ll * entries));
     }
-    for (int lg : h.probe ? std::vector<int>{} : sizes<int>(h, {24, 26, 28}, {21, 23, 25, 27})) {
+    std::vector<size_t> scatters = probe ? pow2({19, 22})
+                                         : sizes<size_t>(h, pow2({24, 26, 28}), pow2({21, 23, 25, 27}),
+                                                         {(size_t)4 << 18, (size_t)24 << 18, (size_t)96 << 18,
+                                                          (size_t)1536 << 18});
+    for (size_t entries : scatters) {
         if (!h.list_only) {
-            e_make_idx<<<n / 256, 256>>>(h.idx, n, 1u << lg, 99u + lg);
+            e_make_idx<<<n / 256, 256>>>(h.idx, n, (unsigned)entries, 99u + ilog2(entries));
             CK_LAUNCH();
         }
         KernelDesc d = desc((const void *)e_scatter, n / 256, 256);
         d.int_ops = 8;
-        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 256)};
+        /* the store goes to a random element of a table of `entries` (e_make_idx: % range), as the
+         * gather's load comes from one: the table's size is the store's distinct_addresses */
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "load", 1, 4, 1),
+                      acc("global", "store", 1, 4, 256, 1, -1, (long long)entries)};
         Stats s = time_cold(h, [&] { e_scatter<<<n / 256, 256>>>(h.idx, h.A, h.O); });
-        add_case(h, "scatter_random_" + sz((4ll << lg) >> 20) + "MiB", "scatter", "everyday", d, s, "cold",
-                 "\"table_bytes\": " + sz(4ll << lg));
+        add_case(h, "scatter_random_" + sz((4ll * entries) >> 20) + "MiB", "scatter", "everyday", d, s, "cold",
+                 "\"table_bytes\": " + sz(4ll * entries));
     }
-    if (h.probe)
+    if (probe)
         return;
-    for (int iters : sizes<int>(h, {8, 32, 128, 512}, {4, 16, 64, 256, 1024})) { /* multiples of the unroll, 4 */
+    /* iters: multiples of the unroll, 4; 1024 runs 6.9 ms, so confirm2's largest is 640 (about 4.3 ms) */
+    for (int iters : sizes<int>(h, {8, 32, 128, 512}, {4, 16, 64, 256, 1024}, {12, 40, 96, 192, 640})) {
         KernelDesc d = desc((const void *)e_hash, n / 256, 256);
         /* e_hash's loop (x = hash32(x ^ j), kernels.cuh:33-39, unrolled 4)
          * by pipe: an iteration is 3 SHF.R and 3 LOP3 on the ALU (each
@@ -487,7 +568,8 @@ static void run_indirect(Held &h) {
         int rows, cols;
     };
     for (const Gv &g : sizes<Gv>(h, {{4096, 4096}, {8192, 8192}, {16384, 4096}, {2048, 32768}},
-                                 {{2048, 2048}, {12288, 12288}, {32768, 2048}, {1024, 65536}, {65536, 1024}})) {
+                                 {{2048, 2048}, {12288, 12288}, {32768, 2048}, {1024, 65536}, {65536, 1024}},
+                                 {{1024, 1024}, {4096, 11008}, {11008, 4096}, {8192, 28672}, {131072, 512}})) {
         KernelDesc d = desc((const void *)e_gemv, g.rows / 8, 256);
         double per = g.cols / 32.0;
         d.flops_fp32 = 2 * per + 5;
@@ -503,7 +585,7 @@ static void run_indirect(Held &h) {
 
 void run_everyday(Held &h) {
     if (!h.list_only) std::printf("== everyday\n");
-    if (h.probe) { /* fit probes: gathers from L2-resident tables alone */
+    if (h.set == SizeSet::probe) { /* fit probes: gathers from and scatters into L2-resident tables alone */
         run_indirect(h);
         return;
     }

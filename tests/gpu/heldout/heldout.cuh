@@ -12,13 +12,26 @@
  *    back-to-back launches over the same data (after 3 untimed), time / N;
  *    median of 5 such windows. For the L2-resident questions.
  *
- * --sizes heldout (the default) runs the held-out lists; --sizes confirm the
- * same kernel kinds at other sizes and parameters (a confirmation set: no
- * case shares a held-out case's name or parameters). */
+ * Size sets (--sizes), each a list of the same kernel kinds; no row of one
+ * shares a name or parameters with a row of another:
+ *  - heldout (the default): the held-out lists (fit / held-out split by
+ *    split.py);
+ *  - confirm: the same kinds at other sizes and parameters, an independent
+ *    confirmation set (measured 2026-12-02, after the held-out models were
+ *    fitted);
+ *  - confirm2: a second independent set, the same kinds at sizes and
+ *    parameters in neither the held-out nor the confirm lists, measured blind
+ *    after the model changes of 2026-12-07 (L2 write bandwidth, L2 request
+ *    rate, scatter tables);
+ *  - probe: fit probes alone: gathers from and scatters into tables of 2 and
+ *    16 MiB (L2-resident), L2 warm-write working sets of 12 and 24 MiB. */
 #ifndef SIMT_HELDOUT_CUH
 #define SIMT_HELDOUT_CUH
 
 #include "../micro/common.cuh"
+
+/* --sizes heldout | confirm | confirm2 | probe (see above) */
+enum class SizeSet { heldout, confirm, confirm2, probe };
 
 struct Held {
     Ctx c;
@@ -27,24 +40,33 @@ struct Held {
     float *A = nullptr, *B = nullptr, *Cb = nullptr, *D = nullptr; /* 1 GiB each, in c.pool */
     float *O = nullptr;                                            /* outputs: c.pool2 (2 GiB) */
     unsigned *idx = nullptr;                                       /* 256 MiB of indices */
-    bool confirm = false; /* --sizes confirm: the confirmation set's sizes, none a held-out case */
-    bool probe = false;   /* --sizes probe: fit probes (gathers from L2-resident tables) alone */
+    SizeSet set = SizeSet::heldout; /* --sizes */
     bool list_only = false; /* --list: print the case names, touch no CUDA */
 };
 
 /* --list: set before any case runs; desc() then skips cudaFuncGetAttributes */
 extern bool held_list_only;
 
-/* the held-out list, or under --sizes confirm the confirmation list */
+/* the chosen set's list: the held-out list, or under --sizes confirm the
+ * confirmation list, under --sizes confirm2 the second confirmation list.
+ * --sizes probe gets the held-out list: the kinds that take part in the probe
+ * set choose its cases themselves, and run_everyday / run_microbench run no
+ * other kind under it */
 template <typename T>
-std::vector<T> sizes(const Held &h, std::vector<T> heldout, std::vector<T> confirm) {
-    return h.confirm ? confirm : heldout;
+std::vector<T> sizes(const Held &h, std::vector<T> heldout, std::vector<T> confirm, std::vector<T> confirm2) {
+    switch (h.set) {
+        case SizeSet::confirm: return confirm;
+        case SizeSet::confirm2: return confirm2;
+        default: return heldout;
+    }
 }
 
 Stats time_cold(Held &h, const std::function<void()> &launch);
 Stats time_warm(Held &h, const std::function<void()> &launch, int n);
 
-/* one access, briefly */
+/* one access, briefly; distinct: the grid-wide number of distinct elements
+ * the access touches (a gather's or a scatter's table, a histogram's bins),
+ * written as distinct_addresses for a load, store or atomic alike; 0: not said */
 Access acc(const char *space, const char *op, double count, int element_bytes, long long stride,
            long long independent = 1, int repeats = -1, long long distinct = 0);
 

@@ -4,9 +4,13 @@
  * with its POST /v1/kernel body), each row also carrying "kind", "class"
  * and "timing". The fit / held-out split is added afterwards by split.py.
  *
- *   simt-heldout --out kernels-raw.json [--only everyday|micro] [--sizes heldout|confirm] [--list]
+ *   simt-heldout --out kernels-raw.json [--only everyday|micro] [--sizes heldout|confirm|confirm2|probe] [--list]
  * --sizes confirm: the confirmation set (the same kinds at other sizes);
- * --sizes probe: fit probes, gathers from tables of 2 and 16 MiB alone;
+ * --sizes confirm2: a second independent set (the same kinds at sizes and
+ *   parameters in neither the held-out nor the confirm lists), measured blind
+ *   after the model changes of 2026-12-07;
+ * --sizes probe: fit probes alone: gathers from and scatters into tables of 2
+ *   and 16 MiB, L2 warm-write working sets of 12 and 24 MiB;
  * --list: prints the chosen set's case names, one a line, without CUDA. */
 #include "heldout.cuh"
 
@@ -98,20 +102,24 @@ int main(int argc, char **argv) {
             only = argv[++i];
         else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc &&
                  (!std::strcmp(argv[i + 1], "heldout") || !std::strcmp(argv[i + 1], "confirm") ||
-                  !std::strcmp(argv[i + 1], "probe")))
+                  !std::strcmp(argv[i + 1], "confirm2") || !std::strcmp(argv[i + 1], "probe")))
             size_set = argv[++i];
         else if (!std::strcmp(argv[i], "--list"))
             list = true;
         else {
-            std::fprintf(stderr, "usage: %s [--out FILE] [--only everyday|micro] [--sizes heldout|confirm|probe] [--list]\n",
+            std::fprintf(stderr,
+                         "usage: %s [--out FILE] [--only everyday|micro] [--sizes heldout|confirm|confirm2|probe] "
+                         "[--list]\n",
                          argv[0]);
             return 1;
         }
     }
     Held h;
     Ctx &c = h.c;
-    h.confirm = size_set == "confirm";
-    h.probe = size_set == "probe";
+    h.set = size_set == "confirm"    ? SizeSet::confirm
+            : size_set == "confirm2" ? SizeSet::confirm2
+            : size_set == "probe"    ? SizeSet::probe
+                                     : SizeSet::heldout;
     if (list) {
         /* names only: no device is touched (sm_count sizes some grids, never a name) */
         h.list_only = held_list_only = true;

@@ -230,7 +230,16 @@ static void coalesce_case(Held &h, int stride, int offset) {
 /* coalesce_case: threads x 4 x stride elements <= 1 GiB of h.A (+ offset: the pool's 1 MiB slack);
  * store_4B: threads x 4 x 4 x stride bytes <= 2 GiB (h.O); banks: lane x stride < SMEM_WORDS (/ 2), no wrap */
 static void run_memory(Held &h) {
-    if (h.confirm) {
+    if (h.set == SizeSet::confirm2) {
+        for (int st : {9, 10, 20, 33, 96, 256}) coalesce_case<unsigned>(h, st, 0);
+        for (int st : {5, 6, 64}) coalesce_case<uint2>(h, st, 0);
+        for (int st : {5, 16, 32}) coalesce_case<uint4>(h, st, 0);
+        coalesce_case<unsigned>(h, 1, 3);
+        coalesce_case<unsigned>(h, 1, 16);
+        coalesce_case<unsigned>(h, 4, 1);
+        coalesce_case<uint2>(h, 2, 1);
+        coalesce_case<uint4>(h, 1, 2);
+    } else if (h.set == SizeSet::confirm) {
         for (int st : {5, 6, 7, 12, 24, 48, 128}) coalesce_case<unsigned>(h, st, 0);
         for (int st : {3, 8, 32}) coalesce_case<uint2>(h, st, 0);
         for (int st : {3, 4, 8}) coalesce_case<uint4>(h, st, 0);
@@ -245,7 +254,7 @@ static void run_memory(Held &h) {
         coalesce_case<unsigned>(h, 1, 1);
         coalesce_case<uint2>(h, 1, 1);
     }
-    for (int st : sizes<int>(h, {1, 4, 32}, {2, 8, 16, 64})) {
+    for (int st : sizes<int>(h, {1, 4, 32}, {2, 8, 16, 64}, {3, 5, 24, 128})) {
         size_t threads = std::min<size_t>((size_t)1 << 22, ((size_t)1 << 31) / ((size_t)16 * st) / 256 * 256);
         KernelDesc d = desc((const void *)m_store_stride, (unsigned)(threads / 256), 256);
         d.accesses = {acc("global", "store", 4, 4, st, 4)};
@@ -255,8 +264,9 @@ static void run_memory(Held &h) {
     }
     const int iters = 1024;
     for (int eb : {4, 8})
-        for (int st : eb == 4 ? sizes<int>(h, {1, 2, 3, 4, 8, 16, 32, 33}, {5, 6, 7, 12, 17, 31, 64, 128})
-                              : sizes<int>(h, {1, 2}, {3, 4, 16})) {
+        for (int st : eb == 4 ? sizes<int>(h, {1, 2, 3, 4, 8, 16, 32, 33}, {5, 6, 7, 12, 17, 31, 64, 128},
+                                           {9, 10, 15, 20, 24, 48, 65, 256})
+                              : sizes<int>(h, {1, 2}, {3, 4, 16}, {5, 8, 32})) {
             const void *fn = eb == 4 ? (const void *)m_banks<4> : (const void *)m_banks<8>;
             unsigned grid = h.c.sm_count * 4;
             KernelDesc d = desc(fn, grid, 256);
@@ -290,7 +300,27 @@ static void lat_case(Held &h, int warps_per_sm) {
 
 /* warps_per_sm: 1 .. 32 (one block of 32 w), or a multiple of 32 (blocks of 1024); 128 MiB read */
 static void run_latency(Held &h) {
-    if (h.confirm) {
+    if (h.set == SizeSet::confirm2) {
+        for (int w : {5, 10, 20, 28}) {
+            lat_case<unsigned, 1>(h, w);
+            lat_case<unsigned, 2>(h, w);
+            lat_case<unsigned, 4>(h, w);
+            lat_case<unsigned, 8>(h, w);
+            lat_case<unsigned, 16>(h, w);
+        }
+        lat_case<unsigned, 16>(h, 2);
+        lat_case<unsigned, 16>(h, 32);
+        for (int w : {1, 12, 64}) {
+            lat_case<uint4, 2>(h, w);
+            lat_case<uint4, 8>(h, w);
+        }
+        for (int w : {2, 8, 32}) {
+            lat_case<uint2, 2>(h, w);
+            lat_case<uint2, 8>(h, w);
+        }
+        return;
+    }
+    if (h.set == SizeSet::confirm) {
         for (int w : {3, 6, 12, 24}) {
             lat_case<unsigned, 1>(h, w);
             lat_case<unsigned, 2>(h, w);
@@ -324,7 +354,7 @@ static void run_latency(Held &h) {
 
 static void run_compute(Held &h) {
     const unsigned full = h.c.sm_count * 8, block = 256;
-    for (int k : sizes<int>(h, {1, 2, 4, 8, 16, 32}, {3, 5, 6, 12, 20, 24})) { /* k <= 32: lane % k */
+    for (int k : sizes<int>(h, {1, 2, 4, 8, 16, 32}, {3, 5, 6, 12, 20, 24}, {7, 9, 14, 17, 28, 31})) { /* k <= 32 */
         const int iters = 64;
         KernelDesc d = desc((const void *)m_div, full, block);
         d.flops_fp32 = 2.0 * iters * 16 + 3;
@@ -343,6 +373,7 @@ static void run_compute(Held &h) {
         int iters;
     };
     const unsigned one = (unsigned)h.c.sm_count; /* one block of 128 per SM */
+    const unsigned two = 2 * one, four = 4 * one; /* two or four blocks of 128 per SM */
     const std::vector<F> confirm_fs = {
         {"fp32_fma_3chains", (const void *)m_fma<3>, 3, full, block, 0, 256},
         {"fp32_fma_6chains", (const void *)m_fma<6>, 6, full, block, 0, 128},
@@ -358,6 +389,21 @@ static void run_compute(Held &h) {
         {"sfu_ex2_8chains_1block_per_sm", (const void *)m_sfu<1>, 8, one, 128, 4, 64},
         {"int_imad_8chains_1block_per_sm", (const void *)m_int<0>, 8, one, 128, 5, 128},
         {"int_xorshift_8chains_1block_per_sm", (const void *)m_int<1>, 8, one, 128, 6, 128}};
+    const std::vector<F> confirm2_fs = {
+        {"fp32_fma_5chains", (const void *)m_fma<5>, 5, full, block, 0, 256},
+        {"fp32_fma_12chains", (const void *)m_fma<12>, 12, full, block, 0, 128},
+        {"fp32_fma_32chains", (const void *)m_fma<32>, 32, full, block, 0, 64},
+        {"fp32_fma_1chain_2blocks_per_sm", (const void *)m_fma<1>, 1, two, 128, 0, 512},
+        {"fp32_fma_4chains_2blocks_per_sm", (const void *)m_fma<4>, 4, two, 128, 0, 512},
+        {"fp32_fma_8chains_4blocks_per_sm", (const void *)m_fma<8>, 8, four, 128, 0, 256},
+        {"fp64_fma_3chains", (const void *)m_dfma<3>, 3, full, block, 1, 64},
+        {"fp64_fma_1chain_1block_per_sm", (const void *)m_dfma<1>, 1, one, 128, 1, 128},
+        {"fp64_fma_8chains_2blocks_per_sm", (const void *)m_dfma<8>, 8, two, 128, 1, 64},
+        {"sfu_rsqrt_8chains_2blocks_per_sm", (const void *)k_sfu, 8, two, 128, 2, 64},
+        {"sfu_sin_8chains_4blocks_per_sm", (const void *)m_sfu<0>, 8, four, 128, 3, 64},
+        {"sfu_ex2_8chains_2blocks_per_sm", (const void *)m_sfu<1>, 8, two, 128, 4, 64},
+        {"int_imad_8chains_4blocks_per_sm", (const void *)m_int<0>, 8, four, 128, 5, 128},
+        {"int_xorshift_8chains_2blocks_per_sm", (const void *)m_int<1>, 8, two, 128, 6, 128}};
     const std::vector<F> heldout_fs = {
         {"fp32_fma_1chain", (const void *)m_fma<1>, 1, full, block, 0, 512},
         {"fp32_fma_2chains", (const void *)m_fma<2>, 2, full, block, 0, 256},
@@ -373,7 +419,7 @@ static void run_compute(Held &h) {
         {"sfu_ex2_8chains", (const void *)m_sfu<1>, 8, full, block, 4, 64},
         {"int_imad_8chains", (const void *)m_int<0>, 8, full, block, 5, 128},
         {"int_xorshift_8chains", (const void *)m_int<1>, 8, full, block, 6, 128}};
-    for (const F &f : h.confirm ? confirm_fs : heldout_fs) {
+    for (const F &f : sizes<F>(h, heldout_fs, confirm_fs, confirm2_fs)) {
         KernelDesc d = desc(f.fn, f.grid, f.block);
         double ops = (double)f.iters * 8 * f.chains;
         if (f.kind == 0) d.flops_fp32 = 2 * ops + f.chains;
@@ -409,13 +455,17 @@ static void run_compute(Held &h) {
                     if (f.chains == 2) m_fma<2><<<f.grid, f.block>>>((float *)h.O, f.iters);
                     if (f.chains == 3) m_fma<3><<<f.grid, f.block>>>((float *)h.O, f.iters);
                     if (f.chains == 4) m_fma<4><<<f.grid, f.block>>>((float *)h.O, f.iters);
+                    if (f.chains == 5) m_fma<5><<<f.grid, f.block>>>((float *)h.O, f.iters);
                     if (f.chains == 6) m_fma<6><<<f.grid, f.block>>>((float *)h.O, f.iters);
                     if (f.chains == 8) m_fma<8><<<f.grid, f.block>>>((float *)h.O, f.iters);
+                    if (f.chains == 12) m_fma<12><<<f.grid, f.block>>>((float *)h.O, f.iters);
                     if (f.chains == 16) m_fma<16><<<f.grid, f.block>>>((float *)h.O, f.iters);
+                    if (f.chains == 32) m_fma<32><<<f.grid, f.block>>>((float *)h.O, f.iters);
                     break;
                 case 1:
                     if (f.chains == 1) m_dfma<1><<<f.grid, f.block>>>((double *)h.O, f.iters);
                     if (f.chains == 2) m_dfma<2><<<f.grid, f.block>>>((double *)h.O, f.iters);
+                    if (f.chains == 3) m_dfma<3><<<f.grid, f.block>>>((double *)h.O, f.iters);
                     if (f.chains == 4) m_dfma<4><<<f.grid, f.block>>>((double *)h.O, f.iters);
                     if (f.chains == 8) m_dfma<8><<<f.grid, f.block>>>((double *)h.O, f.iters);
                     if (f.chains == 16) m_dfma<16><<<f.grid, f.block>>>((double *)h.O, f.iters);
@@ -431,11 +481,15 @@ static void run_compute(Held &h) {
     }
 }
 
-/* per = mib x 2^16 / threads must be whole: mib < 4, or a multiple of 4; reads h.A, writes h.O */
+/* per = mib x 2^16 / threads must be whole: mib < 4, or a multiple of 4; reads h.A, writes h.O.
+ * --sizes probe: the warm writes of 12 and 24 MiB alone (fit probes) */
 static void run_l2(Held &h) {
     const int n_back = 20;
-    const std::vector<int> also_cold = sizes<int>(h, {8, 32}, {12, 40});
-    for (int mib : sizes<int>(h, {2, 8, 16, 32, 48, 64, 128, 512}, {1, 4, 12, 24, 40, 56, 96, 256})) {
+    const bool probe = h.set == SizeSet::probe;
+    const std::vector<int> also_cold = sizes<int>(h, {8, 32}, {12, 40}, {20, 44});
+    for (int mib : probe ? std::vector<int>{}
+                         : sizes<int>(h, {2, 8, 16, 32, 48, 64, 128, 512}, {1, 4, 12, 24, 40, 56, 96, 256},
+                                      {3, 20, 28, 36, 44, 60, 72, 192})) {
         const bool two = std::find(also_cold.begin(), also_cold.end(), mib) != also_cold.end();
         for (int cold = 0; cold < (two ? 2 : 1); cold++) {
             size_t words = ((size_t)mib << 20) / 16;
@@ -453,7 +507,7 @@ static void run_l2(Held &h) {
                      cold ? "cold" : "warm_back_to_back_" + sz(n_back), "\"working_set_bytes\": " + sz((long long)mib << 20));
         }
     }
-    for (int mib : sizes<int>(h, {8, 32}, {4, 16, 48})) {
+    for (int mib : probe ? std::vector<int>{12, 24} : sizes<int>(h, {8, 32}, {4, 16, 48}, {2, 40, 64})) {
         size_t words = ((size_t)mib << 20) / 16;
         size_t threads = std::min<size_t>((size_t)1 << 18, words);
         int per = (int)(words / threads);
@@ -473,11 +527,14 @@ static void run_launch(Held &h) {
         unsigned grid, block;
         bool empty;
     };
+    /* m_tiny: grid x block words <= 64 MiB of scratch */
     for (const L &l : sizes<L>(h,
                                {{"launch_empty_1x32", 1, 32, true}, {"launch_store_1x32", 1, 32, false},
                                 {"launch_store_132x256", (unsigned)h.c.sm_count, 256, false}},
                                {{"launch_empty_1x1024", 1, 1024, true}, {"launch_empty_264x256", 264, 256, true},
-                                {"launch_store_1x256", 1, 256, false}, {"launch_store_528x128", 528, 128, false}})) {
+                                {"launch_store_1x256", 1, 256, false}, {"launch_store_528x128", 528, 128, false}},
+                               {{"launch_empty_1x256", 1, 256, true}, {"launch_empty_1056x128", 1056, 128, true},
+                                {"launch_store_1x64", 1, 64, false}, {"launch_store_2048x256", 2048, 256, false}})) {
         KernelDesc d = desc(l.empty ? (const void *)k_empty : (const void *)m_tiny, l.grid, l.block);
         if (!l.empty) d.accesses = {acc("global", "store", 1, 4, 1)};
         d.int_ops = l.empty ? 0 : 4;
@@ -493,6 +550,10 @@ static void run_launch(Held &h) {
 
 void run_microbench(Held &h) {
     if (!h.list_only) std::printf("== microbenchmarks\n");
+    if (h.set == SizeSet::probe) { /* fit probes: L2 warm-write working sets alone */
+        run_l2(h);
+        return;
+    }
     run_launch(h);
     run_memory(h);
     run_latency(h);

@@ -5,7 +5,15 @@
 # medians, and with a sleep kernel before each launch), simt-heldout (the
 # held-out kernels), gemm_heldout.py (the held-out GEMMs), simt-calibrate
 # (run 5), then split.py. Everything lands in $OUT/results.tgz and logs.tgz.
+#
+# SIZES=confirm or SIZES=confirm2 (default heldout) instead times that
+# independent kernel set alone (simt-heldout --sizes $SIZES, nvidia-smi meta
+# before and after) and finishes it with confirm_kernels.py --set $SIZES into
+# $R/$SIZES/kernels.json (no calibrate, micro or GEMM runs); SIZES=probe times
+# the fit probes alone into $R/kernels-probe-raw.json.
 set -u
+SIZES=${SIZES:-heldout}
+case "$SIZES" in heldout | confirm | confirm2 | probe) ;; *) echo "SIZES=$SIZES: heldout, confirm, confirm2 or probe" >&2; exit 1 ;; esac
 O=${OUT:-/tmp/simt-out}
 R=/tmp/simt-res
 L=/tmp/simt-res/logs
@@ -33,6 +41,23 @@ if ldd "$BIN/simt-calibrate" | grep -q "not found"; then
 fi
 cp -f "$BIN"/ptxas-*.txt "$R/" 2>/dev/null
 pack
+
+if [ "$SIZES" != heldout ]; then
+    stamp "kernel set $SIZES"
+    raw="$R/kernels-$SIZES-raw.json"
+    timeout 150 "$BIN/simt-heldout" --sizes "$SIZES" --out "$raw" > "$L/$SIZES.log" 2>&1; tail -n 3 "$L/$SIZES.log"
+    python3 tests/gpu/gpu_meta.py > "$R/meta-after.json"
+    if [ "$SIZES" != probe ]; then
+        python3 tests/gpu/heldout/confirm_kernels.py "$raw" "$R/meta-before.json" "$R/meta-after.json" \
+            "$BIN/ptxas-heldout.txt" "$R/$SIZES/kernels.json" --set "$SIZES" 2>&1 | tail -n 3
+    fi
+    nvidia-smi > "$L/smi-end.txt" 2>&1
+    kill "$sampler" 2>/dev/null
+    stamp end
+    pack
+    ls -la "$O"
+    exit 0
+fi
 
 stamp "calibrate run 4"
 timeout 150 "$BIN/simt-calibrate" --yaml "$R/calibrate-run4.yaml" --json "$R/calibrate-run4.json" > "$L/calibrate-run4.log" 2>&1

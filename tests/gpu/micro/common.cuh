@@ -38,7 +38,7 @@ struct Access {
     long long independent = 1;
     std::vector<long long> lane_addresses;
     int repeats = -1;                 /* index of an earlier access read again; -1: none */
-    long long distinct_addresses = 0; /* atomics: grid-wide distinct addresses; 0: not said */
+    long long distinct_addresses = 0; /* grid-wide distinct elements (atomics, tables read or written); 0: not said */
 };
 
 /* What one launch is, in the API's words. */
