@@ -255,6 +255,9 @@ static const char *figure_note(const struct simt_figure_set *set, enum simt_figu
     case SIMT_FIGURE_STAND_IN:
         return id == SIMT_FIG_DRAM_COPY_BANDWIDTH
                    ? "no copy figure: read and write combined with no bus-turnaround cost"
+               : id == SIMT_FIG_L2_WRITE_BANDWIDTH ? "no L2 write figure: the L2 read figure stands in"
+               : id == SIMT_FIG_LAUNCH_INTERVAL
+                   ? "no back-to-back figure: the single launch's overhead stands in"
                    : "no write figure: the DRAM read figure stands in";
     case SIMT_FIGURE_DERIVED:
         return "the datasheet per-clock rate at the measured clock";

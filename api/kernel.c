@@ -73,7 +73,8 @@ static const struct simt_api_field access_fields[] = {
     SIMT_ROW_NUMBER(
         "distinct_addresses", 0, 1.0, 1e15, 0.0, A, distinct_addresses,
         "Atomics: over how many addresses the whole grid's atomics of this access spread; a global "
-        "load: how many distinct elements of a table the whole grid reads."),
+        "load: how many distinct elements of a table the whole grid reads; a global store: how many "
+        "distinct elements of a table the whole grid writes (a scatter's)."),
     SIMT_WARP_ROW_ELEMENT_BYTES(0),
     SIMT_WARP_ROW_STRIDE,
     SIMT_WARP_ROW_OFFSET,
@@ -327,7 +328,7 @@ static void write_advice(struct simt_jsonw *w, const struct simt_kernel_request 
 /* What the kernel model assumed (simt_kernel_result.assumed), in the order
  * the answer lists them. */
 static const struct {
-    unsigned bit;
+    simt_kernel_assumed bit;
     const char *text;
 } kernel_assumed[] = {
     {SIMT_KERNEL_ASSUMED_COLD_DRAM,
@@ -368,6 +369,18 @@ static const struct {
      "int_ops take issue slots and the INT32 pipe (int32_ops_per_s); they are off the dependent chain"},
     {SIMT_KERNEL_ASSUMED_PARTIAL_STORE, "a store that leaves part of each DRAM granule unwritten is a "
                                         "read-modify-write: the granule is read, merged and written back"},
+    {SIMT_KERNEL_ASSUMED_STORE_TABLE,
+     "stores over distinct_addresses that fit in L2 are written there (the slices allocate the lines "
+     "without reading DRAM); the dirty table is written back after the launch"},
+    {SIMT_KERNEL_ASSUMED_PARTIAL_SECTOR_STORE,
+     "a store that writes part of an L2 sector costs the slice two requests: it reads the sector, merges "
+     "and writes it"},
+    {SIMT_KERNEL_ASSUMED_L2_REQUESTS,
+     "L2 hits take a slice request per line a warp touches (l2_requests_per_s): scattered sectors cost "
+     "a request each, whatever their bytes"},
+    {SIMT_KERNEL_ASSUMED_NO_L2_REQUEST_RATE,
+     "scattered L2 hits, but the GPU record has no measured l2_requests_per_s: priced by their bytes "
+     "alone, which is optimistic"},
     {SIMT_KERNEL_ASSUMED_NO_INT_PIPE,
      "int_ops: the GPU record has no INT32 figure; they take issue slots only"},
     {SIMT_KERNEL_ASSUMED_INT_MUL_PIPE, "int_mul_ops run on the FMA pipe (int32_mul_ops_per_clock_per_sm) and "

@@ -171,6 +171,9 @@ static const struct simt_hwdb_field fields[] = {
     M(dram_write_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),
     M(dram_copy_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e14),
     M(dram_row_activations_per_s, DOUBLE, 1e7, 1e13),
+    M(l2_write_bandwidth_bytes_per_s, DOUBLE, 1e9, 1e15),
+    M(l2_requests_per_s, DOUBLE, 1e8, 1e14),
+    M(launch_interval_s, DOUBLE, 1e-8, 1e-2),
 
     /* --- achievable fractions of datasheet figures (issue 11) --- */
     A(dram_bandwidth, DOUBLE),

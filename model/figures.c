@@ -103,6 +103,9 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_XGMI_BANDWIDTH] = "xgmi_bandwidth_bytes_per_s",
     [SIMT_FIG_TENSOR_BOOST_WINDOW] = "tensor_boost_window_s",
     [SIMT_FIG_TENSOR_SINGLE_CALL] = "tensor_single_call_ratio",
+    [SIMT_FIG_L2_WRITE_BANDWIDTH] = "l2_write_bandwidth_bytes_per_s",
+    [SIMT_FIG_L2_REQUESTS] = "l2_requests_per_s",
+    [SIMT_FIG_LAUNCH_INTERVAL] = "launch_interval_s",
     SIMT_DTYPE_LIST(TENSOR_NAME) SIMT_DTYPE_LIST(SPARSE_NAME)};
 
 /* The database field a user would fill in to supply a missing figure. */
@@ -134,6 +137,9 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_XGMI_BANDWIDTH] = "xgmi_bandwidth_bytes_per_s",
     [SIMT_FIG_TENSOR_BOOST_WINDOW] = "tensor_boost_window_s",
     [SIMT_FIG_TENSOR_SINGLE_CALL] = "tensor_single_call_ratio",
+    [SIMT_FIG_L2_WRITE_BANDWIDTH] = "measured_l2_write_bandwidth_bytes_per_s",
+    [SIMT_FIG_L2_REQUESTS] = "measured_l2_requests_per_s",
+    [SIMT_FIG_LAUNCH_INTERVAL] = "measured_launch_interval_s",
     SIMT_DTYPE_LIST(DENSE_FIELD) SIMT_DTYPE_LIST(SPARSE_NAME)};
 
 static int valid_id(enum simt_figure_id id)
@@ -264,6 +270,23 @@ void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_
         out->source[SIMT_FIG_DRAM_COPY_BANDWIDTH] = SIMT_FIGURE_STAND_IN;
     }
     pick(out, SIMT_FIG_DRAM_ROW_ACTIVATIONS, gpu->measured_dram_row_activations_per_s, 0.0);
+    /* L2 by direction and by request: measured only. Stores the L2 keeps
+     * move at the write figure, the read figure standing in where the card
+     * has none; the request rate, where absent, is not limited. */
+    pick(out, SIMT_FIG_L2_WRITE_BANDWIDTH, gpu->measured_l2_write_bandwidth_bytes_per_s, 0.0);
+    if (out->source[SIMT_FIG_L2_WRITE_BANDWIDTH] == SIMT_FIGURE_ABSENT &&
+        out->value[SIMT_FIG_L2_BANDWIDTH] > 0.0) {
+        out->value[SIMT_FIG_L2_WRITE_BANDWIDTH] = out->value[SIMT_FIG_L2_BANDWIDTH];
+        out->source[SIMT_FIG_L2_WRITE_BANDWIDTH] = SIMT_FIGURE_STAND_IN;
+    }
+    pick(out, SIMT_FIG_L2_REQUESTS, gpu->measured_l2_requests_per_s, 0.0);
+    /* back-to-back launches: measured only; the single launch stands in */
+    pick(out, SIMT_FIG_LAUNCH_INTERVAL, gpu->measured_launch_interval_s, 0.0);
+    if (out->source[SIMT_FIG_LAUNCH_INTERVAL] == SIMT_FIGURE_ABSENT &&
+        out->value[SIMT_FIG_LAUNCH_OVERHEAD] > 0.0) {
+        out->value[SIMT_FIG_LAUNCH_INTERVAL] = out->value[SIMT_FIG_LAUNCH_OVERHEAD];
+        out->source[SIMT_FIG_LAUNCH_INTERVAL] = SIMT_FIGURE_STAND_IN;
+    }
     out->value[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_DRAM_INTERLEAVE_BYTES;
     out->source[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_FIGURE_DOCUMENTED;
     interconnect(gpu, out);
@@ -374,8 +397,12 @@ const char *simt_figure_api_source(const struct simt_figure_set *set, enum simt_
     case SIMT_FIGURE_SCALED_MEASURED:
         return "scaled_measured";
     case SIMT_FIGURE_STAND_IN:
-        /* the DRAM read figure stands in (the copy: read and write, whose
+        /* the read figure stands in (the copy: read and write, whose
          * own source is the read's when it stands in too) */
+        if (id == SIMT_FIG_L2_WRITE_BANDWIDTH)
+            return simt_figure_api_source(set, SIMT_FIG_L2_BANDWIDTH);
+        if (id == SIMT_FIG_LAUNCH_INTERVAL)
+            return simt_figure_api_source(set, SIMT_FIG_LAUNCH_OVERHEAD);
         return simt_figure_api_source(set, id == SIMT_FIG_DRAM_COPY_BANDWIDTH &&
                                                    set->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] !=
                                                        SIMT_FIGURE_STAND_IN
@@ -426,6 +453,10 @@ int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id 
     case SIMT_FIGURE_STAND_IN:
         how = id == SIMT_FIG_DRAM_COPY_BANDWIDTH
                   ? "no measured copy figure: read and write combined with no bus-turnaround cost"
+              : id == SIMT_FIG_L2_WRITE_BANDWIDTH
+                  ? "no measured L2 write figure: the L2 bandwidth figure stands in"
+              : id == SIMT_FIG_LAUNCH_INTERVAL
+                  ? "no measured back-to-back interval: the single launch's overhead stands in"
                   : "no measured write figure: the DRAM bandwidth figure stands in";
         break;
     case SIMT_FIGURE_ACHIEVABLE:
@@ -444,7 +475,7 @@ int simt_figure_describe(const struct simt_figure_set *set, enum simt_figure_id 
     case SIMT_FIGURE_DATASHEET:
         how = (id == SIMT_FIG_SHARED_BANDWIDTH || (id >= SIMT_FIG_FP32 && id <= SIMT_FIG_ISSUE))
                   ? "datasheet per-clock rate at boost clock"
-              : id >= SIMT_FIG_TENSOR_BOOST_WINDOW
+              : id == SIMT_FIG_TENSOR_BOOST_WINDOW || id == SIMT_FIG_TENSOR_SINGLE_CALL
                   ? "the record's figure, not measured on this card: its sources say whose it is"
                   : "datasheet";
         break;

@@ -108,6 +108,15 @@ enum simt_figure_id {
                                    * the board's power limit pulls the clock down */
     SIMT_FIG_TENSOR_SINGLE_CALL,  /* tensor_single_call_ratio: that boosted rate over the sustained one
                                    * (the tensor figures'), for the kernels that reach the power limit */
+    SIMT_FIG_L2_WRITE_BANDWIDTH,  /* l2_write_bandwidth_bytes_per_s, chip, stores that stay in L2;
+                                   * without a measured one the L2 figure stands in */
+    SIMT_FIG_L2_REQUESTS,         /* l2_requests_per_s, chip: requests the L2's slices take a second
+                                   * (a tag lookup each, one line or one sector of it); measured only
+                                   * (absent otherwise: the model then prices L2 hits by bytes alone
+                                   * and says so) */
+    SIMT_FIG_LAUNCH_INTERVAL,     /* launch_interval_s: the GPU's time per launch of kernels queued back
+                                   * to back (the next one's launch overlaps the one before); without a
+                                   * measured one launch_overhead_s stands in */
     SIMT_FIG_COUNT
 };
 

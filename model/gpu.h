@@ -222,6 +222,11 @@ struct simt_gpu_spec {
     double measured_dram_row_activations_per_s;       /* DRAM rows opened per second: reads that share no
                                                        * row with another (simt-calibrate: 8-byte reads
                                                        * 1 KiB apart), reads per second */
+    double measured_l2_write_bandwidth_bytes_per_s;   /* stores that stay in L2 (simt-calibrate: a 16 MiB
+                                                       * buffer written over and over) */
+    double measured_l2_requests_per_s;                /* requests the L2 slices take a second: 4-byte
+                                                       * reads at random from an L2-resident buffer */
+    double measured_launch_interval_s;                /* per launch of empty kernels queued back to back */
 
     /* --- achievable: of a datasheet figure, the fraction real code reaches
      * (0..1, 0 when not given). Data, each with its source in the database:

@@ -111,14 +111,14 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
             return fail(diag, SIMT_EINVAL, field,
                         "depends_on must name an earlier access (0..this index - 1)");
         }
-        /* atomics: the addresses they contend for; global loads: the table
-         * the whole grid reads (kernel_cost.c) */
+        /* atomics: the addresses they contend for; global loads and stores:
+         * the table the whole grid reads or writes (kernel_cost.c) */
         if ((a->distinct_addresses > 0.0 || a->distinct_addresses < 0.0) &&
-            (a->op == SIMT_OP_STORE || (a->op == SIMT_OP_LOAD && a->space != SIMT_SPACE_GLOBAL) ||
-             !(a->distinct_addresses >= 1.0) || !isfinite(a->distinct_addresses))) {
+            ((a->op != SIMT_OP_ATOMIC && a->space != SIMT_SPACE_GLOBAL) || !(a->distinct_addresses >= 1.0) ||
+             !isfinite(a->distinct_addresses))) {
             snprintf(field, sizeof field, "per_thread.accesses[%d].distinct_addresses", i);
             return fail(diag, SIMT_EINVAL, field,
-                        "distinct_addresses is for atomics and global loads and must be >= 1");
+                        "distinct_addresses is for atomics and global loads and stores and must be >= 1");
         }
         if (a->pattern.lanes != lanes) {
             snprintf(field, sizeof field, "per_thread.accesses[%d]", i);
@@ -131,255 +131,6 @@ static int validate(const struct simt_gpu_spec *gpu, const struct simt_kernel_re
             return fail(diag, SIMT_EINVAL, field, inner.message);
         }
     }
-    return SIMT_OK;
-}
-
-/* The per-warp demands at each center for a phase with `active_sms` SMs
- * sharing DRAM and `resident_warps` warps on each; divergence multiplies
- * what the warp issues. */
-static void demands(const struct warp_cost *w, const struct rates *r, double serialization, int active_sms,
-                    double resident_warps, double *d)
-{
-    double dram_share = r->dram_bytes_per_s / active_sms;
-    double port = r->l2_bytes_per_s / r->sms;
-    /* the SM's share of DRAM, priced by the read/write mix, and its port
-     * into L2, which carries bytes whatever their direction: one SM cannot
-     * take more than its port (the port caps bytes, not read-equivalents,
-     * so a faster DRAM never makes a port-bound SM slower) */
-    d[C_DRAM] = fmax(simt_kernel_dram_read_equivalent_bytes(w, r) / (dram_share / r->clock_hz),
-                     w->dram_bytes / (port / r->clock_hz));
-    d[C_ROWS] =
-        r->dram_rows_per_s > 0.0 ? w->dram_rows / (r->dram_rows_per_s / active_sms / r->clock_hz) : 0.0;
-    /* The SM's path to L2 moves one line request per line_bytes / port
-     * seconds however few of the line's sectors it carries: the measured L2
-     * bandwidth is lines of four sectors, and a request for one sector of a
-     * line (a scattered load or store) costs the same slot. */
-    d[C_L2] = w->l2_lines * r->line_bytes / (port / r->clock_hz);
-    d[C_DATA] = serialization * w->data_wavefronts;
-    d[C_ISSUE] = serialization * w->instructions / r->issue_per_cycle;
-    d[C_FP32] = r->fp32_per_cycle > 0.0 ? serialization * r->lanes * w->fp32_flops / r->fp32_per_cycle : 0.0;
-    d[C_FP64] = r->fp64_per_cycle > 0.0 ? serialization * r->lanes * w->fp64_flops / r->fp64_per_cycle : 0.0;
-    d[C_FP16] = r->fp16_per_cycle > 0.0 ? serialization * r->lanes * w->fp16_flops / r->fp16_per_cycle : 0.0;
-    d[C_SFU] = r->sfu_per_cycle > 0.0 ? serialization * r->lanes * w->sfu_ops / r->sfu_per_cycle : 0.0;
-    d[C_CONSTANT] =
-        r->constant_per_cycle > 0.0 ? serialization * w->constant_requests / r->constant_per_cycle : 0.0;
-    d[C_INT32] = r->int32_per_cycle > 0.0 ? serialization * r->lanes * w->int_ops / r->int32_per_cycle : 0.0;
-    /* integer multiply-adds issue on the FMA pipe's heavy half (IMAD): their
-     * own rate, and they take FP32 issue from the FMA pipe as a whole */
-    d[C_IMAD] =
-        r->int_mul_per_cycle > 0.0 ? serialization * r->lanes * w->int_mul_ops / r->int_mul_per_cycle : 0.0;
-    if (r->fp32_per_cycle > 0.0)
-        d[C_FP32] += serialization * r->lanes * 2.0 * w->int_mul_ops / r->fp32_per_cycle;
-    /* a slice serves the requests of every SM issuing them one after
-     * another: the SM's share of its time is the slice cycles times the SMs */
-    d[C_ATOMIC] = w->contended_atomics * active_sms;
-    d[C_ATOMIC_UNITS] =
-        r->atomics_per_s > 0.0 ? w->atomic_ops / (r->atomics_per_s / active_sms / r->clock_hz) : 0.0;
-    d[C_TENSOR] = simt_kernel_tensor_demand(w, r, serialization, resident_warps);
-    d[C_LAUNCH] = w->launch_cycles;
-    d[C_BARRIER] = serialization * w->barrier_cycles;
-}
-
-struct phase {
-    double cycles; /* time for the resident warps to finish */
-    double delay;  /* one stream's latency per lifetime, loaded */
-    double dram_utilisation;
-    double alone;      /* time one warp would take with the SM to itself */
-    double cycle_time; /* one stream's mean round, queueing included */
-    double memory_residence;
-};
-
-/* The SM's network as the solver takes it: the centers the warp uses
- * (demand > 0), at most SIMT_MVA_MAX_CENTERS of them; where a warp uses
- * more, the least used join the delay (a center far from busy costs its
- * service time and little queueing). memory_at: where C_DRAM, C_ROWS and
- * C_L2 went, -1 when unused. */
-struct network {
-    struct simt_mva_center centers[SIMT_MVA_MAX_CENTERS];
-    int count;
-    double folded_delay; /* the demand of the centers that joined the delay */
-    int memory_at[3];
-};
-
-static void build_network(const struct simt_mva_center *all, struct network *net)
-{
-    int used[C_COUNT];
-    int n = 0;
-    for (int k = 0; k < C_COUNT; k++)
-        if (all[k].demand > 0.0)
-            used[n++] = k;
-    net->folded_delay = 0.0;
-    while (n > SIMT_MVA_MAX_CENTERS) {
-        int least = 0;
-        for (int i = 1; i < n; i++)
-            if (all[used[i]].demand < all[used[least]].demand)
-                least = i;
-        net->folded_delay += all[used[least]].demand;
-        used[least] = used[--n];
-    }
-    net->count = n;
-    for (int j = 0; j < 3; j++)
-        net->memory_at[j] = -1;
-    for (int i = 0; i < n; i++) {
-        net->centers[i] = all[used[i]];
-        if (used[i] <= C_L2) /* C_DRAM, C_ROWS, C_L2 */
-            net->memory_at[used[i]] = i;
-    }
-}
-
-/* One MVA solve of the SM's network (the per-stream demands) at DRAM
- * utilisation u: the loads that miss wait W(u) more per round in DRAM bank
- * queues. Fills m and the delay used. */
-static int solve_at(const struct warp_cost *w, const struct rates *r, double serialization,
-                    const struct network *net, double customers, double u, struct simt_mva_result *m,
-                    double *delay_out)
-{
-    /* each bank an M/M/1 server busy one row cycle per access: W = tRC u / (1 - u) */
-    double wait = r->dram_row_cycle * u / (1.0 - u);
-    double delay = serialization * (w->memory_delay_cycles + w->dram_queue_rounds * wait +
-                                    w->alu_delay_cycles + w->sync_delay_cycles) +
-                   w->slot_delay_cycles + net->folded_delay;
-    *delay_out = delay;
-    if (net->count == 0) {
-        /* a pure delay: each warp on its own */
-        memset(m, 0, sizeof *m);
-        m->throughput = customers / delay;
-        m->cycle_time = delay;
-        return SIMT_OK;
-    }
-    return simt_mva_solve(net->centers, net->count, delay, customers, m);
-}
-
-/* Blocks in step. The SM's resident blocks are alike and start together,
- * so they pass their barriers together: while they wait at one (and read
- * what the others wrote) none of them has loads in flight, and the SM's
- * memory work does not go on behind its barrier phases the way the
- * network, which lets every warp wait on its own, would have it. The wave
- * then takes its memory phase (every resident warp in the network, the
- * barrier waits left out) plus its barrier phases one after the other.
- * At each barrier the resident blocks' warps reach the SM's one barrier
- * unit together, and the last block's wait includes the other blocks'
- * arrivals (barrier_cycles_per_warp each), in proportion as their loads
- * came back together: at DRAM utilisation u the burst's replies are spread
- * over a drain that keeps the DRAM busy a fraction u of the time, so the
- * arrivals coincide a fraction 1 - u of it. Shuffles keep no warps in
- * step: their waits stay in the memory phase. H200 (kblock_probe.json,
- * tree rows, fit data): median |error| 14.5% -> 8.4% (69 rows closer, 7
- * further; 256-thread blocks of 20 barriers with the SM full -34% -> -4%,
- * 128-thread blocks of 9 barriers sixteen resident -10% -> +28%); bare
- * barriers (no memory phase) unchanged. Fit half: softmax_65536x256 -28%
- * -> +3%, layernorm_16384x1024 -20% -> -2%, reduce_sum_2^26 -16% -> -7%,
- * softmax_8192x2048 +7% -> +20% (it runs at a copy's rate: there the
- * barriers do hide). Only where the warp has both barriers and memory
- * work; *cycles 0 where it does not apply. */
-static int lockstep_cycles(const struct warp_cost *w, const struct rates *r, double serialization,
-                           const struct simt_mva_center *centers, double customers, double warps, double u,
-                           double *cycles)
-{
-    *cycles = 0.0;
-    int memory = 0;
-    for (int k = C_DRAM; k <= C_L2; k++)
-        memory |= centers[k].demand > 0.0;
-    if (!(w->barrier_delay_cycles > 0.0) || !memory)
-        return SIMT_OK;
-    struct simt_mva_center rest[C_COUNT];
-    memcpy(rest, centers, sizeof rest);
-    rest[C_BARRIER].demand = 0.0; /* its arrivals are priced in the barrier phase below */
-    struct network net;
-    build_network(rest, &net);
-    double wait = r->dram_row_cycle * u / (1.0 - u);
-    double delay =
-        serialization * (w->memory_delay_cycles + w->dram_queue_rounds * wait + w->alu_delay_cycles) +
-        w->slot_delay_cycles + net.folded_delay;
-    struct simt_mva_result m;
-    int rc = simt_mva_solve(net.centers, net.count, delay, customers, &m);
-    if (rc != SIMT_OK)
-        return rc;
-    double others = fmax(warps - w->block_warps, 0.0) * (1.0 - u);
-    *cycles =
-        customers / m.throughput + serialization * (w->barrier_delay_cycles + w->barrier_cycles * others);
-    return SIMT_OK;
-}
-
-/* Time for `warps` resident warps per SM to finish one lifetime each, with
- * `active_sms` SMs sharing DRAM. The DRAM utilisation and the loaded latency
- * it causes are solved together (bisection on u: the utilisation the
- * network reaches at latency W(u) must be u). */
-static int run_phase(const struct warp_cost *w, const struct rates *r, double serialization, int active_sms,
-                     double warps, struct phase *out)
-{
-    double d[C_COUNT];
-    demands(w, r, serialization, active_sms, warps, d);
-    double streams = w->load_rounds > 0.0 ? w->load_count / w->load_rounds : 1.0;
-    if (streams < 1.0)
-        streams = 1.0;
-    double total = serialization * (w->memory_delay_cycles + w->alu_delay_cycles + w->sync_delay_cycles);
-    for (int k = 0; k < C_COUNT; k++)
-        total += d[k] / streams;
-    memset(out, 0, sizeof *out);
-    /* the latency term: the warps' own work alone; the slot's idle time
-     * around each block is the launcher's, reported under launch */
-    out->alone = total;
-    total += w->slot_delay_cycles;
-    if (total <= 0.0)
-        return SIMT_OK;
-    double customers = warps * streams;
-    if (customers > SIMT_MVA_MAX_CUSTOMERS)
-        customers = SIMT_MVA_MAX_CUSTOMERS;
-    /* bytes of DRAM per warp-cycle of the network, as a fraction of the chip's DRAM per SM-cycle */
-    double dram_per_warp =
-        simt_kernel_dram_read_equivalent_bytes(w, r) * active_sms * r->clock_hz / r->dram_bytes_per_s;
-    /* the network is the same at every u; only the delay moves */
-    struct simt_mva_center centers[C_COUNT];
-    for (int k = 0; k < C_COUNT; k++) {
-        centers[k].demand = d[k] / streams;
-        /* the DRAM share only caps throughput here: its queueing is the banks' W(u) */
-        centers[k].scv = k == C_L2 ? 1.0 : 0.0;
-    }
-    struct network net;
-    build_network(centers, &net);
-    struct simt_mva_result m;
-    double delay = 0.0;
-    double lo = 0.0, hi = 1.0;
-    int rc = solve_at(w, r, serialization, &net, customers, 0.0, &m, &delay);
-    if (rc != SIMT_OK)
-        return rc;
-    double u0 = m.throughput / streams * dram_per_warp;
-    if (w->dram_queue_rounds > 0.0 && u0 > 0.0) {
-        /* the solve at lo is kept as lo moves (the one at 0 to start):
-         * the answer is that solve, not a repeat of it */
-        struct simt_mva_result at_lo = m;
-        double delay_lo = delay;
-        for (int it = 0; it < 48; it++) {
-            double u = 0.5 * (lo + hi);
-            if ((rc = solve_at(w, r, serialization, &net, customers, u, &m, &delay)) != SIMT_OK)
-                return rc;
-            if (m.throughput / streams * dram_per_warp > u) {
-                lo = u;
-                at_lo = m;
-                delay_lo = delay;
-            } else {
-                hi = u;
-            }
-        }
-        m = at_lo;
-        delay = delay_lo;
-        out->dram_utilisation = lo;
-    } else {
-        out->dram_utilisation = u0;
-    }
-    out->cycles = customers / m.throughput;
-    double lock = 0.0;
-    if ((rc = lockstep_cycles(w, r, serialization, centers, customers, warps, out->dram_utilisation,
-                              &lock)) != SIMT_OK)
-        return rc;
-    if (lock > out->cycles)
-        out->cycles = lock;
-    out->cycle_time = m.cycle_time;
-    out->delay = delay;
-    for (int j = 0; j < 3; j++)
-        if (net.memory_at[j] >= 0)
-            out->memory_residence += m.residence[net.memory_at[j]];
     return SIMT_OK;
 }
 
@@ -401,8 +152,8 @@ static const char *occupancy_field(const char *model_field)
 
 /* DRAM and L2: bandwidths by direction, row activations, latencies. */
 static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
-                             int has_writes, struct rates *r, simt_figure_mask *used, unsigned *assumed,
-                             struct simt_diag *diag)
+                             int has_writes, struct rates *r, simt_figure_mask *used,
+                             simt_kernel_assumed *assumed, struct simt_diag *diag)
 {
     int rc;
     if ((rc = need(figures, SIMT_FIG_DRAM_BANDWIDTH, used, &r->dram_bytes_per_s, diag)) != SIMT_OK ||
@@ -422,6 +173,12 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
             r->direction_figures = 1; /* used once the launch is known to write */
         }
     }
+    /* L2 stores and requests: measured only (the L2 figure stands in for
+     * the writes; without a request rate, requests are not limited) */
+    r->l2_write_bytes_per_s = simt_figure_get(figures, SIMT_FIG_L2_WRITE_BANDWIDTH);
+    if (!(r->l2_write_bytes_per_s > 0.0))
+        r->l2_write_bytes_per_s = r->l2_bytes_per_s;
+    r->l2_requests_per_s = simt_figure_get(figures, SIMT_FIG_L2_REQUESTS);
     /* row activations: measured only; without the figure they are not limited */
     r->dram_interleave = simt_figure_get(figures, SIMT_FIG_DRAM_INTERLEAVE);
     if (!(r->dram_interleave > 0.0))
@@ -456,7 +213,7 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
 
 /* The arithmetic pipes the request uses, their latency, and the launch. */
 static int read_pipes(const struct simt_figure_set *figures, const struct simt_kernel_request *req,
-                      double per_cycle, struct rates *r, simt_figure_mask *used, unsigned *assumed,
+                      double per_cycle, struct rates *r, simt_figure_mask *used, simt_kernel_assumed *assumed,
                       struct simt_diag *diag)
 {
     int rc;
@@ -493,9 +250,14 @@ static int read_pipes(const struct simt_figure_set *figures, const struct simt_k
             *used |= SIMT_FIG_BIT(SIMT_FIG_INT32);
         }
     }
-    r->launch_s = simt_figure_get(figures, SIMT_FIG_LAUNCH_OVERHEAD);
+    /* an l2_warm launch follows the one before back to back: the GPU
+     * takes it while that one runs, and what it costs is the interval
+     * between queued launches (the single launch's figure where the card
+     * has no measured one) */
+    enum simt_figure_id launch = req->l2_warm ? SIMT_FIG_LAUNCH_INTERVAL : SIMT_FIG_LAUNCH_OVERHEAD;
+    r->launch_s = simt_figure_get(figures, launch);
     if (r->launch_s > 0.0)
-        *used |= SIMT_FIG_BIT(SIMT_FIG_LAUNCH_OVERHEAD);
+        *used |= SIMT_FIG_BIT(launch);
     else
         *assumed |= SIMT_KERNEL_ASSUMED_NO_LAUNCH;
     return SIMT_OK;
@@ -503,7 +265,7 @@ static int read_pipes(const struct simt_figure_set *figures, const struct simt_k
 
 static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
                       const struct simt_kernel_request *req, struct rates *r, simt_figure_mask *used,
-                      unsigned *assumed, struct simt_diag *diag)
+                      simt_kernel_assumed *assumed, struct simt_diag *diag)
 {
     memset(r, 0, sizeof *r);
     r->sms = gpu->sm_count;
@@ -630,7 +392,7 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
     double d[C_COUNT];
     double busiest_warps = ceil((double)res->blocks / r->sms) * res->warps_per_block;
     double resident_warps = (double)res->occupancy.active_blocks_per_sm * res->warps_per_block;
-    demands(w, r, s, r->sms, fmin(resident_warps, busiest_warps), d);
+    simt_kernel_demands(w, r, s, r->sms, fmin(resident_warps, busiest_warps), d);
     /* DRAM: its bus (bytes by direction) or its row activations, whichever is busier */
     res->breakdown_s[SIMT_BOUND_DRAM] =
         warps_total * simt_kernel_dram_read_equivalent_bytes(w, r) / r->dram_bytes_per_s;
@@ -743,6 +505,16 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     if (r.direction_figures && w.dram_write_bytes > 0.0)
         res.figures_used |=
             SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
+    if (w.l2_write_lines > 0.0)
+        res.figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_WRITE_BANDWIDTH);
+    if (w.scattered_hits) {
+        if (r.l2_requests_per_s > 0.0) {
+            res.figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_REQUESTS);
+            res.assumed |= SIMT_KERNEL_ASSUMED_L2_REQUESTS;
+        } else {
+            res.assumed |= SIMT_KERNEL_ASSUMED_NO_L2_REQUEST_RATE;
+        }
+    }
     simt_kernel_tensor_cost_warp(req, &r, &w, &res.assumed);
     if (w.tensor_cycles > 0.0 &&
         fmin(shape.resident_warps, ceil((double)res.blocks / r.sms) * res.warps_per_block) < r.sub_partitions)
@@ -769,7 +541,8 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     memset(&ph, 0, sizeof ph);
     double alone = 0.0; /* the latency term: each wave's warps as if alone */
     if (full_waves > 0) {
-        if ((rc = run_phase(&w, &r, s, r.sms, (double)(resident * res.warps_per_block), &ph)) != SIMT_OK)
+        if ((rc = simt_kernel_run_phase(&w, &r, s, r.sms, (double)(resident * res.warps_per_block), &ph)) !=
+            SIMT_OK)
             return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
         cycles += (double)full_waves * ph.cycles;
         alone += (double)full_waves * ph.alone;
@@ -781,8 +554,8 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
         if (full_waves > 0 && active == r.sms && tail_blocks == resident) {
             /* the tail fills every SM as a full wave does: the same phase */
             tail = ph;
-        } else if ((rc = run_phase(&w, &r, s, active, (double)(tail_blocks * res.warps_per_block), &tail)) !=
-                   SIMT_OK) {
+        } else if ((rc = simt_kernel_run_phase(&w, &r, s, active, (double)(tail_blocks * res.warps_per_block),
+                                               &tail)) != SIMT_OK) {
             return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
         }
         cycles += tail.cycles;
@@ -850,7 +623,7 @@ static void advise_occupancy(const struct simt_gpu_spec *gpu, const struct simt_
     const struct simt_occupancy_result *occ = &res->occupancy;
     struct rates rates;
     simt_figure_mask rates_used = 0;
-    unsigned rates_assumed = 0;
+    simt_kernel_assumed rates_assumed = 0;
     if (occ->occupancy < 1.0 && (occ->limiters & (SIMT_LIMIT_REGISTERS | SIMT_LIMIT_SHARED)) &&
         read_rates(gpu, figures, req, &rates, &rates_used, &rates_assumed, NULL) == SIMT_OK) {
         v = *req;

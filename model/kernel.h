@@ -224,6 +224,7 @@ struct simt_kernel_advice {
 };
 
 /* assumption bits */
+typedef uint64_t simt_kernel_assumed;
 #define SIMT_KERNEL_ASSUMED_NO_REUSE                                                                         \
     (1u << 0) /* a strided global access in a one-row block: its sectors serve no other warp */
 #define SIMT_KERNEL_ASSUMED_ROW_REUSE                                                                        \
@@ -282,6 +283,19 @@ struct simt_kernel_advice {
 #define SIMT_KERNEL_ASSUMED_TENSOR_FEW_WARPS                                                                 \
     (1u << 30) /* fewer warps resident per SM than warp schedulers: the pipe reaches warps / schedulers */
 
+#define SIMT_KERNEL_ASSUMED_L2_REQUESTS                                                                      \
+    (1ull << 32) /* L2 hits take a slice request each (measured request rate): scattered sectors cost more   \
+                    than their bytes */
+#define SIMT_KERNEL_ASSUMED_NO_L2_REQUEST_RATE                                                               \
+    (1ull << 33) /* scattered L2 hits, but no measured L2 request rate for this GPU: priced by bytes alone   \
+                  */
+#define SIMT_KERNEL_ASSUMED_STORE_TABLE                                                                      \
+    (1ull << 34) /* stores over distinct_addresses that fit in L2: written there, the lines written back     \
+                    once after the launch */
+#define SIMT_KERNEL_ASSUMED_PARTIAL_SECTOR_STORE                                                             \
+    (1ull << 35) /* a store hit that writes part of a sector: the slice reads the sector, merges, writes it  \
+                    (two requests) */
+
 struct simt_kernel_result {
     struct simt_occupancy_result occupancy;
     double time_s; /* launch + execution */
@@ -310,7 +324,7 @@ struct simt_kernel_result {
     int advice_count;
     struct simt_kernel_advice advice[SIMT_KERNEL_MAX_ADVICE]; /* best first */
     simt_figure_mask figures_used;
-    unsigned assumed; /* SIMT_KERNEL_ASSUMED_* */
+    simt_kernel_assumed assumed; /* SIMT_KERNEL_ASSUMED_* */
 };
 
 /* Predicts one launch. Returns SIMT_OK and fills *out. SIMT_EINVAL for a

@@ -20,7 +20,7 @@
  * granules), the sectors for strided ones (shared with the block's other
  * rows in a multi-row block). Fills *co. */
 static int dram_bytes_of(const struct simt_gpu_spec *gpu, const struct simt_kernel_access *a, int rows,
-                         struct simt_coalescing_result *co, double *dram, unsigned *assumed,
+                         struct simt_coalescing_result *co, double *dram, simt_kernel_assumed *assumed,
                          struct simt_diag *diag)
 {
     int rc = simt_coalescing_compute(gpu, &a->pattern, co, diag);
@@ -56,16 +56,53 @@ struct table {
     double first_touch_bytes; /* DRAM bytes per warp: the table's lines, fetched once a launch */
 };
 
+/* A global access that hits in L2 (cost_global). */
+static void cost_l2_hit(const struct simt_kernel_access *a, const struct simt_coalescing_result *co,
+                        double useful, const struct rates *r, struct warp_cost *w,
+                        simt_kernel_assumed *assumed)
+{
+    /* A hit in L2: the SM's port carries the sectors it reads, no DRAM.
+     * Unlike a miss, which holds a whole line's slot while the L2
+     * allocates the line and fills it from DRAM (simt_kernel_demands), a
+     * hit needs no line; stores the L2 keeps move at its write figure.
+     * Behind the ports, each line a warp touches is a request the slice
+     * takes on its own (a tag lookup): four sectors of a stream share one,
+     * a scattered sector has one to itself, so random sector reads run at
+     * the request rate, about half the streaming byte rate (H200: the
+     * gather fit probes of 2 and 16 MiB tables, 118.5 and 127.8 us, where
+     * bytes alone price 85 us). A store that writes part of a sector is two
+     * requests: the slice reads the sector, merges the bytes and writes it
+     * back (its ECC covers the whole sector), which simt-calibrate's random
+     * 4-byte stores into an L2-resident buffer show as half the rate of its
+     * random reads. */
+    double lines = a->count * (double)co->sector_bytes_moved / r->line_bytes;
+    w->l2_bytes += a->count * (double)co->sector_bytes_moved;
+    w->l2_lines += lines;
+    w->useful_bytes += a->count * useful;
+    double requests = a->count * (double)co->cache_lines;
+    if (a->op == SIMT_OP_STORE) {
+        w->l2_write_lines += lines;
+        if (useful < (double)co->sector_bytes_moved) {
+            requests *= 2.0;
+            *assumed |= SIMT_KERNEL_ASSUMED_PARTIAL_SECTOR_STORE;
+        }
+    }
+    w->l2_requests += requests;
+    if ((double)co->cache_lines * r->line_bytes > 1.000001 * (double)co->sector_bytes_moved)
+        w->scattered_hits = 1;
+}
+
 /* One global (or local) access of a warp served at `level`: its L1 and L2
  * traffic, its DRAM bytes and rows, and the latency of one round of it. */
 static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel_access *a, int rows,
                        enum level level, double independent, double rounds, const struct rates *r,
-                       struct warp_cost *w, unsigned *assumed, double *latency, struct simt_diag *diag)
+                       struct warp_cost *w, simt_kernel_assumed *assumed, double *latency,
+                       struct simt_diag *diag)
 {
     struct simt_coalescing_result co;
     int is_load = a->op == SIMT_OP_LOAD;
     double dram = 0.0;
-    unsigned reuse_assumed = 0;
+    simt_kernel_assumed reuse_assumed = 0;
     int rc = dram_bytes_of(gpu, a, rows, &co, &dram, &reuse_assumed, diag);
     if (rc != SIMT_OK)
         return rc;
@@ -80,21 +117,7 @@ static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel
     double useful = (double)co.useful_bytes;
     int64_t stride = a->pattern.lane_stride_elements;
     if (level == LEVEL_L2) {
-        /* a hit in L2: the SM's port carries the sectors it reads, no
-         * DRAM. Unlike a miss, which holds a whole line's slot while the L2
-         * allocates the line and fills it from DRAM (demands() in
-         * kernel.c), a hit needs no line: scattered 4-byte reads of a
-         * table resident in L2 run at the port's sector rate (H200: 2^24
-         * random reads of a 4 MiB table, gather_random_table_4MiB, in 122
-         * us with their index and output streams, 1.4e11 reads a second
-         * against the 6.0e10 line requests a second scattered misses
-         * reach). Not yet right: the fit probes of 2 and 16 MiB tables
-         * (tests/gpu/results/h200/kernels_probe_gather.json) take 118.5 and
-         * 127.8 us where this prices 85 us; random sector reads run at
-         * about 0.6 of L2's streaming rate, for a reason not yet found. */
-        w->l2_bytes += a->count * (double)co.sector_bytes_moved;
-        w->l2_lines += a->count * (double)co.sector_bytes_moved / r->line_bytes;
-        w->useful_bytes += a->count * useful;
+        cost_l2_hit(a, &co, useful, r, w, assumed);
         *latency = r->l2_latency;
         return SIMT_OK;
     }
@@ -149,6 +172,7 @@ static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel
     }
     w->l2_bytes += a->count * l2;
     w->l2_lines += a->count * co.cache_lines;
+    w->l2_requests += a->count * co.cache_lines;
     w->useful_bytes += a->count * useful;
     double miss = l2 > 0.0 ? fmin(1.0, dram / l2) : 1.0;
     /* A round of `independent` loads completes with the slowest of
@@ -169,8 +193,8 @@ static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel
  * and its lines' first touch; the round waits the mix of the two latencies. */
 static int cost_table(const struct simt_gpu_spec *gpu, const struct simt_kernel_access *a, int rows,
                       enum level level, const struct table *t, double independent, double rounds,
-                      const struct rates *r, struct warp_cost *w, unsigned *assumed, double *latency,
-                      struct simt_diag *diag)
+                      const struct rates *r, struct warp_cost *w, simt_kernel_assumed *assumed,
+                      double *latency, struct simt_diag *diag)
 {
     struct simt_kernel_access part = *a;
     double hit_latency = 0.0, miss_latency = 0.0;
@@ -270,7 +294,7 @@ static void place_table(const struct simt_kernel_access *a, const struct rates *
  * - else DRAM on first touch. */
 static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, enum level *levels,
-                          struct table *tables, unsigned *assumed, struct simt_diag *diag)
+                          struct table *tables, simt_kernel_assumed *assumed, struct simt_diag *diag)
 {
     double footprint[SIMT_KERNEL_MAX_ACCESSES] = {0}; /* sector bytes per warp */
     double fills[SIMT_KERNEL_MAX_ACCESSES] = {0};     /* DRAM accesses that fill a line */
@@ -282,7 +306,7 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
             continue;
         struct simt_coalescing_result co;
         double dram = 0.0;
-        unsigned ignored = 0;
+        simt_kernel_assumed ignored = 0;
         int rc = dram_bytes_of(gpu, a, shape->rows, &co, &dram, &ignored, diag);
         if (rc != SIMT_OK)
             return rc;
@@ -292,7 +316,7 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
                        ? r->line_bytes / fmax(r->dram_granularity, dram / (double)co.cache_lines)
                        : 1.0;
         if (a->repeats_of == 0)
-            launch_bytes += a->op == SIMT_OP_LOAD && a->distinct_addresses > 0.0
+            launch_bytes += a->op != SIMT_OP_ATOMIC && a->distinct_addresses > 0.0
                                 ? a->distinct_addresses * a->pattern.element_bytes
                                 : shape->warps_total * a->count * dram;
     }
@@ -309,6 +333,18 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
             place_table(a, r, shape, l1_free, fills[i], &levels[i], &tables[i]);
             if (warm && table_fits(a, r))
                 tables[i] = (struct table){1.0, 0.0};
+            continue;
+        }
+        /* A store table (a scatter's): the grid writes D elements at
+         * random. When they fit in L2 the slices allocate their lines on
+         * the write (no DRAM read: the sectors keep byte masks) and keep
+         * them; the dirty table goes back to DRAM after the launch. */
+        if (a->op == SIMT_OP_STORE && a->distinct_addresses > 0.0 && r->l2_bytes > 0.0 &&
+            a->distinct_addresses * a->pattern.element_bytes <= r->l2_bytes) {
+            levels[i] = LEVEL_L2;
+            tables[i].first_touch_bytes =
+                a->distinct_addresses * a->pattern.element_bytes / shape->warps_total;
+            *assumed |= SIMT_KERNEL_ASSUMED_STORE_TABLE;
             continue;
         }
         if (a->repeats_of > 0 && a->op != SIMT_OP_STORE) {
@@ -432,7 +468,7 @@ static double atomic_request_cycles(const struct simt_warp_access *p, const stru
  * 1024 lines 49 (55). Every request also takes a slot of the L2's atomic
  * line requests chip-wide (l2_atomics_per_clock). */
 static void contend(const struct simt_kernel_access *a, const struct rates *r, struct warp_cost *w,
-                    unsigned *assumed)
+                    simt_kernel_assumed *assumed)
 {
     if (a->op != SIMT_OP_ATOMIC || a->space != SIMT_SPACE_GLOBAL)
         return;
@@ -481,7 +517,7 @@ static void write_back_dirty(const struct rates *r, const struct launch_shape *s
 {
     if (!(r->l2_bytes > 0.0) || !(shape->warps_total > 0.0))
         return;
-    double fills = shape->warps_total * (w->dram_read_bytes + w->dram_write_bytes);
+    double fills = shape->warps_total * (w->dram_read_bytes + w->dram_write_bytes + w->l2_fill_bytes);
     double own = shape->warps_total * w->dram_write_bytes;
     double evicted = simt_cold_l2_write_back(r->l2_bytes, fills, own);
     if (!(evicted > 0.0))
@@ -575,7 +611,7 @@ static void cost_barriers(const struct simt_kernel_request *req, const struct ra
  * SM data path), each stated in the assumptions. */
 void simt_kernel_read_sync_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
                                  const struct simt_kernel_request *req, struct rates *r,
-                                 simt_figure_mask *used, unsigned *assumed)
+                                 simt_figure_mask *used, simt_kernel_assumed *assumed)
 {
     r->block_launch = gpu->block_launch_cycles;
     if (req->barriers > 0.0) {
@@ -686,7 +722,7 @@ static void close_group(struct load_group *g, struct warp_cost *w)
 
 int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, struct warp_cost *w,
-                          unsigned *assumed, struct simt_diag *diag)
+                          simt_kernel_assumed *assumed, struct simt_diag *diag)
 {
     memset(w, 0, sizeof *w);
     w->block_warps = shape->warps_per_block;
@@ -726,6 +762,8 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
             else
                 rc = cost_global(gpu, a, shape->rows, levels[i], waited, rounds, r, w, assumed, &latency,
                                  diag);
+            if (a->op == SIMT_OP_STORE)
+                w->l2_fill_bytes += tables[i].first_touch_bytes; /* a store table's lines */
             if (rc != SIMT_OK)
                 return rc;
             first_latency[i] = latency;

@@ -32,9 +32,14 @@ enum center {
 struct warp_cost {
     double dram_bytes, l2_bytes, useful_bytes;
     double dram_read_bytes, dram_write_bytes; /* dram_bytes by direction (atomics count as reads) */
-    double dram_rows; /* DRAM rows it opens: interleave chunks its DRAM accesses touch */
-    int sparse;       /* some access opens more rows than its bytes fill */
-    double l2_lines;  /* line requests between the SM and L2 */
+    double dram_rows;      /* DRAM rows it opens: interleave chunks its DRAM accesses touch */
+    int sparse;            /* some access opens more rows than its bytes fill */
+    double l2_lines;       /* line requests between the SM and L2, in lines' worth of the port */
+    double l2_write_lines; /* the part of l2_lines that stores leave in L2 (at the L2 write figure) */
+    double l2_requests;    /* requests the L2 slices take: one per line a warp access touches, two
+                              where a store hit writes part of a sector */
+    double l2_fill_bytes;  /* L2 lines a store table allocates (no DRAM read), per warp */
+    int scattered_hits;    /* some L2 hit carries less than a line a request */
     double data_wavefronts, shared_wavefronts, l1_wavefronts;
     double constant_requests;
     double instructions;
@@ -64,6 +69,8 @@ struct rates {
     int sms;
     int lanes;
     double dram_bytes_per_s, l2_bytes_per_s;
+    double l2_write_bytes_per_s; /* stores the L2 keeps; the L2 figure where the card has none */
+    double l2_requests_per_s;    /* slice requests a second, chip; 0 = not limited (figure absent) */
     double dram_write_bytes_per_s, dram_copy_bytes_per_s; /* copy: read + written bytes per second */
     int direction_figures;  /* the two above are the GPU's figures, not the read figure standing in */
     double dram_rows_per_s; /* row activations per second, chip; 0 = not limited (figure absent) */
@@ -117,11 +124,30 @@ double simt_kernel_dram_read_equivalent_bytes(const struct warp_cost *w, const s
 /* Reads the barrier, shuffle and block-launch figures into r (kernel_cost.c). */
 void simt_kernel_read_sync_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
                                  const struct simt_kernel_request *req, struct rates *r,
-                                 simt_figure_mask *used, unsigned *assumed);
+                                 simt_figure_mask *used, simt_kernel_assumed *assumed);
+
+/* One phase of the network (kernel_network.c): how long `warps` resident
+ * warps per SM take to finish a lifetime each, with `active_sms` SMs
+ * sharing DRAM. */
+struct phase {
+    double cycles; /* time for the resident warps to finish */
+    double delay;  /* one stream's latency per lifetime, loaded */
+    double dram_utilisation;
+    double alone;      /* time one warp would take with the SM to itself */
+    double cycle_time; /* one stream's mean round, queueing included */
+    double memory_residence;
+};
+
+/* The per-warp demand at each center, SM cycles (kernel_network.c). */
+void simt_kernel_demands(const struct warp_cost *w, const struct rates *r, double serialization,
+                         int active_sms, double resident_warps, double *d);
+
+int simt_kernel_run_phase(const struct warp_cost *w, const struct rates *r, double serialization,
+                          int active_sms, double warps, struct phase *out);
 
 /* Prices one warp's lifetime with the access models (kernel_cost.c). */
 int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, struct warp_cost *w,
-                          unsigned *assumed, struct simt_diag *diag);
+                          simt_kernel_assumed *assumed, struct simt_diag *diag);
 
 #endif

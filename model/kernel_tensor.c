@@ -54,7 +54,7 @@ int simt_kernel_tensor_read_rates(const struct simt_gpu_spec *gpu, const struct 
 }
 
 void simt_kernel_tensor_cost_warp(const struct simt_kernel_request *req, const struct rates *r,
-                                  struct warp_cost *w, unsigned *assumed)
+                                  struct warp_cost *w, simt_kernel_assumed *assumed)
 {
     w->tensor_cycles = 0.0;
     for (int d = 0; d < SIMT_DTYPE_COUNT; d++) {

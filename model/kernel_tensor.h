@@ -49,7 +49,7 @@ int simt_kernel_tensor_read_rates(const struct simt_gpu_spec *gpu, const struct 
  * (the warp's demand on the whole SM's pipe) and the MMA instructions'
  * issue slots in w->instructions; sets the TENSOR_PIPE assumption. */
 void simt_kernel_tensor_cost_warp(const struct simt_kernel_request *req, const struct rates *r,
-                                  struct warp_cost *w, unsigned *assumed);
+                                  struct warp_cost *w, simt_kernel_assumed *assumed);
 
 /* One warp's demand at the tensor pipe, cycles, with `resident_warps`
  * warps resident on its SM (fewer than the schedulers: each reaches only

@@ -305,6 +305,30 @@ __global__ void k_l2_write(uint4 *p, size_t n, int passes, unsigned v) {
                          "r"(v ^ 7u), "r"((unsigned)i));
 }
 
+/* L2 requests: 4-byte reads (or stores) of random words of an L2-resident
+ * buffer, .cg so every one reaches L2. Each lane's word lies on a line no
+ * other lane of its warp touches (almost always), so each lane is a request
+ * of one sector: the slices' request rate, not their bytes, is the limit.
+ * The addresses do not depend on the data, so the unrolled loads are in
+ * flight together. */
+__global__ void k_l2_random(unsigned *p, unsigned mask, int iters, unsigned seed, int store, unsigned *out) {
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned x = (t ^ seed) * 2654435761u + 12345u, acc = 0;
+#pragma unroll 8
+    for (int i = 0; i < iters; i++) {
+        x = x * 1664525u + 1013904223u;
+        unsigned *q = p + ((x >> 5) & mask);
+        if (store) {
+            asm volatile("st.global.cg.u32 [%0], %1;" ::"l"(q), "r"(x));
+        } else {
+            unsigned v;
+            asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(q));
+            acc ^= v;
+        }
+    }
+    if (acc == seed) out[0] = acc;
+}
+
 /* DRAM row activations: 8-byte reads `step` words apart, 4 independent loads
  * per thread (lane i of a warp reads word (t + j T) step). A read that shares
  * no DRAM row with another read in flight opens a row of its own, and HBM
@@ -796,6 +820,20 @@ int main(int argc, char **argv) {
     detail("l2_write_bytes_per_s", l2_write);
     detail("l2_buffer_bytes", (double)l2buf);
 
+    /* L2 requests: random 4-byte reads and stores over 8 MiB (resident: the
+     * untimed calls bring it in), 64 a thread at full occupancy */
+    const unsigned rnd_words = (8u << 20) / 4;
+    const int rnd_iters = 64;
+    const double rnd_accesses = (double)bw_blocks * bw_threads * rnd_iters;
+    unsigned *rbuf = (unsigned *)b;
+    double t_rr = time_median([&] { k_l2_random<<<bw_blocks, bw_threads>>>(rbuf, rnd_words - 1, rnd_iters, 0x5eedu, 0, scratch); }, 3, reps);
+    double t_rw = time_median([&] { k_l2_random<<<bw_blocks, bw_threads>>>(rbuf, rnd_words - 1, rnd_iters, 0x5eedu, 1, scratch); }, 3, reps);
+    double l2_requests = rnd_accesses / t_rr, l2_random_stores = rnd_accesses / t_rw;
+    progress("[3/9] L2 requests (random 4-byte accesses over 8 MiB, .cg): reads %.3g/s, stores %.3g/s (ratio %.2f)",
+             l2_requests, l2_random_stores, l2_requests / l2_random_stores);
+    detail("l2_random_reads_per_s", l2_requests);
+    detail("l2_random_stores_per_s", l2_random_stores);
+
     /* --- DRAM row activations: 2^22 8-byte reads a launch, spaced 128 B to
      * 2 KiB apart over a fresh region (4 launches back to back between two
      * events, so the launch overhead hides behind the work). At 1 KiB, the
@@ -1058,9 +1096,14 @@ int main(int argc, char **argv) {
         rtt.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     double launch_rtt = median(rtt);
+    /* (d) the GPU's own interval between back-to-back launches: 20 empty
+     * kernels, few enough that the host queues them all within the sleep
+     * kernel before them (the 2000 above outrun the host) */
+    double launch_interval = time_back_to_back([] { k_empty<<<1, 32>>>(); }, 20, g_quick ? 5 : 21);
+    detail("launch_back_to_back_queued_s", launch_interval);
     progress("[8/9] launch: %.3g s one empty kernel after a sleep kernel (kept), %.3g s per launch back to back, "
-             "%.3g s event pair with no sleep before, %.3g s host round trip",
-             launch_single, burst_s, launch_no_sleep, launch_rtt);
+             "%.3g s event pair with no sleep before, %.3g s host round trip, %.3g s per launch of 20 queued",
+             launch_single, burst_s, launch_no_sleep, launch_rtt, launch_interval);
     detail("launch_after_sleep_s", launch_single);
     detail("launch_event_timed_s", launch_no_sleep);
     detail("launch_back_to_back_s", burst_s);
@@ -1167,7 +1210,11 @@ int main(int argc, char **argv) {
         "over a 50 ms window after 0.5 s of that GEMM (kept in the details: sustained, power-limited); the "
         "figure is the best single-call rate over sizes and algorithms. Launch: median of 500 event pairs around one empty kernel right after a sleep "
         "kernel (the GPU's own cost of a launch the host queued in time); details also keep the per-launch "
-        "time of 2000 back-to-back empty kernels and an event pair with no sleep before. "
+        "time of 2000 back-to-back empty kernels and an event pair with no sleep before; launch_interval: "
+        "the per-launch time of 20 empty kernels queued behind a sleep kernel (median of 21 windows). L2 "
+        "write: the 16 MiB buffer written 64 times with st.global.cg. L2 requests: random 4-byte ld.global.cg "
+        "over an 8 MiB buffer, 64 a thread at full occupancy, reads per second (details: the same with "
+        "stores). "
         "Clock: clock64 over globaltimer under an FMA load. One second of FMA load before anything. Clocks and "
         "settings left as found.";
     double dram_bw = std::max(dram_read, std::max(dram_write, dram_copy));
@@ -1185,6 +1232,9 @@ int main(int argc, char **argv) {
                     {"clock_hz", num(clk)},
                     {"dram_write_bandwidth_bytes_per_s", num(dram_write)},
                     {"dram_copy_bandwidth_bytes_per_s", num(dram_copy)},
+                    {"l2_write_bandwidth_bytes_per_s", num(l2_write)},
+                    {"l2_requests_per_s", num(l2_requests)},
+                    {"launch_interval_s", num(launch_interval)},
                     {"method", quoted(method)},
                     {"date", quoted(date)},
                     {"device", quoted(prop.name)},

@@ -98,6 +98,53 @@ static const struct dram_row dram_rows[] = {
      SIMT_FIGURE_DOCUMENTED},
 };
 
+/* L2 by direction and by request, and back-to-back launches: measured only
+ * (the fixture's datasheet L2 is 8e12 B/s, its launch 2 us). */
+struct l2_row {
+    const char *name;
+    enum simt_figure_policy policy;
+    double measured_l2, measured_write, measured_requests, measured_interval;
+    enum simt_figure_id id;
+    double value;
+    enum simt_figure_source source;
+};
+
+static const struct l2_row l2_rows[] = {
+    {"l2 write stands in: datasheet", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_L2_WRITE_BANDWIDTH,
+     8e12, SIMT_FIGURE_STAND_IN},
+    {"l2 write stands in: measured read", SIMT_POLICY_PREFER_MEASURED, 6e12, 0, 0, 0,
+     SIMT_FIG_L2_WRITE_BANDWIDTH, 6e12, SIMT_FIGURE_STAND_IN},
+    {"l2 write measured", SIMT_POLICY_PREFER_MEASURED, 6e12, 3e12, 0, 0, SIMT_FIG_L2_WRITE_BANDWIDTH, 3e12,
+     SIMT_FIGURE_MEASURED},
+    {"datasheet policy: l2 write is the datasheet's", SIMT_POLICY_DATASHEET, 6e12, 3e12, 0, 0,
+     SIMT_FIG_L2_WRITE_BANDWIDTH, 8e12, SIMT_FIGURE_STAND_IN},
+    {"l2 requests absent", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_L2_REQUESTS, 0,
+     SIMT_FIGURE_ABSENT},
+    {"l2 requests measured", SIMT_POLICY_PREFER_MEASURED, 0, 0, 1.4e11, 0, SIMT_FIG_L2_REQUESTS, 1.4e11,
+     SIMT_FIGURE_MEASURED},
+    {"launch interval stands in", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 0, SIMT_FIG_LAUNCH_INTERVAL, 2e-6,
+     SIMT_FIGURE_STAND_IN},
+    {"launch interval measured", SIMT_POLICY_PREFER_MEASURED, 0, 0, 0, 1.5e-6, SIMT_FIG_LAUNCH_INTERVAL,
+     1.5e-6, SIMT_FIGURE_MEASURED},
+};
+
+START_TEST(test_l2_and_launch_figures)
+{
+    const struct l2_row *t = &l2_rows[_i];
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.measured_l2_bandwidth_bytes_per_s = t->measured_l2;
+    gpu.measured_l2_write_bandwidth_bytes_per_s = t->measured_write;
+    gpu.measured_l2_requests_per_s = t->measured_requests;
+    gpu.measured_launch_interval_s = t->measured_interval;
+    struct simt_figure_set set;
+    simt_figure_set_init(&gpu, t->policy, &set);
+    ck_assert_msg(fabs(simt_figure_get(&set, t->id) - t->value) <= 1e-9 * t->value, "%s: %g", t->name,
+                  simt_figure_get(&set, t->id));
+    ck_assert_msg(set.source[t->id] == t->source, "%s: source %s", t->name,
+                  simt_figure_source_name(set.source[t->id]));
+}
+END_TEST
+
 START_TEST(test_dram_directions)
 {
     const struct dram_row *t = &dram_rows[_i];
@@ -223,6 +270,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof rows / sizeof rows[0]));
     tcase_add_loop_test(tc, test_dram_directions, 0, (int)(sizeof dram_rows / sizeof dram_rows[0]));
+    tcase_add_loop_test(tc, test_l2_and_launch_figures, 0, (int)(sizeof l2_rows / sizeof l2_rows[0]));
     tcase_add_test(tc, test_names_and_require);
     tcase_add_loop_test(tc, test_achievable_rows, 0,
                         (int)(sizeof achievable_rows / sizeof achievable_rows[0]));

@@ -477,8 +477,10 @@ START_TEST(test_distinct_addresses)
     r = predict_on(&gpu, &req);
     ck_assert_msg(r.execution_s < 20e-6, "execution %.6g", r.execution_s);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE);
-    /* atomics and global loads spread over addresses, stores do not */
+    /* atomics and global loads and stores spread over addresses; shared
+     * loads and stores do not */
     req.accesses[0].op = SIMT_OP_STORE;
+    req.accesses[0].space = SIMT_SPACE_SHARED;
     struct simt_figure_set figures;
     simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
     struct simt_diag diag;

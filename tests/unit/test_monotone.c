@@ -51,6 +51,8 @@ static void scale(struct simt_gpu_spec *g, enum knob knob, double factor)
     case KNOB_L2:
         g->l2_bandwidth_bytes_per_s *= factor;
         g->measured_l2_bandwidth_bytes_per_s *= factor;
+        g->measured_l2_write_bandwidth_bytes_per_s *= factor;
+        g->measured_l2_requests_per_s *= factor;
         break;
     case KNOB_TENSOR:
         /* every type's rates, dense and 2:4 sparse, so that the narrow
@@ -83,6 +85,8 @@ enum question {
     Q_LATENCY_L2,
     Q_GEMM_NARROW,
     Q_GEMM_SPARSE,
+    Q_KERNEL_GATHER_L2,
+    Q_KERNEL_SCATTER_L2,
     Q_COUNT
 };
 static const char *const question_names[Q_COUNT] = {"gemm 8192^3",
@@ -95,7 +99,9 @@ static const char *const question_names[Q_COUNT] = {"gemm 8192^3",
                                                     "latency dram",
                                                     "latency l2",
                                                     "gemm 8192^3 in the GPU's narrowest type",
-                                                    "gemm 8192^3 2:4 sparse"};
+                                                    "gemm 8192^3 2:4 sparse",
+                                                    "kernel gather from a 4 MiB table",
+                                                    "kernel scatter into a 4 MiB table"};
 
 static int gemm_time_sparse(const struct simt_gpu_spec *g, int64_t m, int64_t n, int64_t k,
                             enum simt_dtype dtype, int sparse, double *time_s)
@@ -169,6 +175,34 @@ static int kernel_time(const struct simt_gpu_spec *g, int fma, double *time_s)
     return rc;
 }
 
+/* Random 4-byte reads of (or stores into) a 4 MiB table, the index stream
+ * beside them: L2 hits that are a request each. */
+static int table_time(const struct simt_gpu_spec *g, enum simt_op op, double *time_s)
+{
+    struct simt_kernel_request req;
+    simt_kernel_request_init(&req, g->warp_size);
+    req.grid[0] = 65536;
+    req.block[0] = 256;
+    req.registers_per_thread = 32;
+    req.access_count = 2;
+    for (int i = 0; i < 2; i++) {
+        struct simt_kernel_access *a = &req.accesses[i];
+        a->space = SIMT_SPACE_GLOBAL;
+        a->op = i == 0 ? SIMT_OP_LOAD : op;
+        a->count = 1.0;
+        a->independent = 1.0;
+        simt_warp_access_init(&a->pattern, g->warp_size, 4);
+    }
+    req.accesses[1].pattern.lane_stride_elements = 256;
+    req.accesses[1].distinct_addresses = (double)(1 << 20);
+    struct simt_figure_set figures;
+    simt_figure_set_init(g, SIMT_POLICY_PREFER_MEASURED, &figures);
+    static struct simt_kernel_result r; /* large */
+    int rc = simt_kernel_predict(g, &figures, &req, &r, NULL);
+    *time_s = r.time_s;
+    return rc;
+}
+
 /* Latency hiding answers a rate: its "time" here is 1 / achieved. */
 static int latency_time(const struct simt_gpu_spec *g, enum simt_latency_level level, double *time_s)
 {
@@ -211,6 +245,10 @@ static int answer(const struct simt_gpu_spec *g, enum question q, double *time_s
         return gemm_time(g, 8192, 8192, 8192, narrowest_dtype(g), time_s);
     case Q_GEMM_SPARSE:
         return gemm_time_sparse(g, 8192, 8192, 8192, tensor_dtype(g), 1, time_s);
+    case Q_KERNEL_GATHER_L2:
+        return table_time(g, SIMT_OP_LOAD, time_s);
+    case Q_KERNEL_SCATTER_L2:
+        return table_time(g, SIMT_OP_STORE, time_s);
     case Q_COUNT:
         break;
     }

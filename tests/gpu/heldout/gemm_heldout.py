@@ -110,11 +110,11 @@ def cases(seed=11):
 
 def confirmed_shapes():
     """(dtype, m, n, k) of every row of the confirmation sets measured so far
-    (results/h200/confirm/*.json): a later set leaves them out"""
+    (results/h200/confirm/gemm*.json): a later set leaves them out"""
     import glob
     here = os.path.dirname(os.path.abspath(__file__))
     shapes = set()
-    for f in glob.glob(os.path.join(here, "..", "results", "h200", "confirm", "*.json")):
+    for f in glob.glob(os.path.join(here, "..", "results", "h200", "confirm", "gemm*.json")):
         with open(f) as fh:
             shapes |= {(r["dtype"], r["m"], r["n"], r["k"]) for r in json.load(fh)["runs"]}
     return shapes
