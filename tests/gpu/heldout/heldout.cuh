@@ -24,7 +24,7 @@
  *    after the model changes of 2026-12-07 (L2 write bandwidth, L2 request
  *    rate, scatter tables);
  *  - probe: fit probes alone: gathers from and scatters into tables of 2 and
- *    16 MiB (L2-resident), L2 warm-write working sets of 12 and 24 MiB. */
+ *    16 MiB (L2-resident), L2 warm writes of 12, 24, 52 and 56 MiB and a warm read of 52 MiB. */
 #ifndef SIMT_HELDOUT_CUH
 #define SIMT_HELDOUT_CUH
 

@@ -482,12 +482,13 @@ static void run_compute(Held &h) {
 }
 
 /* per = mib x 2^16 / threads must be whole: mib < 4, or a multiple of 4; reads h.A, writes h.O.
- * --sizes probe: the warm writes of 12 and 24 MiB alone (fit probes) */
+ * --sizes probe: the warm read of 52 MiB and the warm writes of 12, 24, 52 and 56 MiB alone (fit
+ * probes: L2 writes, and where back-to-back reuse stops fitting) */
 static void run_l2(Held &h) {
     const int n_back = 20;
     const bool probe = h.set == SizeSet::probe;
     const std::vector<int> also_cold = sizes<int>(h, {8, 32}, {12, 40}, {20, 44});
-    for (int mib : probe ? std::vector<int>{}
+    for (int mib : probe ? std::vector<int>{52}
                          : sizes<int>(h, {2, 8, 16, 32, 48, 64, 128, 512}, {1, 4, 12, 24, 40, 56, 96, 256},
                                       {3, 20, 28, 36, 44, 60, 72, 192})) {
         const bool two = std::find(also_cold.begin(), also_cold.end(), mib) != also_cold.end();
@@ -507,7 +508,7 @@ static void run_l2(Held &h) {
                      cold ? "cold" : "warm_back_to_back_" + sz(n_back), "\"working_set_bytes\": " + sz((long long)mib << 20));
         }
     }
-    for (int mib : probe ? std::vector<int>{12, 24} : sizes<int>(h, {8, 32}, {4, 16, 48}, {2, 40, 64})) {
+    for (int mib : probe ? std::vector<int>{12, 24, 52, 56} : sizes<int>(h, {8, 32}, {4, 16, 48}, {2, 40, 64})) {
         size_t words = ((size_t)mib << 20) / 16;
         size_t threads = std::min<size_t>((size_t)1 << 18, words);
         int per = (int)(words / threads);
@@ -550,8 +551,13 @@ static void run_launch(Held &h) {
 
 void run_microbench(Held &h) {
     if (!h.list_only) std::printf("== microbenchmarks\n");
-    if (h.set == SizeSet::probe) { /* fit probes: L2 warm-write working sets alone */
+    if (h.set == SizeSet::probe) { /* fit probes: L2 warm working sets, 16-byte loads in flight per warp */
         run_l2(h);
+        lat_case<uint4, 4>(h, 2);
+        lat_case<uint4, 16>(h, 2);
+        lat_case<uint4, 8>(h, 3);
+        lat_case<uint4, 8>(h, 4);
+        lat_case<uint4, 8>(h, 6);
         return;
     }
     run_launch(h);
