@@ -6,10 +6,10 @@ the ptxas check of every row's registers and shared memory (as split.py does
 for the held-out set), and "split": "confirm" (or "confirm2") on every row:
 no row of either set is fitted.
 
-    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2]
+    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|probe]
 
 --set (default confirm) names the set: the raw file's meta "sizes" must say
-it, and it is every row's "split". For confirm2 the rows' names are checked
+it, and it is every row's "split" (probe: the fit probes, split "fit"). For confirm2 the rows' names are checked
 against the committed held-out and confirm files (tests/gpu/results/h200/
 heldout/kernels.json, confirm/kernels.json): none may be shared.
 """
@@ -42,10 +42,21 @@ SETS = {
                   "uses, " + TIMING.replace("timed as it is", "timed as they are") + ". Requests written from "
                   "each kernel's parameters by the same code as the held-out set's (the scatter rows' store "
                   "carries the table's elements as distinct_addresses, as the gather rows' load does).",
-        "purpose": "A second independent kernel set for issue 11: measured on the H200 after the model changes "
-                   "of 2026-12-07 (L2 write bandwidth, L2 request rate, scatter tables) were committed; "
-                   "compared with the model only after; no row fitted.",
+        "purpose": "A second independent kernel set for issue 11: measured on the H200 on 2026-12-07 in the same "
+                   "device call as simt-calibrate run 10 and the fit probes of that day, after the model's new "
+                   "terms (L2 write bandwidth, L2 request rate, scatter tables, back-to-back launch interval) "
+                   "were committed (93ac0cf) and before their H200 figures were set; compared with the model "
+                   "only after those figures and every rule fitted on the probes were committed; no row fitted.",
         "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json"],
+    },
+    "probe": {
+        "split": "fit",
+        "method": "simt-heldout --sizes probe (tests/gpu/heldout): the held-out set's kernel kinds at sizes no "
+                  "other set uses, " + TIMING.replace("timed as it is", "timed as they are") + ".",
+        "purpose": "Fit data for issue 11 (every row \"split\": \"fit\"): gathers from and scatters into "
+                   "L2-resident tables, L2 warm working sets near the L2's capacity, 16-byte loads of a few "
+                   "warps at ILP 4 to 16.",
+        "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json", "confirm/kernels2.json"],
     },
 }
 
@@ -92,7 +103,7 @@ def main():
         res = r["request"]["resources"]
         if (res["registers_per_thread"], res["static_shared_bytes"]) not in pairs:
             unmatched += 1
-        r["split"] = which
+        r["split"] = spec.get("split", which)
     k["meta"].update({
         "card": smi_b.get("name"), "driver": smi_b.get("driver_version"),
         "clocks_before": {x: smi_b.get(x) for x in smi_b if x.startswith("clocks")},
