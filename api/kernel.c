@@ -381,6 +381,9 @@ static const struct {
     {SIMT_KERNEL_ASSUMED_NO_L2_REQUEST_RATE,
      "scattered L2 hits, but the GPU record has no measured l2_requests_per_s: priced by their bytes "
      "alone, which is optimistic"},
+    {SIMT_KERNEL_ASSUMED_WARP_LINES,
+     "a round of loads touches more lines than one warp keeps in flight (warp_lines_in_flight): it goes out "
+     "in waves, each waiting its latency"},
     {SIMT_KERNEL_ASSUMED_NO_INT_PIPE,
      "int_ops: the GPU record has no INT32 figure; they take issue slots only"},
     {SIMT_KERNEL_ASSUMED_INT_MUL_PIPE, "int_mul_ops run on the FMA pipe (int32_mul_ops_per_clock_per_sm) and "

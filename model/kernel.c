@@ -197,6 +197,7 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->atomic_slice_lanes_per_cycle = gpu->l2_slice_atomic_lanes_per_clock;
     r->atomic_slice_bytes = gpu->l2_atomic_slice_bytes;
     r->sector_bytes = gpu->sector_bytes > 0 ? gpu->sector_bytes : 32;
+    r->warp_lines = gpu->warp_lines_in_flight > 0.0 ? gpu->warp_lines_in_flight : 0.0;
     r->dram_granularity = gpu->dram_access_granularity_bytes > 0 ? gpu->dram_access_granularity_bytes
                           : gpu->sector_bytes > 0                ? gpu->sector_bytes
                                                                  : 32;

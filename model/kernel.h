@@ -296,6 +296,9 @@ typedef uint64_t simt_kernel_assumed;
     (1ull << 35) /* a store hit that writes part of a sector: the slice reads the sector, merges, writes it  \
                     (two requests) */
 
+#define SIMT_KERNEL_ASSUMED_WARP_LINES                                                                       \
+    (1ull << 36) /* a round of loads touches more lines than a warp keeps in flight: it goes out in waves */
+
 struct simt_kernel_result {
     struct simt_occupancy_result occupancy;
     double time_s; /* launch + execution */

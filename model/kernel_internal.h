@@ -91,6 +91,7 @@ struct rates {
     double atomic_slice_lanes_per_cycle; /* lanes of one request a slice completes per SM clock; 0: none */
     double atomic_slice_bytes;           /* contiguous bytes per slice of an atomic set; 0: one slice */
     double sector_bytes;                 /* L2 sector: the unit a slice's atomic step updates */
+    double warp_lines;                   /* line requests a warp keeps in flight; 0: not limited */
     double tensor_per_cycle[SIMT_DTYPE_COUNT]; /* tensor flops per SM per cycle; 0: unused */
     int sub_partitions;                        /* warp schedulers per SM, one tensor unit each */
     double barrier_latency,

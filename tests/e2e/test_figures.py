@@ -123,11 +123,11 @@ class Figures(unittest.TestCase):
         self.assertEqual(used["source"], "override")
         self.assertEqual(used["value"], 3.0e12)
         # no measured counterpart: the new datasheet value times the fraction
-        body["gpu"] = {"base": "h100-sxm", "dram_bandwidth_bytes_per_s": 6.7e12}
+        body["gpu"] = {"base": "a100-sxm4-80gb", "dram_bandwidth_bytes_per_s": 4.0e12}
         used = self.post_ok("/v1/roofline", body)["figures_used"]["dram_bandwidth_bytes_per_s"]
         self.assertEqual(used["source"], "derived")
-        self.assertEqual(used["datasheet"], 6.7e12)
-        self.assertAlmostEqual(used["value"], 6.7e12 * used["fraction"], delta=1.0)
+        self.assertEqual(used["datasheet"], 4.0e12)
+        self.assertAlmostEqual(used["value"], 4.0e12 * used["fraction"], delta=1.0)
         # "figures": "datasheet" leaves the measured figure out, not the fraction
         body = {"gpu": "h200-sxm", "figures": "datasheet", "flops": 1.0e9, "precision": "fp32", "bytes": 8.0e9}
         used = self.post_ok("/v1/roofline", body)["figures_used"]["dram_bandwidth_bytes_per_s"]
