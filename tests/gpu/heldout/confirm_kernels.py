@@ -42,11 +42,11 @@ SETS = {
                   "uses, " + TIMING.replace("timed as it is", "timed as they are") + ". Requests written from "
                   "each kernel's parameters by the same code as the held-out set's (the scatter rows' store "
                   "carries the table's elements as distinct_addresses, as the gather rows' load does).",
-        "purpose": "A second independent kernel set for issue 11: measured on the H200 on 2026-12-07 in the same "
-                   "device call as simt-calibrate run 10 and the fit probes of that day, after the model's new "
-                   "terms (L2 write bandwidth, L2 request rate, scatter tables, back-to-back launch interval) "
-                   "were committed (93ac0cf) and before their H200 figures were set; compared with the model "
-                   "only after those figures and every rule fitted on the probes were committed; no row fitted.",
+        "purpose": "A second independent kernel set for issue 11: measured on the H200 on 2026-12-07 after that "
+                   "day's model changes (L2 write bandwidth and request rate, scatter tables, back-to-back launch "
+                   "interval, a warp's lines in flight, the L2's reuse edge, partial-sector stores) were committed "
+                   "(9962ab3), and compared with the model only after it was committed; no row fitted. The same "
+                   "set measured on an H100 SXM earlier that day is tests/gpu/results/h100/confirm/kernels2.json.",
         "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json"],
     },
     "probe": {
