@@ -148,31 +148,45 @@ static int roofline_time(const struct simt_gpu_spec *g, double flops, double dra
     return rc;
 }
 
+/* A request of 65536 blocks of 256 threads, `accesses` global accesses of
+ * one 4-byte element a thread each, unit stride: loads, then `last` for
+ * the last one. */
+static void stream_request(const struct simt_gpu_spec *g, int accesses, enum simt_op last,
+                           struct simt_kernel_request *req)
+{
+    simt_kernel_request_init(req, g->warp_size);
+    req->grid[0] = 65536;
+    req->block[0] = 256;
+    req->registers_per_thread = 32;
+    req->access_count = accesses;
+    for (int i = 0; i < accesses; i++) {
+        struct simt_kernel_access *a = &req->accesses[i];
+        a->space = SIMT_SPACE_GLOBAL;
+        a->op = i + 1 < accesses ? SIMT_OP_LOAD : last;
+        a->count = 1.0;
+        a->independent = 1.0;
+        simt_warp_access_init(&a->pattern, g->warp_size, 4);
+    }
+}
+
+static int kernel_answer(const struct simt_gpu_spec *g, const struct simt_kernel_request *req, double *time_s)
+{
+    struct simt_figure_set figures;
+    simt_figure_set_init(g, SIMT_POLICY_PREFER_MEASURED, &figures);
+    static struct simt_kernel_result r; /* large */
+    int rc = simt_kernel_predict(g, &figures, req, &r, NULL);
+    *time_s = r.time_s;
+    return rc;
+}
+
 /* A copy (one load and one store of 4 bytes per thread, unit stride), or an
  * FMA-heavy kernel (4096 fp32 flops and one load per thread). */
 static int kernel_time(const struct simt_gpu_spec *g, int fma, double *time_s)
 {
     struct simt_kernel_request req;
-    simt_kernel_request_init(&req, g->warp_size);
-    req.grid[0] = 65536;
-    req.block[0] = 256;
-    req.registers_per_thread = 32;
+    stream_request(g, fma ? 1 : 2, fma ? SIMT_OP_LOAD : SIMT_OP_STORE, &req);
     req.flops_fp32 = fma ? 4096.0 : 0.0;
-    req.access_count = fma ? 1 : 2;
-    for (int i = 0; i < req.access_count; i++) {
-        struct simt_kernel_access *a = &req.accesses[i];
-        a->space = SIMT_SPACE_GLOBAL;
-        a->op = i == 0 ? SIMT_OP_LOAD : SIMT_OP_STORE;
-        a->count = 1.0;
-        a->independent = 1.0;
-        simt_warp_access_init(&a->pattern, g->warp_size, 4);
-    }
-    struct simt_figure_set figures;
-    simt_figure_set_init(g, SIMT_POLICY_PREFER_MEASURED, &figures);
-    static struct simt_kernel_result r; /* large */
-    int rc = simt_kernel_predict(g, &figures, &req, &r, NULL);
-    *time_s = r.time_s;
-    return rc;
+    return kernel_answer(g, &req, time_s);
 }
 
 /* Random 4-byte reads of (or stores into) a 4 MiB table, the index stream
@@ -180,27 +194,10 @@ static int kernel_time(const struct simt_gpu_spec *g, int fma, double *time_s)
 static int table_time(const struct simt_gpu_spec *g, enum simt_op op, double *time_s)
 {
     struct simt_kernel_request req;
-    simt_kernel_request_init(&req, g->warp_size);
-    req.grid[0] = 65536;
-    req.block[0] = 256;
-    req.registers_per_thread = 32;
-    req.access_count = 2;
-    for (int i = 0; i < 2; i++) {
-        struct simt_kernel_access *a = &req.accesses[i];
-        a->space = SIMT_SPACE_GLOBAL;
-        a->op = i == 0 ? SIMT_OP_LOAD : op;
-        a->count = 1.0;
-        a->independent = 1.0;
-        simt_warp_access_init(&a->pattern, g->warp_size, 4);
-    }
+    stream_request(g, 2, op, &req);
     req.accesses[1].pattern.lane_stride_elements = 256;
     req.accesses[1].distinct_addresses = (double)(1 << 20);
-    struct simt_figure_set figures;
-    simt_figure_set_init(g, SIMT_POLICY_PREFER_MEASURED, &figures);
-    static struct simt_kernel_result r; /* large */
-    int rc = simt_kernel_predict(g, &figures, &req, &r, NULL);
-    *time_s = r.time_s;
-    return rc;
+    return kernel_answer(g, &req, time_s);
 }
 
 /* Latency hiding answers a rate: its "time" here is 1 / achieved. */
