@@ -293,7 +293,7 @@ static void place_table(const struct simt_kernel_access *a, const struct rates *
  * - `repeats` j: the addresses of access j read again. The SM's working set
  *   is what its resident warps touch with access j (sectors); it hits L1
  *   when that fits in the L1 left beside the resident blocks' shared
- *   memory, else L2 when the wave's working set (every SM's) fits in L2,
+ *   memory, else L2 when the wave's working set (every SM's) fits in the L2's reuse share,
  *   else it misses to DRAM like a first touch. A repeated store is written
  *   back once: it stays priced as a store.
  * - `l2_warm`: the launch's working set (the DRAM bytes of its first
@@ -368,7 +368,9 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
             if (per_sm <= l1_free) {
                 levels[i] = LEVEL_L1;
                 *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_L1;
-            } else if (r->l2_bytes > 0.0 && per_sm * r->sms <= r->l2_bytes) {
+            } else if (r->l2_bytes > 0.0 && per_sm * r->sms <= r->l2_reuse_bytes) {
+                /* the wave's set, read again in the order it was read: the
+                 * same edge as back-to-back launches' (l2_reuse_fraction) */
                 levels[i] = LEVEL_L2;
                 *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_L2;
             } else {
