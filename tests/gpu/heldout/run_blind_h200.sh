@@ -1,0 +1,52 @@
+#!/bin/bash
+# tests/gpu/heldout/run_blind_h200.sh - one nvidia-h200 call, from the
+# repository root, for the H200 measurements issue 11 still waits on (the
+# session of 2026-12-07 asked for an H200 and got an H100 or nothing):
+#  1. the second independent kernel set on the H200 (simt-heldout --sizes
+#     confirm2, finished by confirm_kernels.py --set confirm2);
+#  2. the seed-2030 GEMM set on the H200 (gemm_heldout.py --seed 2030, three
+#     runs, merged by merge_runs.py: median of medians);
+#  3. simt-calibrate (the H200's own L2 request rate and launch interval,
+#     which its record now takes from the H100 sibling).
+# It stops at once on any other card. Results: $OUT/results.tgz
+# (kernels2.json -> tests/gpu/results/h200/confirm/, gemm5.json likewise,
+# calibrate-run10.* -> tests/gpu/results/h200/). Commit them before any
+# comparison with the model. Binaries: BIN (default build-gpu/dev, from
+# tests/gpu/build.sh; carry it with the call).
+set -u
+O=${OUT:-/tmp/simt-out}
+R=/tmp/simt-res
+BIN=${BIN:-build-gpu/dev}
+mkdir -p "$O" "$R"
+t0=$(date +%s)
+stamp() { echo "=== $1 at +$(($(date +%s) - t0)) s"; }
+pack() { tar czf "$O/results.tgz" -C /tmp simt-res 2>/dev/null; }
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+echo "$card"
+case "$card" in *H200*) ;; *) echo "not an H200: stop"; exit 3 ;; esac
+python3 tests/gpu/gpu_meta.py > "$R/meta-before.json"
+stamp confirm2
+timeout 150 "$BIN/simt-heldout" --sizes confirm2 --out "$R/kernels-confirm2-raw.json" > "$R/confirm2.log" 2>&1
+tail -n 2 "$R/confirm2.log"
+python3 tests/gpu/gpu_meta.py > "$R/meta-after.json"
+python3 tests/gpu/heldout/confirm_kernels.py "$R/kernels-confirm2-raw.json" "$R/meta-before.json" "$R/meta-after.json" \
+    "$BIN/ptxas-heldout.txt" "$R/kernels2.json" --set confirm2 2>&1 | tail -n 2
+pack
+for i in 1 2 3; do
+    stamp "gemm seed 2030 run $i"
+    timeout 180 python3 tests/gpu/heldout/gemm_heldout.py --seed 2030 --out "$R/gemm5-run$i.json" > "$R/gemm5-run$i.log" 2>&1
+    tail -n 1 "$R/gemm5-run$i.log"
+    pack
+done
+python3 tests/gpu/heldout/merge_runs.py --split confirm5 --purpose "A fifth GEMM confirmation set for issue 11, drawn with seed 2030 on 2026-12-07 and measured on the H200 before any of its H200 rows was compared with the model (the same shapes were measured on an H100 SXM on 2026-12-07 and compared with the h100-sxm model); no row fitted." \
+    --out "$R/gemm5.json" "$R/gemm5-run1.json" "$R/gemm5-run2.json" "$R/gemm5-run3.json" 2>&1 | tail -n 2
+pack
+if ldd "$BIN/simt-calibrate" | grep -q "not found"; then
+    lib=$(find / -xdev -name 'libcublasLt.so.13*' 2>/dev/null | head -1)
+    [ -n "$lib" ] && export LD_LIBRARY_PATH="$(dirname "$lib"):${LD_LIBRARY_PATH:-}"
+fi
+stamp calibrate
+timeout 150 "$BIN/simt-calibrate" --yaml "$R/calibrate-run10.yaml" --json "$R/calibrate-run10.json" > "$R/calibrate-run10.log" 2>&1
+grep -E "L2|launch|wrote" "$R/calibrate-run10.log" | cut -c1-250
+pack
+stamp end
