@@ -569,6 +569,13 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
         res.loaded_latency_cycles = (ph.delay - s * (w.alu_delay_cycles + w.sync_delay_cycles) -
                                      w.slot_delay_cycles + ph.memory_residence) /
                                     (s * w.load_rounds);
+    /* The network is the steady state; a launch also fills it: no load
+     * of the first round returns before a round's latency has passed, so
+     * that much of the kernel hides nothing behind its loads (H200 fit
+     * half: everyday kernels 7.0% -> 6.6% median, micro worst 22.1% ->
+     * 20.7%; the held-out half 5.9% -> 5.4% micro median). */
+    if (w.load_rounds > 0.0)
+        cycles += s * w.memory_delay_cycles / w.load_rounds;
     res.execution_s = cycles / r.clock_hz;
     res.time_s = res.execution_s + r.launch_s;
     res.achieved_dram_bandwidth_bytes_per_s = res.execution_s > 0.0 ? res.dram_bytes / res.execution_s : 0.0;
