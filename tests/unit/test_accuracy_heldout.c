@@ -455,6 +455,18 @@ static const char *half_title(int h)
                                     : "held-out";
 }
 
+/* each class from `first` on: median and worst within its ceiling */
+static void within_ceilings(double got[CLASS_COUNT][2], const double ceiling[CLASS_COUNT][2], int first,
+                            const char *what)
+{
+    for (int c = first; c < CLASS_COUNT; c++) {
+        ck_assert_msg(got[c][0] <= ceiling[c][0], "%s %s median %.1f%% over its ceiling %.0f%%",
+                      class_names[c], what, 100.0 * got[c][0], 100.0 * ceiling[c][0]);
+        ck_assert_msg(got[c][1] <= ceiling[c][1], "%s %s worst %.1f%% over its ceiling %.0f%%",
+                      class_names[c], what, 100.0 * got[c][1], 100.0 * ceiling[c][1]);
+    }
+}
+
 START_TEST(heldout_set_within_ceilings)
 {
     struct simt_hwdb *db = NULL;
@@ -531,36 +543,10 @@ START_TEST(heldout_set_within_ceilings)
             printf("\n");
         }
     fflush(stdout);
-    for (int c = 0; c < CLASS_COUNT; c++) {
-        ck_assert_msg(got[c][0] <= ceilings[c][0], "%s held-out median %.1f%% over its ceiling %.0f%%",
-                      class_names[c], 100.0 * got[c][0], 100.0 * ceilings[c][0]);
-        ck_assert_msg(got[c][1] <= ceilings[c][1], "%s held-out worst %.1f%% over its ceiling %.0f%%",
-                      class_names[c], 100.0 * got[c][1], 100.0 * ceilings[c][1]);
-    }
-    for (int c = CLASS_MICRO; c < CLASS_COUNT; c++) {
-        ck_assert_msg(kconfirm[c][0] <= kernel_confirm_ceiling[c][0],
-                      "%s confirmation median %.1f%% over its ceiling %.0f%%", class_names[c],
-                      100.0 * kconfirm[c][0], 100.0 * kernel_confirm_ceiling[c][0]);
-        ck_assert_msg(kconfirm[c][1] <= kernel_confirm_ceiling[c][1],
-                      "%s confirmation worst %.1f%% over its ceiling %.0f%%", class_names[c],
-                      100.0 * kconfirm[c][1], 100.0 * kernel_confirm_ceiling[c][1]);
-    }
-    for (int c = CLASS_MICRO; c < CLASS_COUNT; c++) {
-        ck_assert_msg(kh100[c][0] <= h100_kernel_ceiling[c][0],
-                      "%s H100 median %.1f%% over its ceiling %.0f%%", class_names[c], 100.0 * kh100[c][0],
-                      100.0 * h100_kernel_ceiling[c][0]);
-        ck_assert_msg(kh100[c][1] <= h100_kernel_ceiling[c][1],
-                      "%s H100 worst %.1f%% over its ceiling %.0f%%", class_names[c], 100.0 * kh100[c][1],
-                      100.0 * h100_kernel_ceiling[c][1]);
-    }
-    for (int c = CLASS_MICRO; c < CLASS_COUNT; c++) {
-        ck_assert_msg(kh100h[c][0] <= h100_heldout_ceiling[c][0],
-                      "%s H100 held-out list median %.1f%% over %.0f%%", class_names[c], 100.0 * kh100h[c][0],
-                      100.0 * h100_heldout_ceiling[c][0]);
-        ck_assert_msg(kh100h[c][1] <= h100_heldout_ceiling[c][1],
-                      "%s H100 held-out list worst %.1f%% over %.0f%%", class_names[c], 100.0 * kh100h[c][1],
-                      100.0 * h100_heldout_ceiling[c][1]);
-    }
+    within_ceilings(got, ceilings, CLASS_GEMM, "held-out");
+    within_ceilings(kconfirm, kernel_confirm_ceiling, CLASS_MICRO, "confirmation");
+    within_ceilings(kh100, h100_kernel_ceiling, CLASS_MICRO, "H100 confirmation");
+    within_ceilings(kh100h, h100_heldout_ceiling, CLASS_MICRO, "H100 held-out list");
     for (int h = HALF_CONFIRM; h < HALF_COUNT; h++) {
         if (h == HALF_H100_KERNELS)
             continue;
