@@ -194,6 +194,16 @@ static void per_clock(struct simt_figure_set *set, enum simt_figure_id id, doubl
         set->source[id] = SIMT_FIGURE_DERIVED;
 }
 
+/* A figure the card lacks takes `value` (a related figure in use), marked
+ * a stand-in; a figure it has, or a value of 0, is left as it is. */
+static void stand_in(struct simt_figure_set *set, enum simt_figure_id id, double value)
+{
+    if (set->source[id] != SIMT_FIGURE_ABSENT || !(value > 0.0))
+        return;
+    set->value[id] = value;
+    set->source[id] = SIMT_FIGURE_STAND_IN;
+}
+
 void simt_figure_set_init(const struct simt_gpu_spec *gpu, enum simt_figure_policy policy,
                           struct simt_figure_set *out)
 {
@@ -257,10 +267,7 @@ void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_
     pick_achievable(out, SIMT_FIG_DRAM_WRITE_BANDWIDTH, gpu->measured_dram_write_bandwidth_bytes_per_s,
                     gpu->achievable_dram_write_bandwidth > 0.0 ? gpu->dram_bandwidth_bytes_per_s : 0.0,
                     gpu->achievable_dram_write_bandwidth);
-    if (out->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] == SIMT_FIGURE_ABSENT && read > 0.0) {
-        out->value[SIMT_FIG_DRAM_WRITE_BANDWIDTH] = read;
-        out->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] = SIMT_FIGURE_STAND_IN;
-    }
+    stand_in(out, SIMT_FIG_DRAM_WRITE_BANDWIDTH, read);
     double write = out->value[SIMT_FIG_DRAM_WRITE_BANDWIDTH];
     pick_achievable(out, SIMT_FIG_DRAM_COPY_BANDWIDTH, gpu->measured_dram_copy_bandwidth_bytes_per_s,
                     gpu->achievable_dram_copy_bandwidth > 0.0 ? gpu->dram_bandwidth_bytes_per_s : 0.0,
@@ -274,19 +281,11 @@ void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_
      * move at the write figure, the read figure standing in where the card
      * has none; the request rate, where absent, is not limited. */
     pick(out, SIMT_FIG_L2_WRITE_BANDWIDTH, gpu->measured_l2_write_bandwidth_bytes_per_s, 0.0);
-    if (out->source[SIMT_FIG_L2_WRITE_BANDWIDTH] == SIMT_FIGURE_ABSENT &&
-        out->value[SIMT_FIG_L2_BANDWIDTH] > 0.0) {
-        out->value[SIMT_FIG_L2_WRITE_BANDWIDTH] = out->value[SIMT_FIG_L2_BANDWIDTH];
-        out->source[SIMT_FIG_L2_WRITE_BANDWIDTH] = SIMT_FIGURE_STAND_IN;
-    }
+    stand_in(out, SIMT_FIG_L2_WRITE_BANDWIDTH, out->value[SIMT_FIG_L2_BANDWIDTH]);
     pick(out, SIMT_FIG_L2_REQUESTS, gpu->measured_l2_requests_per_s, 0.0);
     /* back-to-back launches: measured only; the single launch stands in */
     pick(out, SIMT_FIG_LAUNCH_INTERVAL, gpu->measured_launch_interval_s, 0.0);
-    if (out->source[SIMT_FIG_LAUNCH_INTERVAL] == SIMT_FIGURE_ABSENT &&
-        out->value[SIMT_FIG_LAUNCH_OVERHEAD] > 0.0) {
-        out->value[SIMT_FIG_LAUNCH_INTERVAL] = out->value[SIMT_FIG_LAUNCH_OVERHEAD];
-        out->source[SIMT_FIG_LAUNCH_INTERVAL] = SIMT_FIGURE_STAND_IN;
-    }
+    stand_in(out, SIMT_FIG_LAUNCH_INTERVAL, out->value[SIMT_FIG_LAUNCH_OVERHEAD]);
     out->value[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_DRAM_INTERLEAVE_BYTES;
     out->source[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_FIGURE_DOCUMENTED;
     interconnect(gpu, out);
