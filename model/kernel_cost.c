@@ -70,11 +70,12 @@ static void cost_l2_hit(const struct simt_kernel_access *a, const struct simt_co
      * a scattered sector has one to itself, so random sector reads run at
      * the request rate, about half the streaming byte rate (H200: the
      * gather fit probes of 2 and 16 MiB tables, 118.5 and 127.8 us, where
-     * bytes alone priced 85 us; the request rate, 129 us). A store that writes part of a sector is two
-     * requests: the slice reads the sector, merges the bytes and writes it
-     * back (its ECC covers the whole sector): simt-calibrate's random 4-byte
-     * stores into an L2-resident buffer run at half the rate of its random
-     * reads (H100 SXM, tests/gpu/results/h100/calibrate-run1.json: 6.50e10
+     * bytes alone priced 85 us; the request rate, 123.5 us). A store that
+     * writes part of a sector is two requests: the slice reads the sector,
+     * merges the bytes and writes it back (its ECC covers the whole
+     * sector): simt-calibrate's random 4-byte stores into an L2-resident
+     * buffer run at half the rate of its random reads (H100 SXM,
+     * tests/gpu/results/h100/calibrate-run1.json: 6.50e10
      * against 1.32e11 a second, 2.03 times), and the H100's scatters into 2
      * and 16 MiB tables come out within 12% (kernels_probe.json). */
     double lines = a->count * (double)co->sector_bytes_moved / r->line_bytes;
@@ -293,8 +294,9 @@ static void place_table(const struct simt_kernel_access *a, const struct rates *
  * - `repeats` j: the addresses of access j read again. The SM's working set
  *   is what its resident warps touch with access j (sectors); it hits L1
  *   when that fits in the L1 left beside the resident blocks' shared
- *   memory, else L2 when the wave's working set (every SM's) fits in the L2's reuse share,
- *   else it misses to DRAM like a first touch. A repeated store is written
+ *   memory, else L2 when the wave's working set (every SM's) fits in the
+ *   L2's reuse share (l2_reuse_fraction), else it misses to DRAM like a
+ *   first touch. A repeated store is written
  *   back once: it stays priced as a store.
  * - `l2_warm`: the launch's working set (the DRAM bytes of its first
  *   touches) is already in L2 when it fits; streamed through an LRU cache
