@@ -358,6 +358,11 @@ static const struct {
                                     "access it repeats fits in the L1 left beside their shared memory"},
     {SIMT_KERNEL_ASSUMED_REPEAT_L2,
      "a repeated access hits L2: its working set exceeds the SM's L1 but the whole wave's fits in L2"},
+    {SIMT_KERNEL_ASSUMED_REPEAT_L2_PART,
+     "a repeated access hits L2 only in part: the wave's working set exceeds the SM's L1 and is past the "
+     "share of L2 a re-read finds whole (l2_repeat_whole_fraction of the reuse share), so the share of its "
+     "reads that hit falls linearly to none at the reuse share (l2_reuse_fraction of l2_bytes); the rest "
+     "are read from DRAM again"},
     {SIMT_KERNEL_ASSUMED_REPEAT_DRAM,
      "a repeated access misses: the wave's working set exceeds L2, so it is read from DRAM again"},
     {SIMT_KERNEL_ASSUMED_L2_WARM, "l2_warm: the launch's global data fits in L2 and is there already; no "

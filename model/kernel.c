@@ -192,6 +192,9 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->l1_bytes_per_sm = gpu->l1_bytes_per_sm;
     r->l2_bytes = gpu->l2_bytes;
     r->l2_reuse_bytes = gpu->l2_reuse_fraction > 0.0 ? gpu->l2_reuse_fraction * gpu->l2_bytes : gpu->l2_bytes;
+    r->l2_repeat_whole_bytes = gpu->l2_repeat_whole_fraction > 0.0
+                                   ? gpu->l2_repeat_whole_fraction * r->l2_reuse_bytes
+                                   : r->l2_reuse_bytes;
     r->l2_partitions = gpu->l2_partitions > 1 ? gpu->l2_partitions : 1.0;
     r->atomic_same_address_per_s = gpu->l2_same_address_atomics_per_clock * r->clock_hz;
     r->atomics_per_s = gpu->l2_atomics_per_clock * r->clock_hz;

@@ -290,13 +290,35 @@ static void place_table(const struct simt_kernel_access *a, const struct rates *
     }
 }
 
+/* The share of a repeated read that hits L2 when the wave's set of what it
+ * repeats is `wave` bytes: none past the reuse share (l2_reuse_bytes), all of
+ * it up to l2_repeat_whole_bytes, then falling linearly to none at the reuse
+ * share. A wave reads its rows while other warps read theirs and write
+ * their results, so a line waits in L2 for its re-read among lines that
+ * came in after it; the larger the wave's set, the more of its lines are
+ * evicted first. H100 SXM, Nsight Compute counters of softmax and layer
+ * norm rows (tests/gpu/results/h100/ncu/everyday-*.json, L2 read sectors
+ * against DRAM bytes read): a wave's set of 0.29 of the reuse share re-read
+ * whole, 0.39 0.78 to 0.97 of it, 0.78 0.25 to 0.36, 1.16 0.10; sm_90's
+ * l2_repeat_whole_fraction 0.25 gives 1, 0.81, 0.29 and 0 (none past the
+ * share). */
+static double repeat_hit(double wave, const struct rates *r)
+{
+    if (wave > r->l2_reuse_bytes)
+        return 0.0;
+    if (wave <= r->l2_repeat_whole_bytes || !(r->l2_reuse_bytes > r->l2_repeat_whole_bytes))
+        return 1.0;
+    return (r->l2_reuse_bytes - wave) / (r->l2_reuse_bytes - r->l2_repeat_whole_bytes);
+}
+
 /* Where each global access is served (levels[i]):
  * - `repeats` j: the addresses of access j read again. The SM's working set
  *   is what its resident warps touch with access j (sectors); it hits L1
  *   when that fits in the L1 left beside the resident blocks' shared
  *   memory, else L2 when the wave's working set (every SM's) fits in the
- *   L2's reuse share (l2_reuse_fraction), else it misses to DRAM like a
- *   first touch. A repeated store is written
+ *   L2's reuse share (l2_reuse_fraction), only in part past
+ *   l2_repeat_whole_fraction of it (repeat_hit), else it misses to DRAM
+ *   like a first touch. A repeated store is written
  *   back once: it stays priced as a store.
  * - `l2_warm`: the launch's working set (the DRAM bytes of its first
  *   touches) is already in L2 when it fits; streamed through an LRU cache
@@ -367,14 +389,21 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
         }
         if (a->repeats_of > 0 && a->op != SIMT_OP_STORE) {
             double per_sm = shape->resident_warps * footprint[a->repeats_of - 1];
+            /* the wave's set, read again in the order it was read: the
+             * same edge as back-to-back launches' (l2_reuse_fraction);
+             * past l2_repeat_whole_fraction of it only a share hits */
+            double hit = r->l2_bytes > 0.0 ? repeat_hit(per_sm * r->sms, r) : 0.0;
             if (per_sm <= l1_free) {
                 levels[i] = LEVEL_L1;
                 *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_L1;
-            } else if (r->l2_bytes > 0.0 && per_sm * r->sms <= r->l2_reuse_bytes) {
-                /* the wave's set, read again in the order it was read: the
-                 * same edge as back-to-back launches' (l2_reuse_fraction) */
+            } else if (hit > 0.0) {
                 levels[i] = LEVEL_L2;
-                *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_L2;
+                if (hit < 1.0 && !warm) {
+                    tables[i].hit = hit;
+                    *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_L2_PART;
+                } else {
+                    *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_L2;
+                }
             } else {
                 *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_DRAM;
             }
@@ -802,7 +831,8 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
         case SIMT_SPACE_GLOBAL:
         case SIMT_SPACE_LOCAL: {
             double queued = w->dram_queue_rounds;
-            if (a->op == SIMT_OP_LOAD && a->distinct_addresses > 0.0)
+            if (a->op == SIMT_OP_LOAD &&
+                (a->distinct_addresses > 0.0 || (a->repeats_of > 0 && tables[i].hit > 0.0)))
                 rc = cost_table(gpu, a, shape->rows, levels[i], &tables[i], waited, rounds, r, w, assumed,
                                 &latency, diag);
             else
