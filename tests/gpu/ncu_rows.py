@@ -32,6 +32,9 @@ PREFIXES = {
     "e_layernorm": ("layernorm_",),
     "e_stencil": ("stencil",),
     "m_coalesce": ("coalesce_",),
+    "e_copy": ("copy",),
+    "e_silu": ("silu_",),
+    "e_saxpy": ("saxpy_",),
 }
 
 
