@@ -35,6 +35,7 @@ PREFIXES = {
     "e_copy": ("copy",),
     "e_silu": ("silu_",),
     "e_saxpy": ("saxpy_",),
+    "e_hist": ("histogram_global",),
 }
 
 
