@@ -36,6 +36,8 @@ PREFIXES = {
     "e_silu": ("silu_",),
     "e_saxpy": ("saxpy_",),
     "e_hist": ("histogram_global",),
+    "e_gather": ("gather_",),
+    "e_scatter": ("scatter_",),
 }
 
 
