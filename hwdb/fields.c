@@ -115,6 +115,7 @@ static const struct simt_hwdb_field fields[] = {
     F(warp_lines_in_flight, "memory", DOUBLE, 0, 4096, OPT),
     F(l2_reuse_fraction, "memory", DOUBLE, 0, 1, OPT),
     F(l2_repeat_whole_fraction, "memory", DOUBLE, 0, 1, OPT),
+    F(l2_effective_ways, "memory", INT, 1, 64, OPT),
 
     /* --- throughputs: per SM per clock, an FMA counts 2 --- */
     F(fp32_flops_per_clock_per_sm, "throughput", DOUBLE, 1, 65536, ALL),

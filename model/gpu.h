@@ -157,6 +157,8 @@ struct simt_gpu_spec {
     double l2_repeat_whole_fraction; /* of the reuse share: the largest wave set a repeated read finds whole
                                         in L2, its hit share falling linearly to none at the reuse share
                                         (0: not known, whole up to the reuse share) */
+    int l2_effective_ways;           /* lines of a table read at random that one L2 set keeps: the table's
+                                        lines fall on the sets at random (0: not known, an LRU edge) */
     double warp_lines_in_flight;     /* line requests one warp keeps in flight to L2 and DRAM at once; its
                                         loads past that wait for earlier ones to come back (0: not limited) */
 

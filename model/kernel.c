@@ -192,6 +192,7 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->l1_bytes_per_sm = gpu->l1_bytes_per_sm;
     r->l2_bytes = gpu->l2_bytes;
     r->l2_reuse_bytes = gpu->l2_reuse_fraction > 0.0 ? gpu->l2_reuse_fraction * gpu->l2_bytes : gpu->l2_bytes;
+    r->l2_ways = gpu->l2_effective_ways > 0 ? gpu->l2_effective_ways : 0.0;
     r->l2_repeat_whole_bytes = gpu->l2_repeat_whole_fraction > 0.0
                                    ? gpu->l2_repeat_whole_fraction * r->l2_reuse_bytes
                                    : r->l2_reuse_bytes;

@@ -251,6 +251,29 @@ static double sectored_hit(double q, double fills_per_line)
     return q / (g - q * (g - 1.0));
 }
 
+/* The share of a table's lines an L2 share of `share` bytes keeps when
+ * the table, `table` bytes, is read at random. Without a way count (ways
+ * 0) an LRU edge: all of it up to the share, share / table past it. With
+ * one, the table's lines fall on the sets at random, so a set is dealt a
+ * Poisson number of them, mean ways x table / share, and keeps at most
+ * ways: a table near the share already loses its fuller sets' overflow.
+ * H100 SXM, Nsight Compute counters of gathers (tests/gpu/results/h100/
+ * ncu/gather-*.json, the table's L2 read hits): of a 25 MiB share, tables
+ * of 24 and 32 MiB hit 0.75 and 0.53 of their 4-byte reads; 4 ways (with
+ * sectored_hit, two fills a line) gives 0.69 and 0.54, the LRU edge 1 and
+ * 0.64; 48 MiB to 1 GiB agree either way (0.32 to 0.04 counted). */
+static double table_kept(double table, double share, double ways)
+{
+    if (!(ways > 0.0))
+        return table > share ? share / table : 1.0;
+    double mean = ways * table / share, p = exp(-mean), short_of = 0.0;
+    for (int k = 0; k < (int)ways; k++) { /* the sum of (ways - k) P(k) */
+        short_of += (ways - k) * p;
+        p *= mean / (k + 1);
+    }
+    return (ways - short_of) / mean;
+}
+
 /* A global load with `distinct_addresses` D reads a table of D elements
  * that every warp of the grid shares (a gather's lookup table, a GEMV's x
  * vector). Its lines come from DRAM once a launch; after that a read hits
@@ -279,9 +302,10 @@ static void place_table(const struct simt_kernel_access *a, const struct rates *
         *level = LEVEL_L1;
     } else if (l2_share > 0.0) {
         *level = LEVEL_L2;
-        if (table_bytes > l2_share) {
-            t->hit = sectored_hit(l2_share / table_bytes, fills_per_line);
-            t->first_touch_bytes = l2_share / shape->warps_total; /* the resident part */
+        double kept = table_kept(table_bytes, l2_share, r->l2_ways);
+        if (kept < 1.0) {
+            t->hit = sectored_hit(kept, fills_per_line);
+            t->first_touch_bytes = kept * table_bytes / shape->warps_total; /* the resident part */
         }
     } else {
         *level = LEVEL_DRAM;

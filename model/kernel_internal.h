@@ -87,6 +87,7 @@ struct rates {
     double l1_bytes_per_sm, l2_bytes;    /* capacities for the working-set rules */
     double l2_reuse_bytes;               /* the largest working set back-to-back launches find in L2 */
     double l2_repeat_whole_bytes;        /* the largest wave set a repeated read finds whole in L2 */
+    double l2_ways;                      /* lines of a random table one L2 set keeps (0: an LRU edge) */
     double l2_partitions;                /* L2 partitions each holding a line every SM reads (>= 1) */
     double atomic_same_address_per_s;    /* one address's atomics per second at the L2; 0: not priced */
     double atomics_per_s;                /* the L2's atomic line requests a second; 0: not priced */

@@ -672,23 +672,30 @@ END_TEST
  *   D 5e7 read by whole lines (lanes 4 B apart): a miss fills the line, so
  *     a read hits q = 1/4 of the time: 0.75 x 64000 x 128 B + 50 MB
  *     = 56.144 MB.
+ *   D 1.25e7 (50 MB, all of the L2) with 2 lines a set (l2_effective_ways):
+ *     a set is dealt Poisson(2) of its lines and keeps at most 2, on average
+ *     2 - 2 P(0) - P(1) = 2 - 4 exp(-2) = 1.458659, so q = 0.729329 stays
+ *     (the LRU edge: all of it) and a read hits q / (2 - q) = 0.573972:
+ *     0.426028 x 131.072 MB + 0.729329 x 50 MB = 92.306803 MB.
  * Each launch also writes back what its fills f evict at random of the
  * L2's 27.5 dirty MB, 27.5 MB (1 - exp(-f / 50 MB)): 2252.71 B, 2.11430 MB,
- * 26.43045 MB, 26.05587 MB, 18.55311 MB. */
+ * 26.43045 MB, 26.05587 MB, 18.55311 MB, 23.15924 MB. */
 struct table_row {
     const char *name;
     double distinct, l1_bytes;
     int partitions;
     int64_t stride;
     double dram_bytes;
+    int ways;
 };
 
 static const struct table_row table_rows[] = {
-    {"4 KB in L1", 1000, 262144, 1, 32, 4096.0 + 2252.70773},
-    {"4 MB in L2", 1e6, 0, 1, 32, 4e6 + 2.11430047e6},
-    {"200 MB, a quarter resident", 5e7, 0, 1, 32, 162.347429e6 + 26.4304506e6},
-    {"200 MB, two partitions", 5e7, 0, 2, 32, 147.333867e6 + 26.0558677e6},
-    {"200 MB read by whole lines", 5e7, 0, 1, 1, 56.144e6 + 18.5531098e6},
+    {"4 KB in L1", 1000, 262144, 1, 32, 4096.0 + 2252.70773, 0},
+    {"4 MB in L2", 1e6, 0, 1, 32, 4e6 + 2.11430047e6, 0},
+    {"200 MB, a quarter resident", 5e7, 0, 1, 32, 162.347429e6 + 26.4304506e6, 0},
+    {"200 MB, two partitions", 5e7, 0, 2, 32, 147.333867e6 + 26.0558677e6, 0},
+    {"200 MB read by whole lines", 5e7, 0, 1, 1, 56.144e6 + 18.5531098e6, 0},
+    {"50 MB, 2 ways", 1.25e7, 0, 1, 32, 92.3068026e6 + 23.1592378e6, 2},
 };
 
 START_TEST(test_shared_table)
@@ -700,6 +707,7 @@ START_TEST(test_shared_table)
     struct simt_gpu_spec gpu = fixture_gpu();
     gpu.l1_bytes_per_sm = t->l1_bytes;
     gpu.l2_partitions = t->partitions;
+    gpu.l2_effective_ways = t->ways;
     struct simt_kernel_result r = predict_on(&gpu, &req);
     ck_assert_msg(fabs(r.dram_bytes - t->dram_bytes) <= 1e-6 * t->dram_bytes, "%s: dram bytes %.9g", t->name,
                   r.dram_bytes);
