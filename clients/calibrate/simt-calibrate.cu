@@ -437,6 +437,19 @@ __global__ void k_fma_latency(int n, float b, float c, unsigned long long *res, 
     out[0] = a;
 }
 
+__global__ void k_dfma_latency(int n, double b, double c, unsigned long long *res, double *out) {
+    double a = b * 0.5;
+    unsigned long long c0 = clock64();
+#pragma unroll 1
+    for (int i = 0; i < n; i += 16) {
+#pragma unroll
+        for (int u = 0; u < 16; u++) asm volatile("fma.rn.f64 %0, %0, %1, %2;" : "+d"(a) : "d"(b), "d"(c));
+    }
+    unsigned long long c1 = clock64();
+    res[0] = c1 - c0;
+    out[0] = a;
+}
+
 /* ------------------------------------------------------------------ throughput */
 
 /* k_fp32, k_fp64, k_sfu: kernels.cuh */
@@ -1005,8 +1018,19 @@ int main(int argc, char **argv) {
         sv.push_back((double)hres[0] / 65536);
     }
     double fma_lat = median(sv);
-    progress("[4/9] latency (cycles per dependent load): shared %.1f, L1 %.1f, L2 %.1f, DRAM %.1f; FMA %.2f",
-             shared_lat, l1_lat, l2_lat, dram_lat, fma_lat);
+    sv.clear();
+    for (int r = 0; r < 5; r++) {
+        k_dfma_latency<<<1, 1>>>(65536, 0.999, 0.001, res, (double *)scratch);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(hres, res, 16, cudaMemcpyDeviceToHost));
+        sv.push_back((double)hres[0] / 65536);
+    }
+    double dfma_lat = median(sv);
+    detail("fp64_fma_latency_cycles", dfma_lat);
+    progress("[4/9] latency (cycles per dependent load): shared %.1f, L1 %.1f, L2 %.1f, DRAM %.1f; FMA %.2f, "
+             "FP64 FMA %.2f",
+             shared_lat, l1_lat, l2_lat, dram_lat, fma_lat, dfma_lat);
 
     /* --- arithmetic throughput */
     int occ = 0;
@@ -1239,7 +1263,7 @@ int main(int argc, char **argv) {
         "L2: 16 MiB buffer read 64 times with ld.global.cg. "
         "Latency: one thread chasing pointers, cycles by clock64 per dependent load: shared (ld.shared), "
         "L1 (16 KiB primed, ld.ca), L2 (8 MiB primed, ld.cg), DRAM (untouched lines over 256 MiB after an L2 "
-        "flush, TLB warmed). FMA latency: dependent fma.rn.f32 chain. FP32/FP64/SFU: 8 independent FMA "
+        "flush, TLB warmed). FMA latency: dependent fma.rn.f32 chain (details: fma.rn.f64 too). FP32/FP64/SFU: 8 independent FMA "
         "(rsqrt.approx for SFU) chains per thread at full occupancy; an FMA counts 2 flops. Tensor: cuBLASLt "
         "matmul TN (fp16/bf16 in and out with fp32 accumulate, tf32, fp8 e4m3 in and bf16 out, int8 in and "
         "int32 out, fp64) at 4096^3, 8192^3 and 16384x16384x8192 (fp64: the first two), 64 MiB workspace, "
