@@ -91,6 +91,7 @@ static const struct pair pairs[] = {
     {"l1_latency_cycles", "measured_l1_latency_cycles", SIMT_FIG_L1_LATENCY, 0},
     {"shared_latency_cycles", "measured_shared_latency_cycles", SIMT_FIG_SHARED_LATENCY, 0},
     {"fma_latency_cycles", "measured_fma_latency_cycles", SIMT_FIG_FMA_LATENCY, 0},
+    {"fma_latency_cycles", "measured_fp64_fma_latency_cycles", SIMT_FIG_FP64_FMA_LATENCY, 0},
     {"fp32_flops_per_clock_per_sm", "measured_fp32_flops_per_s", SIMT_FIG_FP32, 1},
     {"fp64_flops_per_clock_per_sm", "measured_fp64_flops_per_s", SIMT_FIG_FP64, 1},
     {"sfu_ops_per_clock_per_sm", "measured_sfu_ops_per_s", SIMT_FIG_SFU, 1},

@@ -106,6 +106,7 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_L2_WRITE_BANDWIDTH] = "l2_write_bandwidth_bytes_per_s",
     [SIMT_FIG_L2_REQUESTS] = "l2_requests_per_s",
     [SIMT_FIG_LAUNCH_INTERVAL] = "launch_interval_s",
+    [SIMT_FIG_FP64_FMA_LATENCY] = "fp64_fma_latency_cycles",
     SIMT_DTYPE_LIST(TENSOR_NAME) SIMT_DTYPE_LIST(SPARSE_NAME)};
 
 /* The database field a user would fill in to supply a missing figure. */
@@ -140,6 +141,7 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_L2_WRITE_BANDWIDTH] = "measured_l2_write_bandwidth_bytes_per_s",
     [SIMT_FIG_L2_REQUESTS] = "measured_l2_requests_per_s",
     [SIMT_FIG_LAUNCH_INTERVAL] = "measured_launch_interval_s",
+    [SIMT_FIG_FP64_FMA_LATENCY] = "measured_fp64_fma_latency_cycles",
     SIMT_DTYPE_LIST(DENSE_FIELD) SIMT_DTYPE_LIST(SPARSE_NAME)};
 
 static int valid_id(enum simt_figure_id id)
@@ -286,6 +288,9 @@ void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_
     /* back-to-back launches: measured only; the single launch stands in */
     pick(out, SIMT_FIG_LAUNCH_INTERVAL, gpu->measured_launch_interval_s, 0.0);
     stand_in(out, SIMT_FIG_LAUNCH_INTERVAL, out->value[SIMT_FIG_LAUNCH_OVERHEAD]);
+    /* the FP64 FMA's dependent latency: measured only; the FP32 one stands in */
+    pick(out, SIMT_FIG_FP64_FMA_LATENCY, gpu->measured_fp64_fma_latency_cycles, 0.0);
+    stand_in(out, SIMT_FIG_FP64_FMA_LATENCY, out->value[SIMT_FIG_FMA_LATENCY]);
     out->value[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_DRAM_INTERLEAVE_BYTES;
     out->source[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_FIGURE_DOCUMENTED;
     interconnect(gpu, out);

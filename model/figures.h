@@ -117,6 +117,8 @@ enum simt_figure_id {
     SIMT_FIG_LAUNCH_INTERVAL,     /* launch_interval_s: the GPU's time per launch of kernels queued back
                                    * to back (the next one's launch overlaps the one before); without a
                                    * measured one launch_overhead_s stands in */
+    SIMT_FIG_FP64_FMA_LATENCY,    /* fp64_fma_latency_cycles: a dependent FP64 FMA chain, cycles an
+                                   * instruction; without a measured one fma_latency_cycles stands in */
     SIMT_FIG_COUNT
 };
 

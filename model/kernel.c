@@ -227,6 +227,10 @@ static int read_pipes(const struct simt_figure_set *figures, const struct simt_k
     double alu = req->flops_fp32 + req->flops_fp64 + req->flops_fp16 + req->sfu_ops;
     if (alu > 0.0 && (rc = need(figures, SIMT_FIG_FMA_LATENCY, used, &r->fma_latency, diag)) != SIMT_OK)
         return rc;
+    r->fp64_fma_latency = r->fma_latency;
+    if (req->flops_fp64 > 0.0 &&
+        (rc = need(figures, SIMT_FIG_FP64_FMA_LATENCY, used, &r->fp64_fma_latency, diag)) != SIMT_OK)
+        return rc;
     struct {
         double amount;
         enum simt_figure_id id;

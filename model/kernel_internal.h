@@ -77,6 +77,7 @@ struct rates {
     double dram_interleave; /* bytes of one row chunk */
     double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
     double dram_latency, l2_latency, l1_latency, shared_latency, fma_latency;
+    double fp64_fma_latency;   /* a dependent FP64 FMA's (fma_latency where the card has none) */
     double dram_row_cycle;     /* cycles: tRC, the spread of DRAM latency and a bank's service time */
     double dram_granularity;   /* bytes */
     double line_bytes;         /* L2 cache line */

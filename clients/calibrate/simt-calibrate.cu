@@ -1263,7 +1263,7 @@ int main(int argc, char **argv) {
         "L2: 16 MiB buffer read 64 times with ld.global.cg. "
         "Latency: one thread chasing pointers, cycles by clock64 per dependent load: shared (ld.shared), "
         "L1 (16 KiB primed, ld.ca), L2 (8 MiB primed, ld.cg), DRAM (untouched lines over 256 MiB after an L2 "
-        "flush, TLB warmed). FMA latency: dependent fma.rn.f32 chain (details: fma.rn.f64 too). FP32/FP64/SFU: 8 independent FMA "
+        "flush, TLB warmed). FMA latency: dependent fma.rn.f32 and fma.rn.f64 chains. FP32/FP64/SFU: 8 independent FMA "
         "(rsqrt.approx for SFU) chains per thread at full occupancy; an FMA counts 2 flops. Tensor: cuBLASLt "
         "matmul TN (fp16/bf16 in and out with fp32 accumulate, tf32, fp8 e4m3 in and bf16 out, int8 in and "
         "int32 out, fp64) at 4096^3, 8192^3 and 16384x16384x8192 (fp64: the first two), 64 MiB workspace, "
@@ -1287,6 +1287,7 @@ int main(int argc, char **argv) {
                     {"l1_latency_cycles", num(l1_lat)},
                     {"shared_latency_cycles", num(shared_lat)},
                     {"fma_latency_cycles", num(fma_lat)},
+                    {"fp64_fma_latency_cycles", num(dfma_lat)},
                     {"fp32_flops_per_s", num(fp32_rate)},
                     {"fp64_flops_per_s", num(fp64_rate)},
                     {"sfu_ops_per_s", num(sfu_rate)},

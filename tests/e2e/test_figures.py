@@ -134,6 +134,30 @@ class Figures(unittest.TestCase):
         self.assertEqual(used["source"], "derived")
         self.assertEqual(used["datasheet"], 4.8e12)
 
+    def test_fp64_fma_latency(self):
+        # one block an SM, one dependent FP64 FMA chain a thread: latency bound
+        body = {"launch": {"grid": 132, "block": 256}, "resources": {"registers_per_thread": 16},
+                "per_thread": {"flops": {"fp64": 2048}}}
+        h100 = self.records["h100-sxm"]["measured"]
+        a = self.post_ok("/v1/kernel", dict(body, gpu="h100-sxm"))
+        used = a["figures_used"]["fp64_fma_latency_cycles"]
+        self.assertEqual(used["source"], "measured")
+        self.assertEqual(used["value"], h100["fp64_fma_latency_cycles"])
+        # an FP32 chain of the same length waits the FP32 FMA's latency, about half
+        b = self.post_ok("/v1/kernel", dict(body, gpu="h100-sxm", per_thread={"flops": {"fp32": 2048}}))
+        self.assertNotIn("fp64_fma_latency_cycles", b["figures_used"])
+        self.assertLess(b["time_s"], 0.75 * a["time_s"], (a["time_s"], b["time_s"]))
+        # a what-if of the FMA latency moves the measured FP64 one in proportion
+        c = self.post_ok("/v1/kernel", dict(body, gpu={"base": "h100-sxm", "fma_latency_cycles": 8.0}))
+        self.assertEqual(c["figures_used"]["fp64_fma_latency_cycles"]["source"], "scaled_measured")
+        self.assertGreater(c["time_s"], 1.5 * a["time_s"], (a["time_s"], c["time_s"]))
+        # a GPU without the measurement: the FP32 FMA's latency stands in
+        d = self.post_ok("/v1/kernel", dict(body, gpu="a100-sxm4-80gb"))
+        used = d["figures_used"]["fp64_fma_latency_cycles"]
+        self.assertEqual(used["source"], "derived")
+        self.assertIn("stands in", used["note"])
+        self.assertEqual(used["value"], self.records["a100-sxm4-80gb"]["latency"]["fma_latency_cycles"])
+
     def test_every_model_case_has_figures_used(self):
         root = os.path.join(h.REPO, "tests", "api", "cases")
         seen = set()

@@ -141,6 +141,22 @@ START_TEST(test_dram_directions)
 }
 END_TEST
 
+/* The FP64 FMA's dependent latency: measured only; without it the FP32
+ * FMA's (the fixture's 4 cycles) stands in, and the datasheet policy uses
+ * the stand-in too. */
+START_TEST(test_fp64_fma_latency)
+{
+    struct simt_gpu_spec gpu = fixture_gpu();
+    check_figure(&gpu, SIMT_POLICY_PREFER_MEASURED, SIMT_FIG_FP64_FMA_LATENCY, 4, SIMT_FIGURE_STAND_IN,
+                 "stands in");
+    gpu.measured_fp64_fma_latency_cycles = 8.2;
+    check_figure(&gpu, SIMT_POLICY_PREFER_MEASURED, SIMT_FIG_FP64_FMA_LATENCY, 8.2, SIMT_FIGURE_MEASURED,
+                 "measured");
+    check_figure(&gpu, SIMT_POLICY_DATASHEET, SIMT_FIG_FP64_FMA_LATENCY, 4, SIMT_FIGURE_STAND_IN,
+                 "datasheet policy");
+}
+END_TEST
+
 START_TEST(test_names_and_require)
 {
     struct simt_gpu_spec gpu = fixture_gpu();
@@ -249,6 +265,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof rows / sizeof rows[0]));
     tcase_add_loop_test(tc, test_dram_directions, 0, (int)(sizeof dram_rows / sizeof dram_rows[0]));
+    tcase_add_test(tc, test_fp64_fma_latency);
     tcase_add_test(tc, test_names_and_require);
     tcase_add_loop_test(tc, test_achievable_rows, 0,
                         (int)(sizeof achievable_rows / sizeof achievable_rows[0]));
