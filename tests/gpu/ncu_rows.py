@@ -38,6 +38,9 @@ PREFIXES = {
     "e_hist": ("histogram_global",),
     "e_gather": ("gather_",),
     "e_scatter": ("scatter_",),
+    "e_shist": ("histogram_shared",),
+    "m_dfma": ("fp64_fma",),
+    "m_fma": ("fp32_fma",),
 }
 
 
