@@ -41,6 +41,7 @@ PREFIXES = {
     "e_shist": ("histogram_shared",),
     "m_dfma": ("fp64_fma",),
     "m_fma": ("fp32_fma",),
+    "e_hash": ("hash_loop",),
 }
 
 
