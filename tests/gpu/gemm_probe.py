@@ -30,6 +30,12 @@ CONFIRM2 = os.path.join(GPU_DIR, "results", "h200", "confirm", "gemm2.json")
 RESULTS = os.path.join(GPU_DIR, "results", "h200")
 
 
+def gpu_id(device_name):
+    """the hwdb id of the card a probe ran on (the probes ran on H200s and
+    H100 SXMs)"""
+    return "h100-sxm" if "H100" in device_name else "h200-sxm"
+
+
 def heldout_rows():
     with open(HELDOUT) as f:
         return json.load(f)["runs"]
@@ -44,7 +50,8 @@ def guard():
     fit = {(r["dtype"], r["m"], r["n"], r["k"]) for r in rows if r["split"] == "fit"}
     drawn = {(c[1], c[2], c[3], c[4]) for c in gemm_heldout.cases()}
     confirm = set()
-    for path in [CONFIRM, CONFIRM2] + sorted(glob.glob(os.path.join(RESULTS, "confirm", "gemm[3-9]*.json"))):
+    for path in ([CONFIRM, CONFIRM2] + sorted(glob.glob(os.path.join(RESULTS, "confirm", "gemm[3-9]*.json"))) +
+                 sorted(glob.glob(os.path.join(GPU_DIR, "results", "h100", "confirm", "gemm*.json")))):
         with open(path) as f:
             confirm |= {(r["dtype"], r["m"], r["n"], r["k"]) for r in json.load(f)["runs"]}
     return heldout | confirm | (drawn - fit), fit
@@ -198,5 +205,6 @@ def main(cases, default_out, shapes, budget_s=150.0, seed=1234, extra_meta=None)
     })
     meta.update(extra_meta or {})
     with open(args.out, "w") as f:
-        json.dump({"gpu": "h200-sxm", "meta": meta, "runs": runs, "skipped": skipped}, f, indent=1)
+        json.dump({"gpu": gpu_id(torch.cuda.get_device_name(0)), "meta": meta, "runs": runs, "skipped": skipped},
+                  f, indent=1)
     print("wrote %d runs (%d skipped) to %s in %.0f s" % (len(runs), len(skipped), args.out, time.time() - t_start))

@@ -62,6 +62,11 @@ call; median of 7 after 2 untimed).
           fp64 of odd n below 4096 rows, fp32 of 16..48 rows at long K
   h16sk   bf16 and fp16 of m = 4096..16384 against n = 4096..14336 at K =
           32..256: large outputs at short K (a LoRA up-projection's shape)
+  h100t   on an H100 SXM (2026-12-07): fresh shapes around its blind
+          seed-2030 rows past 40%: fp32 of 64..128 rows against 2 or 3
+          columns at K = 3000..5000, fp16 and bf16 of 3 or 6 rows against
+          2..26 columns at K = 500..2500, fp64 of 10000 or 14000 rows against
+          2..4 columns at K = 2 and 3
 
 The group is chosen with --group (default all, in that order).
 No shape of the held-out half or of the confirmation set, nor any shape
@@ -80,7 +85,7 @@ import gemm_probe  # noqa: E402  the guard, the kernels, the timed run
 
 GROUPS = ("largek", "sn", "bf16u", "tf32", "int8", "fp64", "tallk", "longk16", "tf32mid", "gemv", "tallu", "gemv2", "gemv3", "tinykf", "bf16s", "fp64m", "tf32t", "shortkm", "largek2", "tf32tall", "tf32u", "fp64u", "fp32k", "fp32n8",
           "fp64sk", "bf16n6", "tf32k1", "fp32gv", "fp32m16", "tf32n16", "fp32n2", "bf16n4", "fp32n4k", "fp64n3",
-          "fp64u2", "fp32w", "h16sk")
+          "fp64u2", "fp32w", "h16sk", "h100t")
 
 
 def groups():
@@ -171,6 +176,13 @@ def groups():
     # 16-bit aligned, large outputs at short K (LoRA-like up-projections)
     g["h16sk"] = [("h16sk", d, m, n, k) for d in ("bf16", "fp16") for m in (4096, 8192, 16384)
                   for n in (4096, 8192, 14336) for k in (32, 64, 128, 256)]
+    # the H100's blind seed-2030 rows past 40% (fp32 87x2x4405, fp16
+    # 3x23x2689, bf16 6x2x557, fp64 12805x3x2): fresh shapes around each,
+    # never the rows, to see which kernels cuBLAS runs on that card
+    g["h100t"] = [("h100t", "fp32", m, n, k) for m in (64, 96, 128) for n in (2, 3) for k in (3000, 4000, 5000)]
+    g["h100t"] += [("h100t", d, m, n, k) for d in ("fp16", "bf16") for m in (3, 6) for n in (2, 20, 26)
+                   for k in (500, 700, 2500)]
+    g["h100t"] += [("h100t", "fp64", m, n, k) for m in (10000, 14000) for n in (2, 3, 4) for k in (2, 3)]
     return g
 
 
