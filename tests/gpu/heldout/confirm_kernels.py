@@ -6,7 +6,7 @@ the ptxas check of every row's registers and shared memory (as split.py does
 for the held-out set), and "split": "confirm" (or "confirm2") on every row:
 no row of either set is fitted.
 
-    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|probe]
+    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|check3|probe]
 
 --set (default confirm) names the set: the raw file's meta "sizes" must say
 it, and it is every row's "split" (probe: the fit probes, split "fit"). For confirm2 the rows' names are checked
@@ -48,6 +48,20 @@ SETS = {
                    "(9962ab3), and compared with the model only after it was committed; no row fitted. The same "
                    "set measured on an H100 SXM earlier that day is tests/gpu/results/h100/confirm/kernels2.json.",
         "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json"],
+    },
+    "check3": {
+        "method": "simt-heldout --sizes check3 (tests/gpu/heldout): softmax and layer norm rows of 20 to 56 KiB, "
+                  "gathers from tables of 12 to 40 MiB, FP64 FMA chains at one to four blocks an SM, sizes and "
+                  "parameters no other list uses, " + TIMING.replace("timed as it is", "timed as they are") +
+                  ". Requests written from each kernel's parameters by the same code as the held-out set's.",
+        "purpose": "A third independent kernel set for issue 11, small: the classes the counter-based rules of "
+                   "the afternoon of 2026-12-07 touched (a row read again past a quarter of the L2's reuse share, "
+                   "l2_repeat_whole_fraction; a gather's table near what an L2 partition holds, "
+                   "l2_effective_ways; FP64 chains, fp64_fma_latency_cycles), measured once those rules were "
+                   "committed and compared with the model only after the measurement was committed; no row "
+                   "fitted.",
+        "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json", "../h100/confirm/kernels2.json",
+                          "../h100/kernels_probe.json"],
     },
     "probe": {
         "split": "fit",

@@ -330,6 +330,18 @@ static void layernorm_case(Held &h, int rows) {
 
 /* rows x 256 E floats: in h.A (<= 2^28), out h.O (<= 2^29) */
 static void run_rows(Held &h) {
+    if (h.set == SizeSet::check3) { /* rows of 20 to 56 KiB: wave sets of 20 to 58 MiB */
+        softmax_case<20>(h, 8192);
+        softmax_case<24>(h, 6144);
+        softmax_case<28>(h, 4096);
+        softmax_case<36>(h, 4096);
+        softmax_case<40>(h, 2048);
+        softmax_case<56>(h, 2048);
+        layernorm_case<20>(h, 4096);
+        layernorm_case<28>(h, 8192);
+        layernorm_case<44>(h, 2048);
+        return;
+    }
     if (h.set == SizeSet::confirm2) {
         softmax_case<1>(h, 524288);
         softmax_case<3>(h, 131072);
@@ -505,8 +517,10 @@ static void run_indirect(Held &h) {
     /* n = 2^24 indices (64 MiB of h.idx); tables of `entries` floats (any count: e_make_idx
      * takes the index % entries): gathers read h.A (<= 2^28 entries, 1 GiB), scatters write h.O
      * (<= 2^29, 2 GiB). Probes: tables of 2 and 16 MiB (L2-resident). */
-    const bool probe = h.set == SizeSet::probe;
-    std::vector<size_t> gathers = probe ? pow2({19, 22})
+    const bool probe = h.set == SizeSet::probe, check3 = h.set == SizeSet::check3;
+    std::vector<size_t> gathers = probe    ? pow2({19, 22})
+                                  : check3 ? std::vector<size_t>{(size_t)12 << 18, (size_t)20 << 18, (size_t)28 << 18,
+                                                                 (size_t)36 << 18, (size_t)40 << 18}
                                         : sizes<size_t>(h, pow2({20, 24, 26, 28}), pow2({18, 21, 23, 25, 27}),
                                                         {(size_t)6 << 18, (size_t)24 << 18, (size_t)48 << 18,
                                                          (size_t)96 << 18, (size_t)768 << 18});
@@ -524,6 +538,7 @@ static void run_indirect(Held &h) {
         add_case(h, "gather_random_table_" + sz((4ll * entries) >> 20) + "MiB", "gather", "everyday", d, s, "cold",
                  "\"table_bytes\": " + sz(4ll * entries));
     }
+    if (check3) return; /* gathers alone */
     std::vector<size_t> scatters = probe ? pow2({19, 22})
                                          : sizes<size_t>(h, pow2({24, 26, 28}), pow2({21, 23, 25, 27}),
                                                          {(size_t)4 << 18, (size_t)24 << 18, (size_t)96 << 18,
@@ -586,6 +601,11 @@ static void run_indirect(Held &h) {
 void run_everyday(Held &h) {
     if (!h.list_only) std::printf("== everyday\n");
     if (h.set == SizeSet::probe) { /* fit probes: gathers from and scatters into L2-resident tables alone */
+        run_indirect(h);
+        return;
+    }
+    if (h.set == SizeSet::check3) { /* rows read again, gathers near L2's share */
+        run_rows(h);
         run_indirect(h);
         return;
     }

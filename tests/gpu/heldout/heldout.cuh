@@ -24,14 +24,19 @@
  *    after the model changes of 2026-12-07 (L2 write bandwidth, L2 request
  *    rate, scatter tables);
  *  - probe: fit probes alone: gathers from and scatters into tables of 2 and
- *    16 MiB (L2-resident), L2 warm writes of 12, 24, 52 and 56 MiB and a warm read of 52 MiB. */
+ *    16 MiB (L2-resident), L2 warm writes of 12, 24, 52 and 56 MiB and a warm read of 52 MiB;
+ *  - check3: a third independent set, small, of the classes the rules of
+ *    the afternoon of 2026-12-07 touched (a row read again past a quarter
+ *    of L2's reuse share, a gather's table near what an L2 partition holds,
+ *    FP64 chains at low occupancy), at sizes and parameters no other list
+ *    uses, measured blind once those rules were committed. */
 #ifndef SIMT_HELDOUT_CUH
 #define SIMT_HELDOUT_CUH
 
 #include "../micro/common.cuh"
 
-/* --sizes heldout | confirm | confirm2 | probe (see above) */
-enum class SizeSet { heldout, confirm, confirm2, probe };
+/* --sizes heldout | confirm | confirm2 | probe | check3 (see above) */
+enum class SizeSet { heldout, confirm, confirm2, probe, check3 };
 
 struct Held {
     Ctx c;

@@ -4,13 +4,16 @@
  * with its POST /v1/kernel body), each row also carrying "kind", "class"
  * and "timing". The fit / held-out split is added afterwards by split.py.
  *
- *   simt-heldout --out kernels-raw.json [--only everyday|micro] [--sizes heldout|confirm|confirm2|probe] [--list]
+ *   simt-heldout --out kernels-raw.json [--only everyday|micro] [--sizes heldout|confirm|confirm2|probe|check3]
+ *                [--list]
  * --sizes confirm: the confirmation set (the same kinds at other sizes);
  * --sizes confirm2: a second independent set (the same kinds at sizes and
  *   parameters in neither the held-out nor the confirm lists), measured blind
  *   after the model changes of 2026-12-07;
  * --sizes probe: fit probes alone: gathers from and scatters into tables of 2
  *   and 16 MiB, L2 warm-write working sets of 12 and 24 MiB;
+ * --sizes check3: a third independent set of the classes the afternoon's
+ *   rules of 2026-12-07 touched (heldout.cuh), measured blind;
  * --list: prints the chosen set's case names, one a line, without CUDA. */
 #include "heldout.cuh"
 
@@ -102,14 +105,15 @@ int main(int argc, char **argv) {
             only = argv[++i];
         else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc &&
                  (!std::strcmp(argv[i + 1], "heldout") || !std::strcmp(argv[i + 1], "confirm") ||
-                  !std::strcmp(argv[i + 1], "confirm2") || !std::strcmp(argv[i + 1], "probe")))
+                  !std::strcmp(argv[i + 1], "confirm2") || !std::strcmp(argv[i + 1], "probe") ||
+                  !std::strcmp(argv[i + 1], "check3")))
             size_set = argv[++i];
         else if (!std::strcmp(argv[i], "--list"))
             list = true;
         else {
             std::fprintf(stderr,
-                         "usage: %s [--out FILE] [--only everyday|micro] [--sizes heldout|confirm|confirm2|probe] "
-                         "[--list]\n",
+                         "usage: %s [--out FILE] [--only everyday|micro] "
+                         "[--sizes heldout|confirm|confirm2|probe|check3] [--list]\n",
                          argv[0]);
             return 1;
         }
@@ -119,6 +123,7 @@ int main(int argc, char **argv) {
     h.set = size_set == "confirm"    ? SizeSet::confirm
             : size_set == "confirm2" ? SizeSet::confirm2
             : size_set == "probe"    ? SizeSet::probe
+            : size_set == "check3"   ? SizeSet::check3
                                      : SizeSet::heldout;
     if (list) {
         /* names only: no device is touched (sm_count sizes some grids, never a name) */

@@ -354,7 +354,10 @@ static void run_latency(Held &h) {
 
 static void run_compute(Held &h) {
     const unsigned full = h.c.sm_count * 8, block = 256;
-    for (int k : sizes<int>(h, {1, 2, 4, 8, 16, 32}, {3, 5, 6, 12, 20, 24}, {7, 9, 14, 17, 28, 31})) { /* k <= 32 */
+    const std::vector<int> ks = h.set == SizeSet::check3 ? std::vector<int>{} /* FP64 chains alone */
+                                                         : sizes<int>(h, {1, 2, 4, 8, 16, 32}, {3, 5, 6, 12, 20, 24},
+                                                                      {7, 9, 14, 17, 28, 31});
+    for (int k : ks) { /* k <= 32 */
         const int iters = 64;
         KernelDesc d = desc((const void *)m_div, full, block);
         d.flops_fp32 = 2.0 * iters * 16 + 3;
@@ -419,7 +422,14 @@ static void run_compute(Held &h) {
         {"sfu_ex2_8chains", (const void *)m_sfu<1>, 8, full, block, 4, 64},
         {"int_imad_8chains", (const void *)m_int<0>, 8, full, block, 5, 128},
         {"int_xorshift_8chains", (const void *)m_int<1>, 8, full, block, 6, 128}};
-    for (const F &f : sizes<F>(h, heldout_fs, confirm_fs, confirm2_fs)) {
+    const std::vector<F> check3_fs = {
+        {"fp64_fma_1chain_2blocks_per_sm", (const void *)m_dfma<1>, 1, two, 128, 1, 128},
+        {"fp64_fma_1chain_4blocks_per_sm", (const void *)m_dfma<1>, 1, four, 128, 1, 128},
+        {"fp64_fma_2chains_1block_per_sm", (const void *)m_dfma<2>, 2, one, 128, 1, 128},
+        {"fp64_fma_2chains_4blocks_per_sm", (const void *)m_dfma<2>, 2, four, 128, 1, 64},
+        {"fp64_fma_3chains_2blocks_per_sm", (const void *)m_dfma<3>, 3, two, 128, 1, 64},
+        {"fp64_fma_16chains_1block_per_sm", (const void *)m_dfma<16>, 16, one, 128, 1, 32}};
+    for (const F &f : h.set == SizeSet::check3 ? check3_fs : sizes<F>(h, heldout_fs, confirm_fs, confirm2_fs)) {
         KernelDesc d = desc(f.fn, f.grid, f.block);
         double ops = (double)f.iters * 8 * f.chains;
         if (f.kind == 0) d.flops_fp32 = 2 * ops + f.chains;
@@ -558,6 +568,10 @@ void run_microbench(Held &h) {
         lat_case<uint4, 8>(h, 3);
         lat_case<uint4, 8>(h, 4);
         lat_case<uint4, 8>(h, 6);
+        return;
+    }
+    if (h.set == SizeSet::check3) { /* FP64 chains at low occupancy */
+        run_compute(h);
         return;
     }
     run_launch(h);
