@@ -96,8 +96,22 @@ static std::string dims(const unsigned *v, int n) {
     return o + "]";
 }
 
+/* the hwdb id of the card the rows ran on: the sets ran on H200s and H100 SXMs */
+static const char *card_id() {
+    static const char *id = nullptr;
+    if (id == nullptr) {
+        cudaDeviceProp p;
+        int dev = 0;
+        id = cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&p, dev) == cudaSuccess &&
+                     std::strstr(p.name, "H100") != nullptr
+                 ? "h100-sxm"
+                 : "h200-sxm";
+    }
+    return id;
+}
+
 std::string request_json(const KernelDesc &d) {
-    std::string o = "{\"gpu\": \"h200-sxm\", \"launch\": {\"grid\": " + dims(d.grid, d.grid_dims) +
+    std::string o = std::string("{\"gpu\": \"") + card_id() + "\", \"launch\": {\"grid\": " + dims(d.grid, d.grid_dims) +
                     ", \"block\": " + dims(d.block, d.block_dims) +
                     ", \"dynamic_shared_bytes\": " + std::to_string(d.dynamic_shared_bytes) + "}";
     o += ", \"resources\": {\"registers_per_thread\": " + std::to_string(d.registers_per_thread) +
