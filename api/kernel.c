@@ -358,9 +358,16 @@ static const struct {
                                     "access it repeats fits in the L1 left beside their shared memory"},
     {SIMT_KERNEL_ASSUMED_REPEAT_L2,
      "a repeated access hits L2: its working set exceeds the SM's L1 but the whole wave's fits in L2"},
+    {SIMT_KERNEL_ASSUMED_REPEAT_L1_PART,
+     "a repeated access hits L1 only in part: what the SM's resident warps read with the access it repeats "
+     "is "
+     "past the share of the L1 beside their shared memory that a re-read finds whole (repeat_whole_fraction "
+     "of "
+     "it), so the share of its reads that hit L1 falls linearly to none when the set fills that L1; the rest "
+     "go to L2 (by the L2's rule for a repeat) or DRAM"},
     {SIMT_KERNEL_ASSUMED_REPEAT_L2_PART,
      "a repeated access hits L2 only in part: the wave's working set exceeds the SM's L1 and is past the "
-     "share of L2 a re-read finds whole (l2_repeat_whole_fraction of the reuse share), so the share of its "
+     "share of L2 a re-read finds whole (repeat_whole_fraction of the reuse share), so the share of its "
      "reads that hit falls linearly to none at the reuse share (l2_reuse_fraction of l2_bytes); the rest "
      "are read from DRAM again"},
     {SIMT_KERNEL_ASSUMED_REPEAT_DRAM,

@@ -114,7 +114,7 @@ static const struct simt_hwdb_field fields[] = {
     F(l2_partitions, "memory", INT, 1, 64, OPT), /* every bundled GPU has it; absent = 1 */
     F(warp_lines_in_flight, "memory", DOUBLE, 0, 4096, OPT),
     F(l2_reuse_fraction, "memory", DOUBLE, 0, 1, OPT),
-    F(l2_repeat_whole_fraction, "memory", DOUBLE, 0, 1, OPT),
+    F(repeat_whole_fraction, "memory", DOUBLE, 0, 1, OPT),
     F(l2_effective_ways, "memory", INT, 1, 64, OPT),
 
     /* --- throughputs: per SM per clock, an FMA counts 2 --- */

@@ -152,15 +152,15 @@ struct simt_gpu_spec {
         l2_atomic_slice_bytes; /* contiguous bytes per L2 slice as atomics spread over slices; 0 = unknown */
     int l2_partitions; /* L2 partitions that each cache the lines their own SMs read: a line that every SM
                           reads is held once in each, so a table shared by the grid has l2_bytes / this */
-    double l2_reuse_fraction;        /* of l2_bytes: the largest working set the next of back-to-back launches
-                                        over it finds in L2 (0: not known, all of l2_bytes) */
-    double l2_repeat_whole_fraction; /* of the reuse share: the largest wave set a repeated read finds whole
-                                        in L2, its hit share falling linearly to none at the reuse share
-                                        (0: not known, whole up to the reuse share) */
-    int l2_effective_ways;           /* lines of a table read at random that one L2 set keeps: the table's
-                                        lines fall on the sets at random (0: not known, an LRU edge) */
-    double warp_lines_in_flight;     /* line requests one warp keeps in flight to L2 and DRAM at once; its
-                                        loads past that wait for earlier ones to come back (0: not limited) */
+    double l2_reuse_fraction;     /* of l2_bytes: the largest working set the next of back-to-back launches
+                                     over it finds in L2 (0: not known, all of l2_bytes) */
+    double repeat_whole_fraction; /* of a cache's room for a re-read (L1 beside shared memory, L2's reuse
+                                     share): the largest set a repeated read finds whole, its hit share
+                                     falling linearly to none at the room (0: not known, whole up to it) */
+    int l2_effective_ways;        /* lines of a table read at random that one L2 set keeps: the table's
+                                     lines fall on the sets at random (0: not known, an LRU edge) */
+    double warp_lines_in_flight;  /* line requests one warp keeps in flight to L2 and DRAM at once; its
+                                     loads past that wait for earlier ones to come back (0: not limited) */
 
     /* --- throughputs, per SM per clock unless the name says per_s --- */
     double fp32_flops_per_clock_per_sm; /* an FMA counts 2 */

@@ -193,9 +193,8 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->l2_bytes = gpu->l2_bytes;
     r->l2_reuse_bytes = gpu->l2_reuse_fraction > 0.0 ? gpu->l2_reuse_fraction * gpu->l2_bytes : gpu->l2_bytes;
     r->l2_ways = gpu->l2_effective_ways > 0 ? gpu->l2_effective_ways : 0.0;
-    r->l2_repeat_whole_bytes = gpu->l2_repeat_whole_fraction > 0.0
-                                   ? gpu->l2_repeat_whole_fraction * r->l2_reuse_bytes
-                                   : r->l2_reuse_bytes;
+    r->repeat_whole = gpu->repeat_whole_fraction > 0.0 ? gpu->repeat_whole_fraction : 1.0;
+    r->l2_repeat_whole_bytes = r->repeat_whole * r->l2_reuse_bytes;
     r->l2_partitions = gpu->l2_partitions > 1 ? gpu->l2_partitions : 1.0;
     r->atomic_same_address_per_s = gpu->l2_same_address_atomics_per_clock * r->clock_hz;
     r->atomics_per_s = gpu->l2_atomics_per_clock * r->clock_hz;

@@ -298,6 +298,9 @@ typedef uint64_t simt_kernel_assumed;
 
 #define SIMT_KERNEL_ASSUMED_WARP_LINES                                                                       \
     (1ull << 36) /* a round of loads touches more lines than a warp keeps in flight: it goes out in waves */
+#define SIMT_KERNEL_ASSUMED_REPEAT_L1_PART                                                                   \
+    (1ull << 38) /* a repeated access hits L1 in part: the SM's set is past what L1 keeps whole for a        \
+                    re-read; the rest goes to L2 (or DRAM) */
 #define SIMT_KERNEL_ASSUMED_REPEAT_L2_PART                                                                   \
     (1ull << 37) /* a repeated access hits L2 in part: the wave's set is past what L2 keeps whole for a      \
                     re-read; the rest misses to DRAM */

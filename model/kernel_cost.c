@@ -54,6 +54,7 @@ enum level { LEVEL_DRAM = 0, LEVEL_L2, LEVEL_L1 };
 struct table {
     double hit;               /* share of its reads that hit (at the access's level) */
     double first_touch_bytes; /* DRAM bytes per warp: the table's lines, fetched once a launch */
+    double l2_hit;            /* at L1: the share of its misses that hit L2 (0: all to DRAM) */
 };
 
 /* A global access that hits in L2 (cost_global). */
@@ -208,21 +209,26 @@ static int cost_table(const struct simt_gpu_spec *gpu, const struct simt_kernel_
                       double *latency, struct simt_diag *diag)
 {
     struct simt_kernel_access part = *a;
-    double hit_latency = 0.0, miss_latency = 0.0;
+    double hit_latency = 0.0, l2_latency = 0.0, miss_latency = 0.0;
+    double l2_share = level == LEVEL_L1 ? (1.0 - t->hit) * t->l2_hit : 0.0;
+    double miss = 1.0 - t->hit - l2_share;
     int rc;
     part.count = a->count * t->hit;
     if (part.count > 0.0 && (rc = cost_global(gpu, &part, rows, level, independent, rounds * t->hit, r, w,
                                               assumed, &hit_latency, diag)) != SIMT_OK)
         return rc;
-    part.count = a->count * (1.0 - t->hit);
-    if (part.count > 0.0 &&
-        (rc = cost_global(gpu, &part, rows, LEVEL_DRAM, independent, rounds * (1.0 - t->hit), r, w, assumed,
-                          &miss_latency, diag)) != SIMT_OK)
+    part.count = a->count * l2_share;
+    if (part.count > 0.0 && (rc = cost_global(gpu, &part, rows, LEVEL_L2, independent, rounds * l2_share, r,
+                                              w, assumed, &l2_latency, diag)) != SIMT_OK)
+        return rc;
+    part.count = a->count * miss;
+    if (part.count > 0.0 && (rc = cost_global(gpu, &part, rows, LEVEL_DRAM, independent, rounds * miss, r, w,
+                                              assumed, &miss_latency, diag)) != SIMT_OK)
         return rc;
     w->dram_bytes += t->first_touch_bytes;
     w->dram_read_bytes += t->first_touch_bytes;
     w->dram_rows += t->first_touch_bytes / r->dram_interleave;
-    *latency = t->hit * hit_latency + (1.0 - t->hit) * miss_latency;
+    *latency = t->hit * hit_latency + l2_share * l2_latency + miss * miss_latency;
     return SIMT_OK;
 }
 
@@ -314,25 +320,33 @@ static void place_table(const struct simt_kernel_access *a, const struct rates *
     }
 }
 
-/* The share of a repeated read that hits L2 when the wave's set of what it
- * repeats is `wave` bytes: none past the reuse share (l2_reuse_bytes), all of
- * it up to l2_repeat_whole_bytes, then falling linearly to none at the reuse
- * share. A wave reads its rows while other warps read theirs and write
- * their results, so a line waits in L2 for its re-read among lines that
- * came in after it; the larger the wave's set, the more of its lines are
- * evicted first. H100 SXM, Nsight Compute counters of softmax and layer
- * norm rows (tests/gpu/results/h100/ncu/everyday-*.json, L2 read sectors
+/* The share of a repeated read that a cache of `capacity` bytes of room
+ * for it serves when the set read again is `set` bytes: all of it up to
+ * `whole` (repeat_whole_fraction of the room), then falling linearly to
+ * none at the room, none past it. Warps read their rows while others read
+ * theirs and write their results, so a line waits for its re-read among
+ * lines that came in after it; the larger the set, the more of its lines
+ * are evicted first. The room is the L1 left beside the resident blocks'
+ * shared memory for the SM's set, the L2's reuse share (l2_reuse_bytes) for
+ * the wave's. H100 SXM, Nsight Compute counters of softmax and layer norm
+ * rows (tests/gpu/results/h100/ncu/everyday-*.json, L2 read sectors
  * against DRAM bytes read): a wave's set of 0.29 of the reuse share re-read
- * whole, 0.39 0.78 to 0.97 of it, 0.78 0.25 to 0.36, 1.16 0.10; sm_90's
- * l2_repeat_whole_fraction 0.25 gives 1, 0.81, 0.29 and 0 (none past the
- * share). */
+ * whole, 0.39 0.78 to 0.97 of it, 0.78 0.25 to 0.36, 1.16 0.10 (sm_90's
+ * 0.25 gives 1, 0.81, 0.29 and 0); in L1 (L2 read sectors against the
+ * first pass's) an SM's set of 64 KiB of 240 re-read whole, 96 KiB 0.63,
+ * 128 KiB 0.47, 256 KiB 0.14 to 0.23 (0.25 gives 0.98, 0.80, 0.62 and 0). */
+static double share_kept(double set, double whole, double capacity)
+{
+    if (set > capacity)
+        return 0.0;
+    if (set <= whole || !(capacity > whole))
+        return 1.0;
+    return (capacity - set) / (capacity - whole);
+}
+
 static double repeat_hit(double wave, const struct rates *r)
 {
-    if (wave > r->l2_reuse_bytes)
-        return 0.0;
-    if (wave <= r->l2_repeat_whole_bytes || !(r->l2_reuse_bytes > r->l2_repeat_whole_bytes))
-        return 1.0;
-    return (r->l2_reuse_bytes - wave) / (r->l2_reuse_bytes - r->l2_repeat_whole_bytes);
+    return share_kept(wave, r->l2_repeat_whole_bytes, r->l2_reuse_bytes);
 }
 
 /* Where each global access is served (levels[i]):
@@ -341,7 +355,7 @@ static double repeat_hit(double wave, const struct rates *r)
  *   when that fits in the L1 left beside the resident blocks' shared
  *   memory, else L2 when the wave's working set (every SM's) fits in the
  *   L2's reuse share (l2_reuse_fraction), only in part past
- *   l2_repeat_whole_fraction of it (repeat_hit), else it misses to DRAM
+ *   repeat_whole_fraction of it (repeat_hit), else it misses to DRAM
  *   like a first touch. A repeated store is written
  *   back once: it stays priced as a store.
  * - `l2_warm`: the launch's working set (the DRAM bytes of its first
@@ -390,13 +404,13 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
         *assumed |= warm ? SIMT_KERNEL_ASSUMED_L2_WARM : SIMT_KERNEL_ASSUMED_L2_WARM_MISS;
     for (int i = 0; i < req->access_count; i++) {
         const struct simt_kernel_access *a = &req->accesses[i];
-        tables[i] = (struct table){0.0, 0.0};
+        tables[i] = (struct table){0.0, 0.0, 0.0};
         if (a->space != SIMT_SPACE_GLOBAL || a->count <= 0.0)
             continue;
         if (a->op == SIMT_OP_LOAD && a->distinct_addresses > 0.0) {
             place_table(a, r, shape, l1_free, fills[i], &levels[i], &tables[i]);
             if (warm && table_fits(a, r))
-                tables[i] = (struct table){1.0, 0.0};
+                tables[i] = (struct table){1.0, 0.0, 0.0};
             continue;
         }
         /* A store table (a scatter's): the grid writes D elements at
@@ -415,11 +429,17 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
             double per_sm = shape->resident_warps * footprint[a->repeats_of - 1];
             /* the wave's set, read again in the order it was read: the
              * same edge as back-to-back launches' (l2_reuse_fraction);
-             * past l2_repeat_whole_fraction of it only a share hits */
+             * past repeat_whole_fraction of it only a share hits */
             double hit = r->l2_bytes > 0.0 ? repeat_hit(per_sm * r->sms, r) : 0.0;
-            if (per_sm <= l1_free) {
+            double l1_hit = share_kept(per_sm, r->repeat_whole * l1_free, l1_free);
+            if (l1_hit >= 1.0) {
                 levels[i] = LEVEL_L1;
                 *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_L1;
+            } else if (l1_hit > 0.0) {
+                levels[i] = LEVEL_L1;
+                tables[i].hit = l1_hit;
+                tables[i].l2_hit = warm ? 1.0 : hit;
+                *assumed |= SIMT_KERNEL_ASSUMED_REPEAT_L1_PART;
             } else if (hit > 0.0) {
                 levels[i] = LEVEL_L2;
                 if (hit < 1.0 && !warm) {

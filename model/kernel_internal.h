@@ -83,15 +83,16 @@ struct rates {
     double line_bytes;         /* L2 cache line */
     double constant_per_cycle; /* distinct constant addresses per cycle per SM */
     double launch_s;
-    double int32_per_cycle;              /* INT32 lane operations per cycle per SM; 0: not priced */
-    double int_mul_per_cycle;            /* IMAD lane operations per cycle per SM; 0: not priced */
-    double l1_bytes_per_sm, l2_bytes;    /* capacities for the working-set rules */
-    double l2_reuse_bytes;               /* the largest working set back-to-back launches find in L2 */
-    double l2_repeat_whole_bytes;        /* the largest wave set a repeated read finds whole in L2 */
-    double l2_ways;                      /* lines of a random table one L2 set keeps (0: an LRU edge) */
-    double l2_partitions;                /* L2 partitions each holding a line every SM reads (>= 1) */
-    double atomic_same_address_per_s;    /* one address's atomics per second at the L2; 0: not priced */
-    double atomics_per_s;                /* the L2's atomic line requests a second; 0: not priced */
+    double int32_per_cycle;           /* INT32 lane operations per cycle per SM; 0: not priced */
+    double int_mul_per_cycle;         /* IMAD lane operations per cycle per SM; 0: not priced */
+    double l1_bytes_per_sm, l2_bytes; /* capacities for the working-set rules */
+    double l2_reuse_bytes;            /* the largest working set back-to-back launches find in L2 */
+    double repeat_whole;              /* of a cache's room for a re-read, the set it keeps whole (1: all) */
+    double l2_repeat_whole_bytes;     /* the largest wave set a repeated read finds whole in L2 */
+    double l2_ways;                   /* lines of a random table one L2 set keeps (0: an LRU edge) */
+    double l2_partitions;             /* L2 partitions each holding a line every SM reads (>= 1) */
+    double atomic_same_address_per_s; /* one address's atomics per second at the L2; 0: not priced */
+    double atomics_per_s;             /* the L2's atomic line requests a second; 0: not priced */
     double atomic_slice_lanes_per_cycle; /* lanes of one request a slice completes per SM clock; 0: none */
     double atomic_slice_bytes;           /* contiguous bytes per slice of an atomic set; 0: one slice */
     double sector_bytes;                 /* L2 sector: the unit a slice's atomic step updates */

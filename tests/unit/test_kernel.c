@@ -380,8 +380,12 @@ END_TEST
  *     L1 hit: DRAM and L2 move 32.768 MB once; L1 wavefronts 2 x 4 x 64000.
  *   L1 16 KiB: it does not; the wave's 100 x 32 KiB = 3.3 MB fits in the
  *     50 MB L2: L2 moves 65.536 MB, DRAM 32.768 MB.
+ *   L1 48 KiB kept whole up to half of it (repeat_whole_fraction 0.5): the
+ *     SM's 32 KiB is past 24 KiB, so (48 - 32) / (48 - 24) = 2/3 of the
+ *     repeat hits L1 and the other third L2 (the wave's 3.3 MB is within
+ *     half the L2): L2 moves 32.768 x 4/3 = 43.690667 MB, DRAM 32.768 MB.
  *   A reuse share of 5 MB (l2_reuse_fraction 0.1) kept whole up to 2.5 MB
- *     (l2_repeat_whole_fraction 0.5): the wave's 3.2768 MB is past it, so
+ *     (repeat_whole_fraction 0.5): the wave's 3.2768 MB is past it, so
  *     (5 - 3.2768) / 2.5 = 0.68928 of the repeat hits and 0.31072 x
  *     32.768 MB = 10.181673 MB comes from DRAM again; at 3.2768 MB of whole
  *     share all of it hits, at a reuse share of 3.2768 MB none.
@@ -409,8 +413,15 @@ START_TEST(test_repeats)
     ck_assert_double_eq_tol(r.l2_bytes, 65.536e6, 1e-6);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_L2);
     ck_assert(!(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_L2_PART));
+    gpu.l1_bytes_per_sm = 49152;
+    gpu.repeat_whole_fraction = 0.5;
+    r = predict_on(&gpu, &req);
+    ck_assert_double_eq_tol(r.dram_bytes, 32.768e6 + 13.2204848297e6, 1e-3);
+    ck_assert_double_eq_tol(r.l2_bytes, 32.768e6 * 4.0 / 3.0, 1e-3);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_L1_PART);
+    gpu.l1_bytes_per_sm = 16384;
     gpu.l2_reuse_fraction = 0.1;
-    gpu.l2_repeat_whole_fraction = 0.5;
+    gpu.repeat_whole_fraction = 0.5;
     r = predict_on(&gpu, &req);
     double refetch = (1.0 - (5e6 - 3.2768e6) / 2.5e6) * 32.768e6;
     ck_assert_double_eq_tol(refetch, 10.181673e6, 1.0);
@@ -418,16 +429,16 @@ START_TEST(test_repeats)
                             32.768e6 + refetch + 27.5e6 * (1.0 - exp(-(32.768e6 + refetch) / 50e6)), 1e-3);
     ck_assert_double_eq_tol(r.l2_bytes, 65.536e6, 1e-6);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_L2_PART);
-    gpu.l2_repeat_whole_fraction = 3.2768e6 / 5e6;
+    gpu.repeat_whole_fraction = 3.2768e6 / 5e6;
     r = predict_on(&gpu, &req);
     ck_assert_double_eq_tol(r.dram_bytes, 32.768e6 + 13.2204848297e6, 1e-3);
     ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_REPEAT_L2);
-    gpu.l2_repeat_whole_fraction = 0.5;
+    gpu.repeat_whole_fraction = 0.5;
     gpu.l2_reuse_fraction = 3.2768e6 / 50e6;
     r = predict_on(&gpu, &req);
     ck_assert_double_eq_tol(r.dram_bytes, 65.536e6 + 27.5e6 * (1.0 - exp(-65.536e6 / 50e6)), 1e-3);
     gpu.l2_reuse_fraction = 0.0;
-    gpu.l2_repeat_whole_fraction = 0.0;
+    gpu.repeat_whole_fraction = 0.0;
     gpu.l2_bytes = 1e6;
     r = predict_on(&gpu, &req);
     ck_assert_double_eq_tol(r.dram_bytes, 65.536e6 + 0.55e6, 1e-3);

@@ -56,7 +56,7 @@ SETS = {
                   ". Requests written from each kernel's parameters by the same code as the held-out set's.",
         "purpose": "A third independent kernel set for issue 11, small: the classes the counter-based rules of "
                    "the afternoon of 2026-12-07 touched (a row read again past a quarter of the L2's reuse share, "
-                   "l2_repeat_whole_fraction; a gather's table near what an L2 partition holds, "
+                   "repeat_whole_fraction; a gather's table near what an L2 partition holds, "
                    "l2_effective_ways; FP64 chains, fp64_fma_latency_cycles), measured once those rules were "
                    "committed and compared with the model only after the measurement was committed; no row "
                    "fitted.",
