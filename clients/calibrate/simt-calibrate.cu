@@ -424,30 +424,38 @@ __global__ void k_shared_chase(int hops, unsigned long long *res) {
     res[1] = p;
 }
 
-__global__ void k_fma_latency(int n, float b, float c, unsigned long long *res, float *out) {
-    float a = b * 0.5f;
+/* one thread, a dependent chain of n FMAs (fma.rn.f32, or .f64 for double) */
+template <typename T>
+__global__ void k_fma_latency(int n, T b, T c, unsigned long long *res, T *out) {
+    T a = b * (T)0.5;
     unsigned long long c0 = clock64();
 #pragma unroll 1
     for (int i = 0; i < n; i += 16) {
 #pragma unroll
-        for (int u = 0; u < 16; u++) asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(a) : "f"(b), "f"(c));
+        for (int u = 0; u < 16; u++) {
+            if constexpr (sizeof(T) == 8)
+                asm volatile("fma.rn.f64 %0, %0, %1, %2;" : "+d"(a) : "d"(b), "d"(c));
+            else
+                asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(a) : "f"(b), "f"(c));
+        }
     }
     unsigned long long c1 = clock64();
     res[0] = c1 - c0;
     out[0] = a;
 }
 
-__global__ void k_dfma_latency(int n, double b, double c, unsigned long long *res, double *out) {
-    double a = b * 0.5;
-    unsigned long long c0 = clock64();
-#pragma unroll 1
-    for (int i = 0; i < n; i += 16) {
-#pragma unroll
-        for (int u = 0; u < 16; u++) asm volatile("fma.rn.f64 %0, %0, %1, %2;" : "+d"(a) : "d"(b), "d"(c));
+/* cycles per FMA of k_fma_latency<T>, the median of 5 launches */
+template <typename T>
+static double fma_chain_cycles(unsigned long long *res, unsigned long long *hres, void *scratch) {
+    std::vector<double> sv;
+    for (int r = 0; r < 5; r++) {
+        k_fma_latency<T><<<1, 1>>>(65536, (T)0.999, (T)0.001, res, (T *)scratch);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(hres, res, 16, cudaMemcpyDeviceToHost));
+        sv.push_back((double)hres[0] / 65536);
     }
-    unsigned long long c1 = clock64();
-    res[0] = c1 - c0;
-    out[0] = a;
+    return median(sv);
 }
 
 /* ------------------------------------------------------------------ throughput */
@@ -1009,24 +1017,8 @@ int main(int argc, char **argv) {
         sv.push_back((double)hres[0] / 4096);
     }
     double shared_lat = median(sv);
-    sv.clear();
-    for (int r = 0; r < 5; r++) {
-        k_fma_latency<<<1, 1>>>(65536, 0.999f, 0.001f, res, (float *)scratch);
-        CK_LAUNCH();
-        CK(cudaDeviceSynchronize());
-        CK(cudaMemcpy(hres, res, 16, cudaMemcpyDeviceToHost));
-        sv.push_back((double)hres[0] / 65536);
-    }
-    double fma_lat = median(sv);
-    sv.clear();
-    for (int r = 0; r < 5; r++) {
-        k_dfma_latency<<<1, 1>>>(65536, 0.999, 0.001, res, (double *)scratch);
-        CK_LAUNCH();
-        CK(cudaDeviceSynchronize());
-        CK(cudaMemcpy(hres, res, 16, cudaMemcpyDeviceToHost));
-        sv.push_back((double)hres[0] / 65536);
-    }
-    double dfma_lat = median(sv);
+    double fma_lat = fma_chain_cycles<float>(res, hres, scratch);
+    double dfma_lat = fma_chain_cycles<double>(res, hres, scratch);
     detail("fp64_fma_latency_cycles", dfma_lat);
     progress("[4/9] latency (cycles per dependent load): shared %.1f, L1 %.1f, L2 %.1f, DRAM %.1f; FMA %.2f, "
              "FP64 FMA %.2f",
