@@ -354,10 +354,10 @@ static double repeat_hit(double wave, const struct rates *r)
  *   is what its resident warps touch with access j (sectors); it hits L1
  *   when that fits in the L1 left beside the resident blocks' shared
  *   memory, else L2 when the wave's working set (every SM's) fits in the
- *   L2's reuse share (l2_reuse_fraction), only in part past
- *   repeat_whole_fraction of it (repeat_hit), else it misses to DRAM
- *   like a first touch. A repeated store is written
- *   back once: it stays priced as a store.
+ *   L2's reuse share (l2_reuse_fraction), else it misses to DRAM like a
+ *   first touch; past repeat_whole_fraction of either room only a share
+ *   hits there (share_kept), the rest going to the next level. A repeated
+ *   store is written back once: it stays priced as a store.
  * - `l2_warm`: the launch's working set (the DRAM bytes of its first
  *   touches) is already in L2 when it fits; streamed through an LRU cache
  *   larger sets keep nothing, so they are priced cold.
