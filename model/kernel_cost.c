@@ -332,7 +332,7 @@ static void place_table(const struct simt_kernel_access *a, const struct rates *
  * rows (tests/gpu/results/h100/ncu/everyday-*.json, L2 read sectors
  * against DRAM bytes read): a wave's set of 0.29 of the reuse share re-read
  * whole, 0.39 0.78 to 0.97 of it, 0.78 0.25 to 0.36, 1.16 0.10 (sm_90's
- * 0.25 gives 1, 0.81, 0.29 and 0); in L1 (L2 read sectors against the
+ * 0.25 gives 0.95, 0.81, 0.29 and 0); in L1 (L2 read sectors against the
  * first pass's) an SM's set of 64 KiB of 240 re-read whole, 96 KiB 0.63,
  * 128 KiB 0.47, 256 KiB 0.14 to 0.23 (0.25 gives 0.98, 0.80, 0.62 and 0). */
 static double share_kept(double set, double whole, double capacity)
