@@ -401,12 +401,16 @@ const char *simt_figure_api_source(const struct simt_figure_set *set, enum simt_
     case SIMT_FIGURE_SCALED_MEASURED:
         return "scaled_measured";
     case SIMT_FIGURE_STAND_IN:
-        /* the read figure stands in (the copy: read and write, whose
-         * own source is the read's when it stands in too) */
+        /* the source of the figure that stands in: the read figure's for
+         * the writes (the copy: read and write, whose own source is the
+         * read's when it stands in too), the single launch's for the
+         * interval, the FP32 FMA's for the FP64 FMA */
         if (id == SIMT_FIG_L2_WRITE_BANDWIDTH)
             return simt_figure_api_source(set, SIMT_FIG_L2_BANDWIDTH);
         if (id == SIMT_FIG_LAUNCH_INTERVAL)
             return simt_figure_api_source(set, SIMT_FIG_LAUNCH_OVERHEAD);
+        if (id == SIMT_FIG_FP64_FMA_LATENCY)
+            return simt_figure_api_source(set, SIMT_FIG_FMA_LATENCY);
         return simt_figure_api_source(set, id == SIMT_FIG_DRAM_COPY_BANDWIDTH &&
                                                    set->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] !=
                                                        SIMT_FIGURE_STAND_IN
