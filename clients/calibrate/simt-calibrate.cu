@@ -364,6 +364,17 @@ __global__ void k_sparse(const unsigned long long *__restrict__ p, long long ste
     if (acc == sentinel) out[0] = (unsigned)acc;
 }
 
+/* DRAM read-modify-writes: 4-byte stores `step` words apart (lane i of a
+ * warp writes word (t + j T) step). Each store dirties one sector of its
+ * own line and leaves the rest unwritten; when L2 evicts the line, the
+ * sector goes back to DRAM as a read, a merge and a write (ECC covers the
+ * whole sector), and at 1 KiB apart no two stores share a DRAM row. */
+__global__ void k_sparse_store(unsigned *p, long long step, unsigned v) {
+    long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x, T = (long long)gridDim.x * blockDim.x;
+#pragma unroll
+    for (int j = 0; j < 4; j++) p[(t + j * T) * step] = v ^ (unsigned)j;
+}
+
 /* ------------------------------------------------------------------ latency */
 
 template <int CG>
@@ -901,7 +912,7 @@ int main(int argc, char **argv) {
      * the 1 KiB rate, a row holds no more than 256 contiguous bytes of the
      * address space before the map moves to another channel (NVIDIA's
      * transpose paper gives 256-byte memory partitions). */
-    double row_rate = 0.0;
+    double row_rate = 0.0, partial_store_rate = 0.0;
     {
         const long long reads = g_quick ? (1ll << 20) : (1ll << 22);
         const int block = 256;
@@ -933,8 +944,39 @@ int main(int argc, char **argv) {
             line += part;
             if (sp == 1024) row_rate = rate;
         }
-        if (rows) CK(cudaFree(rows));
         progress("[3/9] DRAM reads per second, 8-byte reads spaced: %s (1 KiB: row activations)", line.c_str());
+        /* The same spacings as 4-byte stores, each a read-modify-write of
+         * its sector once L2 evicts it. Stores the last launch leaves dirty
+         * in L2 are not yet in DRAM when the events close, so the figure is
+         * the steady state: (8 launches - 4 launches) / 4 launches' stores
+         * (the 4 extra launches evict as many lines as they leave). */
+        line.clear();
+        for (int sp : {256, 1024}) {
+            if ((size_t)reads * sp > region) continue;
+            unsigned grid = (unsigned)(reads / 4 / block);
+            long long step = sp / 4;
+            auto launches = [&](int count) {
+                return time_median(
+                    [&] {
+                        for (int l = 0; l < count; l++)
+                            k_sparse_store<<<grid, block>>>((unsigned *)rows, step, 0x5a5a5a5au + (unsigned)l);
+                    },
+                    2, reps);
+            };
+            double t4 = launches(4), t8 = launches(8);
+            double rate = t8 > t4 ? 4.0 * (double)reads / (t8 - t4) : 0.0;
+            char key[64];
+            std::snprintf(key, sizeof key, "dram_partial_stores_%dB_apart_per_s", sp);
+            detail(key, rate);
+            char part[96];
+            std::snprintf(part, sizeof part, "%s%d B %.3g (4 launches %.3g s, 8 launches %.3g s)",
+                          line.empty() ? "" : ", ", sp, rate, t4, t8);
+            line += part;
+            if (sp == 1024) partial_store_rate = rate;
+        }
+        if (rows) CK(cudaFree(rows));
+        progress("[3/9] DRAM read-modify-writes per second, 4-byte stores spaced: %s (1 KiB: one row each)",
+                 line.c_str());
     }
 
     /* --- latency */
@@ -1299,6 +1341,11 @@ int main(int argc, char **argv) {
         auto at = std::find_if(out.measured.begin(), out.measured.end(),
                                [](const std::pair<std::string, std::string> &m) { return m.first == "method"; });
         out.measured.insert(at, {"dram_row_activations_per_s", num(row_rate)});
+    }
+    if (partial_store_rate > 0.0) {
+        auto at = std::find_if(out.measured.begin(), out.measured.end(),
+                               [](const std::pair<std::string, std::string> &m) { return m.first == "method"; });
+        out.measured.insert(at, {"dram_partial_stores_per_s", num(partial_store_rate)});
     }
 
     FILE *y = std::fopen(yaml_path, "w");
