@@ -259,7 +259,10 @@ static const char *figure_note(const struct simt_figure_set *set, enum simt_figu
                : id == SIMT_FIG_LAUNCH_INTERVAL
                    ? "no back-to-back figure: the single launch's overhead stands in"
                : id == SIMT_FIG_FP64_FMA_LATENCY ? "no FP64 FMA latency: the FP32 FMA's stands in"
-                                                 : "no write figure: the DRAM read figure stands in";
+               : id == SIMT_FIG_DRAM_PARTIAL_STORES
+                   ? "no read-modify-write figure: half the row activations stand in (the read and the "
+                     "write-back each open the row)"
+                   : "no write figure: the DRAM read figure stands in";
     case SIMT_FIGURE_DERIVED:
         return "the datasheet per-clock rate at the measured clock";
     case SIMT_FIGURE_DATASHEET:

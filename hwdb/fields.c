@@ -179,6 +179,7 @@ static const struct simt_hwdb_field fields[] = {
     M(l2_requests_per_s, DOUBLE, 1e8, 1e14),
     M(launch_interval_s, DOUBLE, 1e-8, 1e-2),
     M(fp64_fma_latency_cycles, DOUBLE, 1, 1000),
+    M(dram_partial_stores_per_s, DOUBLE, 1e7, 1e13),
 
     /* --- achievable fractions of datasheet figures (issue 11) --- */
     A(dram_bandwidth, DOUBLE),

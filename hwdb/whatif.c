@@ -92,6 +92,13 @@ static const struct pair pairs[] = {
     {"shared_latency_cycles", "measured_shared_latency_cycles", SIMT_FIG_SHARED_LATENCY, 0},
     {"fma_latency_cycles", "measured_fma_latency_cycles", SIMT_FIG_FMA_LATENCY, 0},
     {"fma_latency_cycles", "measured_fp64_fma_latency_cycles", SIMT_FIG_FP64_FMA_LATENCY, 0},
+    /* the row rate has no datasheet counterpart: its own what-if marks it;
+     * a read-modify-write opens its row twice, so a what-if of the row rate
+     * moves the measured read-modify-write rate in proportion */
+    {"measured_dram_row_activations_per_s", "measured_dram_row_activations_per_s",
+     SIMT_FIG_DRAM_ROW_ACTIVATIONS, 0},
+    {"measured_dram_row_activations_per_s", "measured_dram_partial_stores_per_s",
+     SIMT_FIG_DRAM_PARTIAL_STORES, 0},
     {"fp32_flops_per_clock_per_sm", "measured_fp32_flops_per_s", SIMT_FIG_FP32, 1},
     {"fp64_flops_per_clock_per_sm", "measured_fp64_flops_per_s", SIMT_FIG_FP64, 1},
     {"sfu_ops_per_clock_per_sm", "measured_sfu_ops_per_s", SIMT_FIG_SFU, 1},

@@ -107,6 +107,7 @@ static const char *const figure_names[SIMT_FIG_COUNT] = {
     [SIMT_FIG_L2_REQUESTS] = "l2_requests_per_s",
     [SIMT_FIG_LAUNCH_INTERVAL] = "launch_interval_s",
     [SIMT_FIG_FP64_FMA_LATENCY] = "fp64_fma_latency_cycles",
+    [SIMT_FIG_DRAM_PARTIAL_STORES] = "dram_partial_stores_per_s",
     SIMT_DTYPE_LIST(TENSOR_NAME) SIMT_DTYPE_LIST(SPARSE_NAME)};
 
 /* The database field a user would fill in to supply a missing figure. */
@@ -142,6 +143,7 @@ static const char *const figure_fields[SIMT_FIG_COUNT] = {
     [SIMT_FIG_L2_REQUESTS] = "measured_l2_requests_per_s",
     [SIMT_FIG_LAUNCH_INTERVAL] = "measured_launch_interval_s",
     [SIMT_FIG_FP64_FMA_LATENCY] = "measured_fp64_fma_latency_cycles",
+    [SIMT_FIG_DRAM_PARTIAL_STORES] = "measured_dram_partial_stores_per_s",
     SIMT_DTYPE_LIST(DENSE_FIELD) SIMT_DTYPE_LIST(SPARSE_NAME)};
 
 static int valid_id(enum simt_figure_id id)
@@ -291,6 +293,11 @@ void simt_figure_set_init_overridden(const struct simt_gpu_spec *gpu, enum simt_
     /* the FP64 FMA's dependent latency: measured only; the FP32 one stands in */
     pick(out, SIMT_FIG_FP64_FMA_LATENCY, gpu->measured_fp64_fma_latency_cycles, 0.0);
     stand_in(out, SIMT_FIG_FP64_FMA_LATENCY, out->value[SIMT_FIG_FMA_LATENCY]);
+    /* read-modify-writes of sectors on rows of their own: measured only;
+     * half the row activations stand in (the read and the write-back open
+     * the row apart), none where the card has no row figure */
+    pick(out, SIMT_FIG_DRAM_PARTIAL_STORES, gpu->measured_dram_partial_stores_per_s, 0.0);
+    stand_in(out, SIMT_FIG_DRAM_PARTIAL_STORES, 0.5 * out->value[SIMT_FIG_DRAM_ROW_ACTIVATIONS]);
     out->value[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_DRAM_INTERLEAVE_BYTES;
     out->source[SIMT_FIG_DRAM_INTERLEAVE] = SIMT_FIGURE_DOCUMENTED;
     interconnect(gpu, out);
@@ -411,6 +418,8 @@ const char *simt_figure_api_source(const struct simt_figure_set *set, enum simt_
             return simt_figure_api_source(set, SIMT_FIG_LAUNCH_OVERHEAD);
         if (id == SIMT_FIG_FP64_FMA_LATENCY)
             return simt_figure_api_source(set, SIMT_FIG_FMA_LATENCY);
+        if (id == SIMT_FIG_DRAM_PARTIAL_STORES)
+            return simt_figure_api_source(set, SIMT_FIG_DRAM_ROW_ACTIVATIONS);
         return simt_figure_api_source(set, id == SIMT_FIG_DRAM_COPY_BANDWIDTH &&
                                                    set->source[SIMT_FIG_DRAM_WRITE_BANDWIDTH] !=
                                                        SIMT_FIGURE_STAND_IN

@@ -119,6 +119,10 @@ enum simt_figure_id {
                                    * measured one launch_overhead_s stands in */
     SIMT_FIG_FP64_FMA_LATENCY,    /* fp64_fma_latency_cycles: a dependent FP64 FMA chain, cycles an
                                    * instruction; without a measured one fma_latency_cycles stands in */
+    SIMT_FIG_DRAM_PARTIAL_STORES, /* dram_partial_stores_per_s: sectors the DRAM reads, merges and writes
+                                   * back a second, each on a row of its own; without a measured one,
+                                   * half the row activations (the read and the write-back each open
+                                   * the row) stand in */
     SIMT_FIG_COUNT
 };
 

@@ -236,6 +236,8 @@ struct simt_gpu_spec {
     double measured_l2_requests_per_s;                /* requests the L2 slices take a second: 4-byte
                                                        * reads at random from an L2-resident buffer */
     double measured_fp64_fma_latency_cycles;          /* a dependent FP64 FMA chain, cycles an instruction */
+    double measured_dram_partial_stores_per_s;        /* DRAM read-modify-writes a second: 4-byte stores
+                                                       * 1 KiB apart, each a sector on a row of its own */
     double measured_launch_interval_s;                /* per launch of empty kernels queued back to back */
 
     /* --- achievable: of a datasheet figure, the fraction real code reaches

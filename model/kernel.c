@@ -186,6 +186,10 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->dram_rows_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_ACTIVATIONS);
     if (r->dram_rows_per_s > 0.0)
         *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_ACTIVATIONS) | SIMT_FIG_BIT(SIMT_FIG_DRAM_INTERLEAVE);
+    /* a read-modify-write's rows: in row activations' worth, so that the
+     * one network station prices both (used once a store needs one) */
+    double partial = simt_figure_get(figures, SIMT_FIG_DRAM_PARTIAL_STORES);
+    r->rmw_rows = r->dram_rows_per_s > 0.0 && partial > 0.0 ? r->dram_rows_per_s / partial : 2.0;
     r->dram_row_cycle = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * r->clock_hz;
     *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
     r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;
@@ -516,6 +520,8 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
             SIMT_FIG_BIT(SIMT_FIG_DRAM_WRITE_BANDWIDTH) | SIMT_FIG_BIT(SIMT_FIG_DRAM_COPY_BANDWIDTH);
     if (w.l2_write_lines > 0.0)
         res.figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_WRITE_BANDWIDTH);
+    if ((res.assumed & SIMT_KERNEL_ASSUMED_PARTIAL_STORE) && r.dram_rows_per_s > 0.0)
+        res.figures_used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_PARTIAL_STORES);
     if (w.scattered_hits) {
         if (r.l2_requests_per_s > 0.0) {
             res.figures_used |= SIMT_FIG_BIT(SIMT_FIG_L2_REQUESTS);

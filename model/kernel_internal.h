@@ -74,6 +74,8 @@ struct rates {
     double dram_write_bytes_per_s, dram_copy_bytes_per_s; /* copy: read + written bytes per second */
     int direction_figures;  /* the two above are the GPU's figures, not the read figure standing in */
     double dram_rows_per_s; /* row activations per second, chip; 0 = not limited (figure absent) */
+    double rmw_rows;        /* row activations' worth of one sector's read-modify-write: row activations
+                             * over dram_partial_stores_per_s (2 where half the rows stand in) */
     double dram_interleave; /* bytes of one row chunk */
     double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
     double dram_latency, l2_latency, l1_latency, shared_latency, fma_latency;

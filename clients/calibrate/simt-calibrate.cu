@@ -1294,6 +1294,8 @@ int main(int argc, char **argv) {
         "a grid-stride loop (8 blocks an SM, 4 accesses in flight a thread) and one element a thread; "
         "dram_bandwidth is the highest of the three (copy counts bytes read plus written). DRAM rows: 8-byte "
         "reads 1 KiB apart, 2^22 a launch, 4 independent per thread, 4 launches back to back; reads per second. "
+        "DRAM read-modify-writes: 4-byte stores 1 KiB apart, 2^22 a launch, (8 launches - 4 launches) over 4 "
+        "launches' stores (the steady state: what L2 still holds dirty at the end cancels); stores per second. "
         "L2: 16 MiB buffer read 64 times with ld.global.cg. "
         "Latency: one thread chasing pointers, cycles by clock64 per dependent load: shared (ld.shared), "
         "L1 (16 KiB primed, ld.ca), L2 (8 MiB primed, ld.cg), DRAM (untouched lines over 256 MiB after an L2 "

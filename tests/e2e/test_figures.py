@@ -158,6 +158,37 @@ class Figures(unittest.TestCase):
         self.assertIn("stands in", used["note"])
         self.assertEqual(used["value"], self.records["a100-sxm4-80gb"]["latency"]["fma_latency_cycles"])
 
+    def test_dram_partial_stores(self):
+        # random 4-byte stores into a 1 GiB table: each a read-modify-write on a row of its own
+        body = {"launch": {"grid": 65536, "block": 256}, "resources": {"registers_per_thread": 16},
+                "per_thread": {"accesses": [{"space": "global", "op": "store", "count": 1, "element_bytes": 4,
+                                             "lane_stride_elements": 256, "distinct_addresses": 268435456}]}}
+        h100 = self.records["h100-sxm"]["measured"]
+        a = self.post_ok("/v1/kernel", dict(body, gpu="h100-sxm"))
+        used = a["figures_used"]["dram_partial_stores_per_s"]
+        self.assertEqual(used["source"], "measured")
+        self.assertEqual(used["value"], h100["dram_partial_stores_per_s"])
+        # a what-if of the row rate moves the measured read-modify-write rate with it, and the answer
+        rows = {"base": "h100-sxm", "measured_dram_row_activations_per_s": 2 * h100["dram_row_activations_per_s"]}
+        b = self.post_ok("/v1/kernel", dict(body, gpu=rows))
+        self.assertEqual(b["figures_used"]["dram_partial_stores_per_s"]["source"], "scaled_measured")
+        self.assertEqual(b["figures_used"]["dram_row_activations_per_s"]["source"], "override")
+        self.assertLess(b["time_s"], 0.6 * a["time_s"], (a["time_s"], b["time_s"]))
+        # and a what-if of the figure itself
+        c = self.post_ok("/v1/kernel", dict(body, gpu={"base": "h100-sxm", "measured_dram_partial_stores_per_s":
+                                                       2 * h100["dram_partial_stores_per_s"]}))
+        self.assertEqual(c["figures_used"]["dram_partial_stores_per_s"]["source"], "override")
+        self.assertLess(c["time_s"], 0.6 * a["time_s"], (a["time_s"], c["time_s"]))
+        # a GPU without row figures: neither is used (rows are not limited)
+        d = self.post_ok("/v1/kernel", dict(body, gpu="a100-sxm4-80gb"))
+        self.assertNotIn("dram_partial_stores_per_s", d["figures_used"])
+        # a stand-in: half the row activations, saying so
+        half = {"base": "a100-sxm4-80gb", "measured_dram_row_activations_per_s": 3.0e10}
+        e = self.post_ok("/v1/kernel", dict(body, gpu=half))
+        used = e["figures_used"]["dram_partial_stores_per_s"]
+        self.assertEqual(used["value"], 1.5e10)
+        self.assertIn("stand in", used["note"])
+
     def test_every_model_case_has_figures_used(self):
         root = os.path.join(h.REPO, "tests", "api", "cases")
         seen = set()

@@ -157,6 +157,25 @@ START_TEST(test_fp64_fma_latency)
 }
 END_TEST
 
+/* DRAM read-modify-writes: measured only; without them half the row
+ * activations stand in (the read and the write-back each open the row),
+ * and without a row figure neither is there (rows are not limited). */
+START_TEST(test_dram_partial_stores)
+{
+    struct simt_gpu_spec gpu = fixture_gpu();
+    check_figure(&gpu, SIMT_POLICY_PREFER_MEASURED, SIMT_FIG_DRAM_PARTIAL_STORES, 0, SIMT_FIGURE_ABSENT,
+                 "no rows, no read-modify-writes");
+    gpu.measured_dram_row_activations_per_s = 3e10;
+    check_figure(&gpu, SIMT_POLICY_PREFER_MEASURED, SIMT_FIG_DRAM_PARTIAL_STORES, 1.5e10,
+                 SIMT_FIGURE_STAND_IN, "half the rows stand in");
+    gpu.measured_dram_partial_stores_per_s = 1.3e10;
+    check_figure(&gpu, SIMT_POLICY_PREFER_MEASURED, SIMT_FIG_DRAM_PARTIAL_STORES, 1.3e10,
+                 SIMT_FIGURE_MEASURED, "measured");
+    check_figure(&gpu, SIMT_POLICY_DATASHEET, SIMT_FIG_DRAM_PARTIAL_STORES, 0, SIMT_FIGURE_ABSENT,
+                 "datasheet policy: measured only");
+}
+END_TEST
+
 START_TEST(test_names_and_require)
 {
     struct simt_gpu_spec gpu = fixture_gpu();
@@ -266,6 +285,7 @@ int main(void)
     tcase_add_loop_test(tc, test_rows, 0, (int)(sizeof rows / sizeof rows[0]));
     tcase_add_loop_test(tc, test_dram_directions, 0, (int)(sizeof dram_rows / sizeof dram_rows[0]));
     tcase_add_test(tc, test_fp64_fma_latency);
+    tcase_add_test(tc, test_dram_partial_stores);
     tcase_add_test(tc, test_names_and_require);
     tcase_add_loop_test(tc, test_achievable_rows, 0,
                         (int)(sizeof achievable_rows / sizeof achievable_rows[0]));
