@@ -6,7 +6,7 @@ the ptxas check of every row's registers and shared memory (as split.py does
 for the held-out set), and "split": "confirm" (or "confirm2") on every row:
 no row of either set is fitted.
 
-    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|check3|probe]
+    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|check3|check4|probe]
 
 --set (default confirm) names the set: the raw file's meta "sizes" must say
 it, and it is every row's "split" (probe: the fit probes, split "fit"). For confirm2 the rows' names are checked
@@ -62,6 +62,18 @@ SETS = {
                    "fitted.",
         "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json", "../h100/confirm/kernels2.json",
                           "../h100/kernels_probe.json"],
+    },
+    "check4": {
+        "method": "simt-heldout --sizes check4 (tests/gpu/heldout): scatters of 2^24 random 4-byte stores into "
+                  "tables of 40 MiB to 2 GiB and 4-byte stores 192 B to 2 KiB apart, sizes and strides no other "
+                  "list uses, " + TIMING.replace("timed as it is", "timed as they are") + ". Requests written "
+                  "from each kernel's parameters by the same code as the held-out set's.",
+        "purpose": "A fourth independent kernel set for issue 11, small: the class the DRAM read-modify-write "
+                   "rate of 2026-12-07 touched (dram_partial_stores_per_s: a partly written sector on a row of "
+                   "its own), measured once that rule was committed and compared with the model only after the "
+                   "measurement was committed; no row fitted.",
+        "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json", "confirm/kernels2.json",
+                          "confirm/kernels3.json", "../h100/kernels_probe.json"],
     },
     "probe": {
         "split": "fit",

@@ -29,14 +29,19 @@
  *    the afternoon of 2026-12-07 touched (a row read again past a quarter
  *    of L2's reuse share, a gather's table near what an L2 partition holds,
  *    FP64 chains at low occupancy), at sizes and parameters no other list
- *    uses, measured blind once those rules were committed. */
+ *    uses, measured blind once those rules were committed;
+ *  - check4: a fourth independent set, small, of the class the DRAM
+ *    read-modify-write rate of 2026-12-07 (dram_partial_stores_per_s)
+ *    touched: scatters into tables of 40 MiB to 2 GiB and 4-byte stores
+ *    192 B to 2 KiB apart, at sizes and strides no other list uses,
+ *    measured blind once the rule was committed. */
 #ifndef SIMT_HELDOUT_CUH
 #define SIMT_HELDOUT_CUH
 
 #include "../micro/common.cuh"
 
-/* --sizes heldout | confirm | confirm2 | probe | check3 (see above) */
-enum class SizeSet { heldout, confirm, confirm2, probe, check3 };
+/* --sizes heldout | confirm | confirm2 | probe | check3 | check4 (see above) */
+enum class SizeSet { heldout, confirm, confirm2, probe, check3, check4 };
 
 struct Held {
     Ctx c;

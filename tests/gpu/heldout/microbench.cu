@@ -230,7 +230,9 @@ static void coalesce_case(Held &h, int stride, int offset) {
 /* coalesce_case: threads x 4 x stride elements <= 1 GiB of h.A (+ offset: the pool's 1 MiB slack);
  * store_4B: threads x 4 x 4 x stride bytes <= 2 GiB (h.O); banks: lane x stride < SMEM_WORDS (/ 2), no wrap */
 static void run_memory(Held &h) {
-    if (h.set == SizeSet::confirm2) {
+    if (h.set == SizeSet::check4) {
+        /* the sparse stores below alone */
+    } else if (h.set == SizeSet::confirm2) {
         for (int st : {9, 10, 20, 33, 96, 256}) coalesce_case<unsigned>(h, st, 0);
         for (int st : {5, 6, 64}) coalesce_case<uint2>(h, st, 0);
         for (int st : {5, 16, 32}) coalesce_case<uint4>(h, st, 0);
@@ -254,7 +256,9 @@ static void run_memory(Held &h) {
         coalesce_case<unsigned>(h, 1, 1);
         coalesce_case<uint2>(h, 1, 1);
     }
-    for (int st : sizes<int>(h, {1, 4, 32}, {2, 8, 16, 64}, {3, 5, 24, 128})) {
+    const std::vector<int> stores = h.set == SizeSet::check4 ? std::vector<int>{48, 96, 192, 512}
+                                                             : sizes<int>(h, {1, 4, 32}, {2, 8, 16, 64}, {3, 5, 24, 128});
+    for (int st : stores) {
         size_t threads = std::min<size_t>((size_t)1 << 22, ((size_t)1 << 31) / ((size_t)16 * st) / 256 * 256);
         KernelDesc d = desc((const void *)m_store_stride, (unsigned)(threads / 256), 256);
         d.accesses = {acc("global", "store", 4, 4, st, 4)};
@@ -262,6 +266,7 @@ static void run_memory(Held &h) {
         Stats s = time_cold(h, [&] { m_store_stride<<<threads / 256, 256>>>((unsigned *)h.O, st); });
         add_case(h, "store_4B_stride" + sz(st), "coalescing", "micro", d, s, "cold");
     }
+    if (h.set == SizeSet::check4) return; /* sparse stores alone */
     const int iters = 1024;
     for (int eb : {4, 8})
         for (int st : eb == 4 ? sizes<int>(h, {1, 2, 3, 4, 8, 16, 32, 33}, {5, 6, 7, 12, 17, 31, 64, 128},
@@ -572,6 +577,10 @@ void run_microbench(Held &h) {
     }
     if (h.set == SizeSet::check3) { /* FP64 chains at low occupancy */
         run_compute(h);
+        return;
+    }
+    if (h.set == SizeSet::check4) { /* 4-byte stores 192 B to 2 KiB apart */
+        run_memory(h);
         return;
     }
     run_launch(h);
