@@ -384,6 +384,11 @@ static const struct {
     {SIMT_KERNEL_ASSUMED_STORE_TABLE,
      "stores over distinct_addresses that fit in L2 are written there (the slices allocate the lines "
      "without reading DRAM); the dirty table is written back after the launch"},
+    {SIMT_KERNEL_ASSUMED_STORE_TABLE_PART,
+     "stores over distinct_addresses too many for L2 to keep whole (a table written at random keeps a share "
+     "of its lines, as a gather's does): a store to a line L2 keeps lands there; one to a line it does not "
+     "keep, or to a sector of a kept line not yet written in its stay, goes back to DRAM as a "
+     "read-modify-write of that sector"},
     {SIMT_KERNEL_ASSUMED_PARTIAL_SECTOR_STORE,
      "a store that writes part of an L2 sector costs the slice two requests: it reads the sector, merges "
      "and writes it"},

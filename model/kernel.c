@@ -190,6 +190,9 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
      * one network station prices both (used once a store needs one) */
     double partial = simt_figure_get(figures, SIMT_FIG_DRAM_PARTIAL_STORES);
     r->rmw_rows = r->dram_rows_per_s > 0.0 && partial > 0.0 ? r->dram_rows_per_s / partial : 2.0;
+    r->rmw_requests = r->l2_requests_per_s > 0.0 && partial > 0.0 && r->dram_rows_per_s > 0.0
+                          ? fmax(0.0, r->l2_requests_per_s / partial - 1.0)
+                          : 0.0;
     r->dram_row_cycle = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE) * r->clock_hz;
     *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_CYCLE);
     r->line_bytes = gpu->cache_line_bytes > 0 ? gpu->cache_line_bytes : 128;

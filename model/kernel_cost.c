@@ -96,6 +96,54 @@ static void cost_l2_hit(const struct simt_kernel_access *a, const struct simt_co
         w->scattered_hits = 1;
 }
 
+/* A store that leaves part of its sectors unwritten (after the
+ * block's other rows filled what they could) goes back to DRAM as
+ * a read-modify-write of each dirty sector (ECC covers the whole
+ * sector): the sector is read, merged and written, and each line's
+ * read and write-back open its row apart. H200, 4-byte stores
+ * (kernels.json, confirm/kernels.json): 32, 64 and 128 bytes apart
+ * all write one sector a store, yet take 265, 364 and 723 us for
+ * 2^24 stores: the bytes bind the first, the lines' rows (4, 2 and
+ * 1 stores a line) the others; 256 bytes apart 490 us for 2^23.
+ * Where each line has a row chunk of its own, a line's
+ * read-modify-write goes at its own measured rate
+ * (dram_partial_stores_per_s, 4-byte stores 256 B to 1 KiB apart;
+ * half the row activations where the card has none): on an H100
+ * SXM 1.36e10 a second at 1 KiB, 1.45e10 at 256 B, against 3.17e10
+ * row-opening reads (simt-calibrate run 5), 2.33 rows' worth each,
+ * not 2. The slices carry it: a slice evicts the line, has the
+ * sector read and merges it, and takes no other request meanwhile,
+ * so a scatter's stores that hit L2 and those that go back add
+ * their times rather than overlap (H100 SXM, check4 and the
+ * counters' read-modify-writes a store: 40 MiB 645 us, 0.36 of its
+ * stores going back, between 266 us all hits and 1250 us none).
+ * Where the card has the slices' request rate, a read-modify-write
+ * is priced there, as that many requests' time less its own store's
+ * (l2_requests_per_s / dram_partial_stores_per_s - 1), its row
+ * openings as two; without it, as rows. Lines that share a chunk
+ * keep the two openings a line (the H200's 128-B rows above). */
+static void cost_partial_store(const struct simt_kernel_access *a, const struct simt_coalescing_result *co,
+                               double dram, double useful, double opened, const struct rates *r,
+                               struct warp_cost *w, simt_kernel_assumed *assumed)
+{
+    double reuse = co->dram_bytes > 0 ? dram / (double)co->dram_bytes : 1.0;
+    double sectors = fmax(useful, fmin(dram, (double)co->sector_bytes_moved * reuse));
+    double lines = (double)co->cache_lines * reuse;
+    double line_rows = fmax(opened, lines);
+    double per_line = 2.0;
+    if (opened >= 0.999999 * lines) {
+        if (r->rmw_requests > 0.0)
+            w->l2_requests += a->count * lines * r->rmw_requests;
+        else
+            per_line = r->rmw_rows;
+    }
+    w->dram_bytes += a->count * (2.0 * sectors - dram);
+    w->dram_write_bytes += a->count * (sectors - dram);
+    w->dram_read_bytes += a->count * sectors;
+    w->dram_rows += a->count * (per_line * line_rows - opened);
+    *assumed |= SIMT_KERNEL_ASSUMED_PARTIAL_STORE;
+}
+
 /* One global (or local) access of a warp served at `level`: its L1 and L2
  * traffic, its DRAM bytes and rows, and the latency of one round of it. */
 static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel_access *a, int rows,
@@ -163,35 +211,8 @@ static int cost_global(const struct simt_gpu_spec *gpu, const struct simt_kernel
         w->dram_write_bytes += a->count * dram;
     else
         w->dram_read_bytes += a->count * dram;
-    if (a->op == SIMT_OP_STORE && dram > 1.000001 * useful) {
-        /* A store that leaves part of its sectors unwritten (after the
-         * block's other rows filled what they could) goes back to DRAM as
-         * a read-modify-write of each dirty sector (ECC covers the whole
-         * sector): the sector is read, merged and written, and each line's
-         * read and write-back open its row apart. H200, 4-byte stores
-         * (kernels.json, confirm/kernels.json): 32, 64 and 128 bytes apart
-         * all write one sector a store, yet take 265, 364 and 723 us for
-         * 2^24 stores: the bytes bind the first, the lines' rows (4, 2 and
-         * 1 stores a line) the others; 256 bytes apart 490 us for 2^23.
-         * Where each line has a row chunk of its own, the DRAM does the
-         * line's read-modify-write at its own measured rate
-         * (dram_partial_stores_per_s, 4-byte stores 256 B to 1 KiB apart;
-         * half the row activations where the card has none): on an H100
-         * SXM 1.36e10 a second at 1 KiB, 1.45e10 at 256 B, against 3.17e10
-         * row-opening reads (simt-calibrate run 5), 2.33 rows' worth each,
-         * not 2. Lines that share a chunk keep the two openings a line
-         * (the H200's 128-B rows above). */
-        double reuse = co.dram_bytes > 0 ? dram / (double)co.dram_bytes : 1.0;
-        double sectors = fmax(useful, fmin(dram, (double)co.sector_bytes_moved * reuse));
-        double lines = (double)co.cache_lines * reuse;
-        double line_rows = fmax(opened, lines);
-        double per_line = opened >= 0.999999 * lines ? r->rmw_rows : 2.0;
-        w->dram_bytes += a->count * (2.0 * sectors - dram);
-        w->dram_write_bytes += a->count * (sectors - dram);
-        w->dram_read_bytes += a->count * sectors;
-        w->dram_rows += a->count * (per_line * line_rows - opened);
-        *assumed |= SIMT_KERNEL_ASSUMED_PARTIAL_STORE;
-    }
+    if (a->op == SIMT_OP_STORE && dram > 1.000001 * useful)
+        cost_partial_store(a, &co, dram, useful, opened, r, w, assumed);
     w->l2_bytes += a->count * l2;
     w->l2_lines += a->count * co.cache_lines;
     w->l2_requests += a->count * co.cache_lines;
@@ -235,9 +256,11 @@ static int cost_table(const struct simt_gpu_spec *gpu, const struct simt_kernel_
     if (part.count > 0.0 && (rc = cost_global(gpu, &part, rows, LEVEL_DRAM, independent, rounds * miss, r, w,
                                               assumed, &miss_latency, diag)) != SIMT_OK)
         return rc;
-    w->dram_bytes += t->first_touch_bytes;
-    w->dram_read_bytes += t->first_touch_bytes;
-    w->dram_rows += t->first_touch_bytes / r->dram_interleave;
+    if (a->op != SIMT_OP_STORE) { /* a store table's lines are allocated on the write, not read */
+        w->dram_bytes += t->first_touch_bytes;
+        w->dram_read_bytes += t->first_touch_bytes;
+        w->dram_rows += t->first_touch_bytes / r->dram_interleave;
+    }
     *latency = t->hit * hit_latency + l2_share * l2_latency + miss * miss_latency;
     return SIMT_OK;
 }
@@ -328,6 +351,28 @@ static void place_table(const struct simt_kernel_access *a, const struct rates *
         t->hit = 0.0;
         t->first_touch_bytes = 0.0;
     }
+}
+
+/* A store table written at random: the share of its stores that do not go
+ * back to DRAM as a read-modify-write. L2 keeps a share h of the table's
+ * lines (table_kept over the whole L2: a store goes to its line's home
+ * slice, not to a copy near the SM, as a read does); a line stays while it
+ * is hit, so a stay holds 1 + Geometric(h) stores, each to one of the
+ * line's g sectors at random, and every sector a stay touches leaves dirty
+ * in part: one read-modify-write each. The expected sectors of a stay over
+ * its expected stores: r = (1 - h) g (1 - E[(1 - 1/g)^k]), with E[(1 -
+ * 1/g)^k] = (1 - 1/g)(1 - h) / (1 - h (1 - 1/g)). H100 SXM, Nsight Compute
+ * counters of the scatters (tests/gpu/results/h100/ncu/gather-*.json, DRAM
+ * bytes read beyond the index and value streams, over 32-B sectors):
+ * 4-byte stores into tables of 64, 96, 128, 256 and 1024 MiB read back
+ * 0.68, 0.83, 0.88, 0.95 and 0.99 sectors a store; g = 4 and sm_90's 4
+ * ways give 0.63, 0.79, 0.86, 0.94 and 0.99. */
+static double store_table_kept(double table_bytes, double sectors_per_line, const struct rates *r)
+{
+    double h = table_kept(table_bytes, r->l2_bytes, r->l2_ways);
+    double g = fmax(1.0, sectors_per_line), left = 1.0 - 1.0 / g;
+    double untouched = left * (1.0 - h) / (1.0 - h * left);
+    return 1.0 - (1.0 - h) * g * (1.0 - untouched);
 }
 
 /* The share of a repeated read that a cache of `capacity` bytes of room
@@ -427,12 +472,21 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
          * random. When they fit in L2 the slices allocate their lines on
          * the write (no DRAM read: the sectors keep byte masks) and keep
          * them; the dirty table goes back to DRAM after the launch. */
-        if (a->op == SIMT_OP_STORE && a->distinct_addresses > 0.0 && r->l2_bytes > 0.0 &&
-            a->distinct_addresses * a->pattern.element_bytes <= r->l2_bytes) {
-            levels[i] = LEVEL_L2;
-            tables[i].first_touch_bytes =
-                a->distinct_addresses * a->pattern.element_bytes / shape->warps_total;
-            *assumed |= SIMT_KERNEL_ASSUMED_STORE_TABLE;
+        if (a->op == SIMT_OP_STORE && a->distinct_addresses > 0.0 && r->l2_bytes > 0.0) {
+            double table_bytes = a->distinct_addresses * a->pattern.element_bytes;
+            double touched = fmax(r->sector_bytes, (double)a->pattern.element_bytes); /* a store's */
+            double kept = store_table_kept(table_bytes, r->line_bytes / touched, r);
+            if (kept >= 0.99) { /* at most 1% of its stores go back: whole */
+                levels[i] = LEVEL_L2;
+                tables[i].first_touch_bytes = table_bytes / shape->warps_total;
+                *assumed |= SIMT_KERNEL_ASSUMED_STORE_TABLE;
+                continue;
+            }
+            if (kept > 0.001) {
+                levels[i] = LEVEL_L2;
+                tables[i] = (struct table){kept, fmin(table_bytes, r->l2_bytes) / shape->warps_total, 0.0};
+                *assumed |= SIMT_KERNEL_ASSUMED_STORE_TABLE_PART;
+            }
             continue;
         }
         if (a->repeats_of > 0 && a->op != SIMT_OP_STORE) {
@@ -472,128 +526,6 @@ static int place_accesses(const struct simt_gpu_spec *gpu, const struct simt_ker
             levels[i] = LEVEL_L2;
     }
     return SIMT_OK;
-}
-
-/* One sector's share of a warp atomic request. The slice's atomic unit
- * updates one sector at a time, each word of it at most once a step: the
- * lanes on one address take one step each, so the sector takes as many
- * steps as its busiest word has lanes. A step that updates every word of
- * the sector takes words / l2_slice_atomic_lanes_per_clock (8 words: 1.17
- * clocks; no figure: not limited), any other step one same-address time
- * (1.45 clocks), however few lanes it carries. H200,
- * tests/gpu/results/h200/atomics_few_rates.json: 1, 2 or 4 lanes on one
- * sector take 1.47 clocks a request, 8 lanes 1.18; 2 and 4 lanes one per
- * sector 2.9 and 5.8; 4 lanes on each of 8 words spread over 4 sectors
- * 23.2 (16 steps) against 4.65 for 8 words of one sector (4 full steps);
- * lanes 10, 6, 4, 4, 2, 2, 2, 2 on 8 words of 2 sectors 22.5 (16 steps). */
-static double sector_cycles(const int64_t *address, const int64_t *sector, int n, int s,
-                            double words_per_sector, const struct rates *r)
-{
-    int on_word[SIMT_MAX_LANES], words = 0, steps = 0;
-    for (int i = 0; i < n; i++) {
-        int first = sector[i] == sector[s];
-        for (int j = 0; j < i && first; j++)
-            first = address[j] != address[i];
-        if (!first)
-            continue;
-        int lanes = 0;
-        for (int j = 0; j < n; j++)
-            lanes += address[j] == address[i];
-        on_word[words++] = lanes;
-        if (lanes > steps)
-            steps = lanes;
-    }
-    double same_cycles =
-        r->atomic_same_address_per_s > 0.0 ? r->clock_hz / r->atomic_same_address_per_s : 0.0;
-    double lane_cycles = r->atomic_slice_lanes_per_cycle > 0.0 ? 1.0 / r->atomic_slice_lanes_per_cycle : 0.0;
-    double cycles = 0.0;
-    for (int step = 1; step <= steps; step++) {
-        int lanes = 0;
-        for (int k = 0; k < words; k++)
-            lanes += on_word[k] >= step;
-        /* a full step at the slice's lane rate (0: not limited), a partial
-         * one no faster than one same-address time */
-        cycles += lanes >= words_per_sector ? lanes * lane_cycles : fmax(same_cycles, lanes * lane_cycles);
-    }
-    return cycles;
-}
-
-/* One warp atomic instruction at the L2. Its lanes leave the SM as one
- * request per line they touch, each to the L2 slice that holds the line
- * (REDG/ATOMG: the compiler does not merge lanes; on the H200 32 lanes on
- * one address take 32 times as long as one lane, atomics_int_rates.json),
- * and the slice works through the request's sectors one after another
- * (sector_cycles). A request of a few lanes on as many sectors thus costs
- * the slice a step per sector, not per lane. Returns the slice cycles (SM
- * clocks) of the instruction summed over its lines; *requests: its lines. */
-static double atomic_request_cycles(const struct simt_warp_access *p, const struct rates *r, double *requests)
-{
-    int64_t line[SIMT_MAX_LANES], sector[SIMT_MAX_LANES], address[SIMT_MAX_LANES];
-    int n = 0;
-    int64_t line_bytes = r->line_bytes > 0.0 ? (int64_t)r->line_bytes : 128;
-    int64_t sector_bytes = r->sector_bytes > 0.0 ? (int64_t)r->sector_bytes : 32;
-    double words_per_sector = p->element_bytes > 0 ? fmax(1.0, (double)sector_bytes / p->element_bytes) : 1.0;
-    for (int lane = 0; lane < p->lanes && lane < SIMT_MAX_LANES; lane++) {
-        if (!simt_warp_access_lane_active(p, lane))
-            continue;
-        address[n] = simt_warp_access_address(p, lane);
-        line[n] = simt_floor_div(address[n], line_bytes);
-        sector[n] = simt_floor_div(address[n], sector_bytes);
-        n++;
-    }
-    double cycles = 0.0;
-    *requests = 0.0;
-    for (int i = 0; i < n; i++) {
-        int first_in_line = 1, first_in_sector = 1;
-        for (int j = 0; j < i; j++) {
-            first_in_line = first_in_line && line[j] != line[i];
-            first_in_sector = first_in_sector && sector[j] != sector[i];
-        }
-        if (first_in_line)
-            *requests += 1.0;
-        if (first_in_sector)
-            cycles += sector_cycles(address, sector, n, i, words_per_sector, r);
-    }
-    return cycles;
-}
-
-/* Atomics contended across the grid: the grid's atomics of an access over
- * D addresses go to the slices that hold them, and each slice serves its
- * share one request after another. The set spreads over k = set bytes /
- * l2_atomic_slice_bytes chunks (at least one), each hashed to one of the
- * chip's C slices, C = l2_atomics_per_clock / l2_same_address_atomics_per_clock
- * (a one-step request costs a slice one same-address time: H200 48.6 /
- * 0.688 = 71). A slice that holds one chunk holds on average 1 + (k - 1) / C
- * of them, so the set runs at k / (1 + (k - 1) / C) slices' rate, never
- * more than C. H200, atomics_int_rates.json (32 lanes on one line's words,
- * the lines consecutive): 1 KiB 1.96 slices (model 1.97), 2 KiB 3.86 (3.83),
- * 4 KiB 7.64 (7.25), 16 KiB 23.3 (22.3); 32 lanes on one word of each of
- * 1024 lines 49 (55). Every request also takes a slot of the L2's atomic
- * line requests chip-wide (l2_atomics_per_clock). */
-static void contend(const struct simt_kernel_access *a, const struct rates *r, struct warp_cost *w,
-                    simt_kernel_assumed *assumed)
-{
-    if (a->op != SIMT_OP_ATOMIC || a->space != SIMT_SPACE_GLOBAL)
-        return;
-    double requests = 0.0;
-    double cycles = atomic_request_cycles(&a->pattern, r, &requests);
-    w->atomic_ops += a->count * requests;
-    if (!(a->distinct_addresses > 0.0))
-        return;
-    if (!(r->atomic_same_address_per_s > 0.0)) {
-        *assumed |= SIMT_KERNEL_ASSUMED_NO_ATOMIC_RATE;
-        return;
-    }
-    *assumed |= SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION;
-    double chunks = 1.0;
-    if (r->atomic_slice_bytes > 0.0)
-        chunks = fmax(1.0, a->distinct_addresses * a->pattern.element_bytes / r->atomic_slice_bytes);
-    double slices = chunks;
-    if (r->atomics_per_s > 0.0)
-        slices = chunks / (1.0 + (chunks - 1.0) * r->atomic_same_address_per_s / r->atomics_per_s);
-    if (r->atomic_slice_lanes_per_cycle > 0.0)
-        *assumed |= SIMT_KERNEL_ASSUMED_ATOMIC_SLICES;
-    w->contended_atomics += a->count * cycles / slices;
 }
 
 /* A repeat that reads more than the access it repeats (a stencil's
@@ -849,6 +781,15 @@ static double warp_line_split(const struct simt_gpu_spec *gpu, const struct simt
     return lines / r->warp_lines;
 }
 
+/* Whether an access is priced as a table: a share of it served where
+ * place_accesses put it, the rest by DRAM (cost_table). */
+static int served_in_part(const struct simt_kernel_access *a, const struct table *t)
+{
+    if (a->op == SIMT_OP_LOAD)
+        return a->distinct_addresses > 0.0 || (a->repeats_of > 0 && t->hit > 0.0);
+    return a->op == SIMT_OP_STORE && t->hit > 0.0 && t->hit < 1.0; /* a store table past L2 */
+}
+
 int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
                           const struct rates *r, const struct launch_shape *shape, struct warp_cost *w,
                           simt_kernel_assumed *assumed, struct simt_diag *diag)
@@ -885,8 +826,7 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
         case SIMT_SPACE_GLOBAL:
         case SIMT_SPACE_LOCAL: {
             double queued = w->dram_queue_rounds;
-            if (a->op == SIMT_OP_LOAD &&
-                (a->distinct_addresses > 0.0 || (a->repeats_of > 0 && tables[i].hit > 0.0)))
+            if (served_in_part(a, &tables[i]))
                 rc = cost_table(gpu, a, shape->rows, levels[i], &tables[i], waited, rounds, r, w, assumed,
                                 &latency, diag);
             else
@@ -901,7 +841,7 @@ int simt_kernel_cost_warp(const struct simt_gpu_spec *gpu, const struct simt_ker
             if (a->repeats_of > 0 && levels[i] != LEVEL_DRAM && is_load)
                 wait_for_neighbours(a, &req->accesses[a->repeats_of - 1], first_latency[a->repeats_of - 1],
                                     first_miss[a->repeats_of - 1], rounds, w, &latency);
-            contend(a, r, w, assumed);
+            simt_kernel_contend(a, r, w, assumed);
             break;
         }
         case SIMT_SPACE_SHARED: {

@@ -74,6 +74,8 @@ struct rates {
     double dram_write_bytes_per_s, dram_copy_bytes_per_s; /* copy: read + written bytes per second */
     int direction_figures;  /* the two above are the GPU's figures, not the read figure standing in */
     double dram_rows_per_s; /* row activations per second, chip; 0 = not limited (figure absent) */
+    double rmw_requests;    /* slice requests' worth of a read-modify-write beyond its own store's request
+                             * (0: priced as rows instead) */
     double rmw_rows;        /* row activations' worth of one sector's read-modify-write: row activations
                              * over dram_partial_stores_per_s (2 where half the rows stand in) */
     double dram_interleave; /* bytes of one row chunk */
@@ -128,6 +130,11 @@ void simt_kernel_issue_groups(const struct simt_kernel_request *req, int *leader
 /* A warp's DRAM bytes in bytes of read time: writes at the write figure's
  * rate and the bus turnarounds of the mix (kernel_cost.c). */
 double simt_kernel_dram_read_equivalent_bytes(const struct warp_cost *w, const struct rates *r);
+
+/* A global atomic's requests and slice steps, and the grid's contention
+ * over the slices that hold its distinct addresses (kernel_atomics.c). */
+void simt_kernel_contend(const struct simt_kernel_access *a, const struct rates *r, struct warp_cost *w,
+                         simt_kernel_assumed *assumed);
 
 /* Reads the barrier, shuffle and block-launch figures into r (kernel_cost.c). */
 void simt_kernel_read_sync_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,

@@ -3,6 +3,7 @@
  * per SM, 500-cycle DRAM latency, FP32 256 flops/cycle/SM, 4 issue slots,
  * launch 2 us), worked by hand in each row's comment. */
 #include <check.h>
+#include <stdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -745,6 +746,46 @@ START_TEST(test_partial_store)
 }
 END_TEST
 
+/* A scatter: 8000 blocks x 256 threads, one 4-byte store each, every lane
+ * on a line of its own (stride 256), into a table of D elements
+ * (distinct_addresses). The fixture's L2 is 50 MB (no way count: an LRU
+ * edge), 128-B lines of four 32-B sectors.
+ *   D of 1e6 (4 MB): the table stays in L2, no store reads DRAM.
+ *   D of 25e6 (100 MB): L2 keeps h = 0.5 of the lines; a line's stay holds
+ *     1 + Geometric(0.5) stores over its 4 sectors, so a store sends back
+ *     r = (1 - h) 4 (1 - E[0.75^k]) = 0.5 x 4 x (1 - 0.75 x 0.5 / 0.625) =
+ *     0.8 sector read-modify-writes: 2.048e6 x 0.8 x 64 B = 104.858 MB
+ *     more DRAM traffic than the 4 MB table (within 10%: what each leaves
+ *     dirty in L2 is written back too).
+ *   D of 1e9 (4 GB): h = 0.0125: nearly every store a read-modify-write,
+ *     no more than one each. Time grows with the table. */
+START_TEST(test_store_table)
+{
+    struct simt_kernel_request req = base_request(8000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_STORE, 1, 1, 4, 256);
+    req.accesses[0].distinct_addresses = 1e6;
+    struct simt_gpu_spec gpu = fixture_gpu();
+    struct simt_kernel_result small = predict_on(&gpu, &req);
+    ck_assert(small.assumed & SIMT_KERNEL_ASSUMED_STORE_TABLE);
+    ck_assert_msg(small.dram_bytes < 5e6, "dram %.6g", small.dram_bytes);
+    req.accesses[0].distinct_addresses = 25e6;
+    struct simt_kernel_result half = predict_on(&gpu, &req);
+    ck_assert(half.assumed & SIMT_KERNEL_ASSUMED_STORE_TABLE_PART);
+    ck_assert(half.assumed & SIMT_KERNEL_ASSUMED_PARTIAL_STORE);
+    /* beside the read-modify-writes, both write back what they leave dirty */
+    ck_assert_msg(fabs(half.dram_bytes - small.dram_bytes - 104.8576e6) < 0.1 * 104.8576e6, "dram %.9g %.9g",
+                  half.dram_bytes, small.dram_bytes);
+    req.accesses[0].distinct_addresses = 1e9;
+    struct simt_kernel_result big = predict_on(&gpu, &req);
+    ck_assert(big.assumed & SIMT_KERNEL_ASSUMED_STORE_TABLE_PART);
+    ck_assert_msg(big.dram_bytes > half.dram_bytes &&
+                      big.dram_bytes < 2.048e6 * 64.0 + small.dram_bytes + 20e6,
+                  "dram %.9g", big.dram_bytes);
+    ck_assert_msg(small.execution_s < half.execution_s && half.execution_s < big.execution_s, "%g %g %g",
+                  small.execution_s, half.execution_s, big.execution_s);
+}
+END_TEST
+
 /* Dirty lines at a cold launch: the fixture's 50 MB L2 holds 27.5 MB that
  * other work wrote, and f bytes of fills evict E(f) = 27.5 MB
  * (1 - exp(-f / 50 MB)) of them (a victim at random). 8000 blocks x 256 threads move 16 contiguous bytes each
@@ -1017,6 +1058,7 @@ int main(void)
     tcase_add_test(tc, test_int_mul_ops);
     tcase_add_test(tc, test_alu_chains);
     tcase_add_test(tc, test_partial_store);
+    tcase_add_test(tc, test_store_table);
     tcase_add_loop_test(tc, test_read_write_mix, 0, (int)(sizeof mix_rows / sizeof mix_rows[0]));
     tcase_add_loop_test(tc, test_write_back, 0, (int)(sizeof dirty_rows / sizeof dirty_rows[0]));
     tcase_add_loop_test(tc, test_shared_table, 0, (int)(sizeof table_rows / sizeof table_rows[0]));
