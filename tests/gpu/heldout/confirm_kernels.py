@@ -6,7 +6,7 @@ the ptxas check of every row's registers and shared memory (as split.py does
 for the held-out set), and "split": "confirm" (or "confirm2") on every row:
 no row of either set is fitted.
 
-    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|check3|check4|probe]
+    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|check3|check4|check5|probe]
 
 --set (default confirm) names the set: the raw file's meta "sizes" must say
 it, and it is every row's "split" (probe: the fit probes, split "fit"). For confirm2 the rows' names are checked
@@ -74,6 +74,18 @@ SETS = {
                    "measurement was committed; no row fitted.",
         "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json", "confirm/kernels2.json",
                           "confirm/kernels3.json", "../h100/kernels_probe.json"],
+    },
+    "check5": {
+        "method": "simt-heldout --sizes check5 (tests/gpu/heldout): scatters of 2^24 random 4-byte stores into "
+                  "tables of 28 to 112 MiB (near the L2's size), sizes no other list uses, "
+                  + TIMING.replace("timed as it is", "timed as they are") + ". Requests written from each "
+                  "kernel's parameters by the same code as the held-out set's.",
+        "purpose": "A fifth independent kernel set for issue 11, small: the store-table rule of 2026-12-07 (a "
+                   "table keeps the share of its lines a gather's would; read-modify-writes on the L2 slices), "
+                   "measured once that rule was committed and compared with the model only after the "
+                   "measurement was committed; no row fitted.",
+        "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json", "confirm/kernels2.json",
+                          "confirm/kernels3.json", "confirm/kernels4.json", "../h100/kernels_probe.json"],
     },
     "probe": {
         "split": "fit",

@@ -518,14 +518,14 @@ static void run_indirect(Held &h) {
      * takes the index % entries): gathers read h.A (<= 2^28 entries, 1 GiB), scatters write h.O
      * (<= 2^29, 2 GiB). Probes: tables of 2 and 16 MiB (L2-resident). */
     const bool probe = h.set == SizeSet::probe, check3 = h.set == SizeSet::check3,
-               check4 = h.set == SizeSet::check4;
+               check4 = h.set == SizeSet::check4, check5 = h.set == SizeSet::check5;
     std::vector<size_t> gathers = probe    ? pow2({19, 22})
                                   : check3 ? std::vector<size_t>{(size_t)12 << 18, (size_t)20 << 18, (size_t)28 << 18,
                                                                  (size_t)36 << 18, (size_t)40 << 18}
                                         : sizes<size_t>(h, pow2({20, 24, 26, 28}), pow2({18, 21, 23, 25, 27}),
                                                         {(size_t)6 << 18, (size_t)24 << 18, (size_t)48 << 18,
                                                          (size_t)96 << 18, (size_t)768 << 18});
-    if (check4) gathers.clear(); /* scatters alone */
+    if (check4 || check5) gathers.clear(); /* scatters alone */
     for (size_t entries : gathers) {
         if (!h.list_only) {
             e_make_idx<<<n / 256, 256>>>(h.idx, n, (unsigned)entries, 77u + ilog2(entries));
@@ -544,6 +544,8 @@ static void run_indirect(Held &h) {
     std::vector<size_t> scatters = probe    ? pow2({19, 22})
                                    : check4 ? std::vector<size_t>{(size_t)40 << 18, (size_t)80 << 18, (size_t)192 << 18,
                                                                   (size_t)384 << 18, (size_t)640 << 18, (size_t)2048 << 18}
+                                   : check5 ? std::vector<size_t>{(size_t)28 << 18, (size_t)36 << 18, (size_t)48 << 18,
+                                                                  (size_t)56 << 18, (size_t)72 << 18, (size_t)112 << 18}
                                             : sizes<size_t>(h, pow2({24, 26, 28}), pow2({21, 23, 25, 27}),
                                                          {(size_t)4 << 18, (size_t)24 << 18, (size_t)96 << 18,
                                                           (size_t)1536 << 18});
@@ -562,7 +564,7 @@ static void run_indirect(Held &h) {
         add_case(h, "scatter_random_" + sz((4ll * entries) >> 20) + "MiB", "scatter", "everyday", d, s, "cold",
                  "\"table_bytes\": " + sz(4ll * entries));
     }
-    if (probe || check4)
+    if (probe || check4 || check5)
         return;
     /* iters: multiples of the unroll, 4; 1024 runs 6.9 ms, so confirm2's largest is 640 (about 4.3 ms) */
     for (int iters : sizes<int>(h, {8, 32, 128, 512}, {4, 16, 64, 256, 1024}, {12, 40, 96, 192, 640})) {
@@ -613,7 +615,7 @@ void run_everyday(Held &h) {
         run_indirect(h);
         return;
     }
-    if (h.set == SizeSet::check4) { /* scatters past L2 */
+    if (h.set == SizeSet::check4 || h.set == SizeSet::check5) { /* scatters past L2, near its size */
         run_indirect(h);
         return;
     }

@@ -34,14 +34,17 @@
  *    read-modify-write rate of 2026-12-07 (dram_partial_stores_per_s)
  *    touched: scatters into tables of 40 MiB to 2 GiB and 4-byte stores
  *    192 B to 2 KiB apart, at sizes and strides no other list uses,
- *    measured blind once the rule was committed. */
+ *    measured blind once the rule was committed;
+ *  - check5: a fifth, of scatters into tables near the L2's size (28 to 112
+ *    MiB), measured blind once the store-table rule of the same day (a
+ *    table keeps the share of its lines a gather's would) was committed. */
 #ifndef SIMT_HELDOUT_CUH
 #define SIMT_HELDOUT_CUH
 
 #include "../micro/common.cuh"
 
-/* --sizes heldout | confirm | confirm2 | probe | check3 | check4 (see above) */
-enum class SizeSet { heldout, confirm, confirm2, probe, check3, check4 };
+/* --sizes heldout | confirm | confirm2 | probe | check3 | check4 | check5 (see above) */
+enum class SizeSet { heldout, confirm, confirm2, probe, check3, check4, check5 };
 
 struct Held {
     Ctx c;
