@@ -42,7 +42,8 @@
  * set's own lists (both halves' parameters) measured on that H100 too, and
  * a small third kernel set (--sizes check3, confirm/kernels3.json) and a
  * fourth of scatters and sparse stores (--sizes check4,
- * confirm/kernels4.json). Their rows
+ * confirm/kernels4.json), and a fifth of scatters near L2's size (--sizes
+ * check5, confirm/kernels5.json). Their rows
  * are left out of the per-kind table (a place to study) and out of the
  * dump. */
 #include <check.h>
@@ -78,18 +79,24 @@ enum {
     HALF_H100_HELDOUT,
     HALF_H100_CHECK3,
     HALF_H100_CHECK4,
+    HALF_H100_CHECK5,
     HALF_COUNT
 };
 static const char *const half_names[HALF_COUNT] = {
-    "fit",           "heldout",       "confirm",      "confirm2",    "confirm3",   "confirm4",
-    "h100-confirm2", "h100-confirm5", "h100-heldout", "h100-check3", "h100-check4"};
+    "fit",           "heldout",       "confirm",      "confirm2",    "confirm3",    "confirm4",
+    "h100-confirm2", "h100-confirm5", "h100-heldout", "h100-check3", "h100-check4", "h100-check5"};
 #define IS_CONFIRM(h) ((h) >= HALF_CONFIRM)
 /* the halves that hold kernels: the held-out set's two, and the
  * independent kernel sets (the H200's and the H100's) */
 #define HAS_KERNELS(h)                                                                                       \
     ((h) <= HALF_CONFIRM || (h) == HALF_H100_KERNELS || (h) == HALF_H100_HELDOUT ||                          \
-     (h) == HALF_H100_CHECK3 || (h) == HALF_H100_CHECK4)
-#define HAS_GEMMS(h) ((h) != HALF_H100_KERNELS && (h) != HALF_H100_CHECK3 && (h) != HALF_H100_CHECK4)
+     (h) == HALF_H100_CHECK3 || (h) == HALF_H100_CHECK4 || (h) == HALF_H100_CHECK5)
+#define HAS_GEMMS(h)                                                                                         \
+    ((h) != HALF_H100_KERNELS && (h) != HALF_H100_CHECK3 && (h) != HALF_H100_CHECK4 &&                       \
+     (h) != HALF_H100_CHECK5)
+/* whether a half holds rows of a class (check5: everyday scatters alone) */
+#define HAS_CLASS(h, c)                                                                                      \
+    ((c) == CLASS_GEMM ? HAS_GEMMS(h) : HAS_KERNELS(h) && !((h) == HALF_H100_CHECK5 && (c) == CLASS_MICRO))
 /* the issue's bars: median, worst (printed, not asserted) */
 static const double issue_bars[CLASS_COUNT][2] = {{0.10, 0.30}, {0.08, 0.25}, {0.15, 0.35}};
 /* regression ceilings on the held-out half: median, worst. Set from the
@@ -236,6 +243,13 @@ static const double h100_check3_ceiling[CLASS_COUNT][2] = {
  * station: micro 2.5% / 4.0%, everyday 3.4% / 9.1%. */
 static const double h100_check4_ceiling[CLASS_COUNT][2] = {
     [CLASS_MICRO] = {0.04, 0.06}, [CLASS_EVERYDAY] = {0.05, 0.11}};
+
+/* the fifth (simt-heldout --sizes check5: scatters into tables of 28 to 112
+ * MiB, near the L2's 50 MiB), measured on an H100 SXM once the store-table
+ * rule was committed, its predictions in that commit's message, compared
+ * blind: everyday 12.2% / 27.6% (scatter_random_28MiB: more of a table
+ * half the L2's size stays than the 4-way sets give). Everyday only. */
+static const double h100_check5_ceiling[CLASS_COUNT][2] = {[CLASS_EVERYDAY] = {0.13, 0.29}};
 
 struct row {
     int cls;
@@ -473,7 +487,8 @@ static void dump_rows(const char *path)
 
 static const char *half_title(int h)
 {
-    return h == HALF_H100_CHECK4    ? "H100 check4"
+    return h == HALF_H100_CHECK5    ? "H100 check5"
+           : h == HALF_H100_CHECK4  ? "H100 check4"
            : h == HALF_H100_CHECK3  ? "H100 check3"
            : h == HALF_H100_HELDOUT ? "H100 held-out list"
            : h == HALF_H100_GEMM    ? "H100 confirmation"
@@ -517,30 +532,33 @@ START_TEST(heldout_set_within_ceilings)
     read_kernels(db, H100_HELDOUT_DIR "/kernels.json");
     read_kernels(db, H100_DIR "/kernels3.json");
     read_kernels(db, H100_DIR "/kernels4.json");
+    read_kernels(db, H100_DIR "/kernels5.json");
     for (size_t i = 0; i < dropped_count; i++)
         printf("note: dropped '%s' from %d requests (the model does not read it yet)\n", dropped[i].name,
                dropped[i].count);
     printf("%-17s %-8s %5s %8s %8s   %s\n", "class", "half", "rows", "median", "worst",
            "issue 11 bars / ceiling");
     double got[CLASS_COUNT][2], confirm[HALF_COUNT][2], kconfirm[CLASS_COUNT][2], kh100[CLASS_COUNT][2],
-        kh100h[CLASS_COUNT][2], kh100c[CLASS_COUNT][2], kh100d[CLASS_COUNT][2];
+        kh100h[CLASS_COUNT][2], kh100c[CLASS_COUNT][2], kh100d[CLASS_COUNT][2], kh100e[CLASS_COUNT][2];
     memset(confirm, 0, sizeof confirm);
     memset(kconfirm, 0, sizeof kconfirm);
     memset(kh100, 0, sizeof kh100);
     memset(kh100h, 0, sizeof kh100h);
     memset(kh100c, 0, sizeof kh100c);
     memset(kh100d, 0, sizeof kh100d);
+    memset(kh100e, 0, sizeof kh100e);
     for (int c = 0; c < CLASS_COUNT; c++) {
         for (int h = 0; h < HALF_COUNT; h++) {
             double med, worst;
             size_t n = summarize(c, h, &med, &worst);
-            if (c == CLASS_GEMM ? !HAS_GEMMS(h) : !HAS_KERNELS(h))
+            if (!HAS_CLASS(h, c))
                 continue; /* the later confirmation sets have GEMMs only, the H100's kernels apart */
             ck_assert_msg(n > 0, "%s: no %s rows", class_names[c], half_names[h]);
             printf("%-17s %-8s %5zu %7.1f%% %7.1f%%   bars %.0f%%/%.0f%%%s", class_names[c], half_names[h], n,
                    100.0 * med, 100.0 * worst, 100.0 * issue_bars[c][0], 100.0 * issue_bars[c][1],
                    med <= issue_bars[c][0] && worst <= issue_bars[c][1] ? " (met)" : " (not met)");
-            const double *ceiling = h == HALF_H100_CHECK4                       ? h100_check4_ceiling[c]
+            const double *ceiling = h == HALF_H100_CHECK5                       ? h100_check5_ceiling[c]
+                                    : h == HALF_H100_CHECK4                     ? h100_check4_ceiling[c]
                                     : h == HALF_H100_CHECK3                     ? h100_check3_ceiling[c]
                                     : h == HALF_H100_HELDOUT && c != CLASS_GEMM ? h100_heldout_ceiling[c]
                                     : h == HALF_H100_KERNELS                    ? h100_kernel_ceiling[c]
@@ -554,6 +572,7 @@ START_TEST(heldout_set_within_ceilings)
                            : h == HALF_H100_KERNELS                    ? kh100[c]
                            : h == HALF_H100_CHECK3                     ? kh100c[c]
                            : h == HALF_H100_CHECK4                     ? kh100d[c]
+                           : h == HALF_H100_CHECK5                     ? kh100e[c]
                            : h == HALF_H100_HELDOUT && c != CLASS_GEMM ? kh100h[c]
                            : IS_CONFIRM(h) && c != CLASS_GEMM          ? kconfirm[c]
                            : IS_CONFIRM(h)                             ? confirm[h]
@@ -569,7 +588,7 @@ START_TEST(heldout_set_within_ceilings)
     dump_rows(getenv("SIMT_HELDOUT_DUMP"));
     for (int c = 0; c < CLASS_COUNT; c++)
         for (int h = HALF_HELDOUT; h < HALF_COUNT; h++) {
-            if (c == CLASS_GEMM ? !HAS_GEMMS(h) : !HAS_KERNELS(h))
+            if (!HAS_CLASS(h, c))
                 continue;
             printf("worst %s %s:", half_title(h), class_names[c]);
             for (size_t i = 0, shown = 0; i < row_count && shown < 5; i++) {
@@ -587,8 +606,9 @@ START_TEST(heldout_set_within_ceilings)
     within_ceilings(kh100h, h100_heldout_ceiling, CLASS_MICRO, "H100 held-out list");
     within_ceilings(kh100c, h100_check3_ceiling, CLASS_MICRO, "H100 check3");
     within_ceilings(kh100d, h100_check4_ceiling, CLASS_MICRO, "H100 check4");
+    within_ceilings(kh100e, h100_check5_ceiling, CLASS_EVERYDAY, "H100 check5");
     for (int h = HALF_CONFIRM; h < HALF_COUNT; h++) {
-        if (h == HALF_H100_KERNELS || h == HALF_H100_CHECK3 || h == HALF_H100_CHECK4)
+        if (h == HALF_H100_KERNELS || h == HALF_H100_CHECK3 || h == HALF_H100_CHECK4 || h == HALF_H100_CHECK5)
             continue;
         ck_assert_msg(confirm[h][0] <= confirm_ceiling[h][0], "GEMM %s median %.1f%% over its ceiling %.0f%%",
                       half_title(h), 100.0 * confirm[h][0], 100.0 * confirm_ceiling[h][0]);
