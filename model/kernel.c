@@ -186,8 +186,11 @@ static int read_global_rates(const struct simt_gpu_spec *gpu, const struct simt_
     r->dram_rows_per_s = simt_figure_get(figures, SIMT_FIG_DRAM_ROW_ACTIVATIONS);
     if (r->dram_rows_per_s > 0.0)
         *used |= SIMT_FIG_BIT(SIMT_FIG_DRAM_ROW_ACTIVATIONS) | SIMT_FIG_BIT(SIMT_FIG_DRAM_INTERLEAVE);
-    /* a read-modify-write's rows: in row activations' worth, so that the
-     * one network station prices both (used once a store needs one) */
+    /* a read-modify-write (kernel_cost.c, cost_partial_store): on the L2
+     * slices' request station where the card has a request rate, as that
+     * many requests beyond its own store's (their time is then 1 /
+     * dram_partial_stores_per_s whatever the request rate); else in row
+     * activations' worth on the rows' station (used once a store needs one) */
     double partial = simt_figure_get(figures, SIMT_FIG_DRAM_PARTIAL_STORES);
     r->rmw_rows = r->dram_rows_per_s > 0.0 && partial > 0.0 ? r->dram_rows_per_s / partial : 2.0;
     r->rmw_requests = r->l2_requests_per_s > 0.0 && partial > 0.0 && r->dram_rows_per_s > 0.0
