@@ -389,6 +389,10 @@ static const struct {
      "of its lines, as a gather's does): a store to a line L2 keeps lands there; one to a line it does not "
      "keep, or to a sector of a kept line not yet written in its stay, goes back to DRAM as a "
      "read-modify-write of that sector"},
+    {SIMT_KERNEL_ASSUMED_WAVES_IN_STEP,
+     "the pipes, not memory, set the pace: each wave's warps share them evenly and finish together, so the "
+     "next wave's blocks issue their first loads together and wait out that round's latency with nothing "
+     "to run (one load latency a wave on top of the pipe work)"},
     {SIMT_KERNEL_ASSUMED_PARTIAL_SECTOR_STORE,
      "a store that writes part of an L2 sector costs the slice two requests: it reads the sector, merges "
      "and writes it"},

@@ -482,6 +482,50 @@ static int resident_blocks(const struct simt_gpu_spec *gpu, const struct rates *
     return SIMT_OK;
 }
 
+/* The launch's waves: full ones with every SM holding its resident blocks,
+ * then the tail. Adds their cycles and latency terms; *ph is the phase the
+ * latency report reads (the full waves', or the tail's when there are
+ * none). */
+static int run_waves(const struct warp_cost *w, const struct rates *r, double s,
+                     struct simt_kernel_result *res, struct phase *ph, double *cycles, double *alone)
+{
+    int64_t resident = res->occupancy.active_blocks_per_sm;
+    int64_t per_wave = resident * r->sms;
+    int64_t full_waves = res->blocks / per_wave;
+    int64_t rest = res->blocks - full_waves * per_wave;
+    res->waves = (double)res->blocks / (double)per_wave;
+    memset(ph, 0, sizeof *ph);
+    int rc;
+    if (full_waves > 0) {
+        if ((rc = simt_kernel_run_phase(w, r, s, r->sms, (double)(resident * res->warps_per_block), ph)) !=
+            SIMT_OK)
+            return rc;
+        *cycles += (double)full_waves * ph->cycles;
+        *alone += (double)full_waves * ph->alone;
+    }
+    if (rest > 0) {
+        int64_t tail_blocks = (rest + r->sms - 1) / r->sms;
+        int active = rest < r->sms ? (int)rest : r->sms;
+        struct phase tail;
+        if (full_waves > 0 && active == r->sms && tail_blocks == resident) {
+            /* the tail fills every SM as a full wave does: the same phase */
+            tail = *ph;
+        } else if ((rc = simt_kernel_run_phase(w, r, s, active, (double)(tail_blocks * res->warps_per_block),
+                                               &tail)) != SIMT_OK) {
+            return rc;
+        }
+        *cycles += tail.cycles;
+        *alone += tail.alone;
+        if (tail.stepped)
+            res->assumed |= SIMT_KERNEL_ASSUMED_WAVES_IN_STEP;
+        if (full_waves == 0)
+            *ph = tail;
+    }
+    if (ph->stepped)
+        res->assumed |= SIMT_KERNEL_ASSUMED_WAVES_IN_STEP;
+    return SIMT_OK;
+}
+
 static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figure_set *figures,
                         const struct simt_kernel_request *req, struct simt_kernel_result *out,
                         struct simt_diag *diag)
@@ -552,38 +596,11 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     res.loads_together = w.loads_together;
 
     /* waves: full ones with every SM holding its resident blocks, then the tail */
-    int64_t resident = res.occupancy.active_blocks_per_sm;
-    int64_t per_wave = resident * r.sms;
-    int64_t full_waves = res.blocks / per_wave;
-    int64_t rest = res.blocks - full_waves * per_wave;
-    res.waves = (double)res.blocks / (double)per_wave;
     double cycles = 0.0;
-    struct phase ph;
-    memset(&ph, 0, sizeof ph);
     double alone = 0.0; /* the latency term: each wave's warps as if alone */
-    if (full_waves > 0) {
-        if ((rc = simt_kernel_run_phase(&w, &r, s, r.sms, (double)(resident * res.warps_per_block), &ph)) !=
-            SIMT_OK)
-            return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
-        cycles += (double)full_waves * ph.cycles;
-        alone += (double)full_waves * ph.alone;
-    }
-    if (rest > 0) {
-        int64_t tail_blocks = (rest + r.sms - 1) / r.sms;
-        int active = rest < r.sms ? (int)rest : r.sms;
-        struct phase tail;
-        if (full_waves > 0 && active == r.sms && tail_blocks == resident) {
-            /* the tail fills every SM as a full wave does: the same phase */
-            tail = ph;
-        } else if ((rc = simt_kernel_run_phase(&w, &r, s, active, (double)(tail_blocks * res.warps_per_block),
-                                               &tail)) != SIMT_OK) {
-            return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
-        }
-        cycles += tail.cycles;
-        alone += tail.alone;
-        if (full_waves == 0)
-            ph = tail;
-    }
+    struct phase ph;
+    if (run_waves(&w, &r, s, &res, &ph, &cycles, &alone) != SIMT_OK)
+        return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
     if (w.load_rounds > 0.0)
         res.loaded_latency_cycles = (ph.delay - s * (w.alu_delay_cycles + w.sync_delay_cycles) -
                                      w.slot_delay_cycles + ph.memory_residence) /
@@ -593,7 +610,7 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
      * that much of the kernel hides nothing behind its loads (H200 fit
      * half: everyday kernels 7.0% -> 6.6% median, micro worst 22.1% ->
      * 20.7%; the held-out half 5.9% -> 5.4% micro median). */
-    if (w.load_rounds > 0.0)
+    if (w.load_rounds > 0.0 && !ph.stepped)
         cycles += s * w.memory_delay_cycles / w.load_rounds;
     res.execution_s = cycles / r.clock_hz;
     res.time_s = res.execution_s + r.launch_s;

@@ -304,6 +304,9 @@ typedef uint64_t simt_kernel_assumed;
 #define SIMT_KERNEL_ASSUMED_STORE_TABLE_PART                                                                 \
     (1ull << 39) /* stores over distinct_addresses too many for L2 to keep whole: a store to a line it keeps \
                     lands there; the rest go back as read-modify-writes */
+#define SIMT_KERNEL_ASSUMED_WAVES_IN_STEP                                                                    \
+    (1ull << 40) /* the pipes set the pace: each wave's warps finish together, and the next wave waits out   \
+                    its first load round with nothing to run */
 #define SIMT_KERNEL_ASSUMED_REPEAT_L2_PART                                                                   \
     (1ull << 37) /* a repeated access hits L2 in part: the wave's set is past what L2 keeps whole for a      \
                     re-read; the rest misses to DRAM */

@@ -151,6 +151,7 @@ struct phase {
     double alone;      /* time one warp would take with the SM to itself */
     double cycle_time; /* one stream's mean round, queueing included */
     double memory_residence;
+    int stepped; /* the waves run in step (compute_step_cycles) */
 };
 
 /* The per-warp demand at each center, SM cycles (kernel_network.c). */

@@ -135,9 +135,11 @@ static const double ceilings[CLASS_COUNT][2] = {
      * stores landing before a barrier, and blocks in step at their barriers:
      * micro 5.2% / 23.2%, everyday 7.7% / 30.6% (gather_random_table_4MiB);
      * then loads indexed by the thread issued together and scattered reads
-     * of a sectored L2: everyday 5.2% / 30.6% */
+     * of a sectored L2: everyday 5.2% / 30.6%; then waves in step where the
+     * pipes set the pace (the hash loops, model/kernel_network.c): everyday
+     * 4.1% / 23.2% (scatter_random_64MiB) */
     {0.06, 0.24},
-    {0.06, 0.31},
+    {0.05, 0.25},
 };
 /* regression ceiling on the GEMM confirmation set: median, worst. Set from
  * the model when the set was committed, rounded up: 7.6% / 108.7%
@@ -219,9 +221,10 @@ static const double h100_kernel_ceiling[CLASS_COUNT][2] = {
 
 /* the H200 held-out set's kernels (both halves' parameters) on the H100 SXM
  * (tests/gpu/results/h100/heldout/kernels.json), first compared after the
- * day's rules were committed: micro 3.6% / 21.8%, everyday 6.3% / 27.8% */
+ * day's rules were committed: micro 3.6% / 21.8%, everyday 6.3% / 27.8%;
+ * after waves in step (the hash loops): everyday 5.2% / 22.5% */
 static const double h100_heldout_ceiling[CLASS_COUNT][2] = {
-    [CLASS_MICRO] = {0.05, 0.24}, [CLASS_EVERYDAY] = {0.08, 0.30}};
+    [CLASS_MICRO] = {0.05, 0.24}, [CLASS_EVERYDAY] = {0.06, 0.24}};
 
 /* the third independent kernel set (simt-heldout --sizes check3: rows of
  * 20 to 56 KiB, gathers of 12 to 40 MiB tables, FP64 chains at low

@@ -1039,6 +1039,39 @@ START_TEST(test_blocks_in_step)
 }
 END_TEST
 
+/* Waves in step: 80000 blocks of 256 threads, 8 resident a SM (100 waves),
+ * each thread loads 4 coalesced bytes and then runs 64 integer ops: the
+ * INT32 pipe (64 lanes a cycle) takes 2048 x 64 / 64 = 2048 cycles a wave,
+ * the SM's DRAM share 8 KiB / 20 B = 410. The pipes set the pace, so the
+ * warps finish together and each wave waits out its load round (the 524
+ * cycles of test_latency_bound, and no less than the 500-cycle latency)
+ * before its pipe work: at least 100 x (2048 + 500) cycles, where a network
+ * of warps each on its own phase would hide the loads behind other warps'
+ * integer work (100 x 2048). With no integer work the pipes do not set the
+ * pace and the waves are not in step. */
+START_TEST(test_waves_in_step)
+{
+    struct simt_gpu_spec gpu = clean_gpu();
+    struct simt_figure_set figures;
+    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    double clock = simt_figure_get(&figures, SIMT_FIG_CLOCK);
+    struct simt_kernel_request req = base_request(80000, 256, 32);
+    add_access(&req, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 1, 1, 4, 1);
+    req.int_ops = 64;
+    struct simt_kernel_result r = predict(&req);
+    ck_assert_int_eq(r.occupancy.active_blocks_per_sm, 8);
+    ck_assert_double_eq_tol(r.int32_s * clock, 100.0 * 2048.0, 1e-6);
+    ck_assert(r.assumed & SIMT_KERNEL_ASSUMED_WAVES_IN_STEP);
+    double cycles = r.execution_s * clock;
+    ck_assert_msg(cycles >= 100.0 * (2048.0 + 500.0) && cycles <= 100.0 * (2048.0 + 600.0), "cycles %.9g",
+                  cycles);
+    req.int_ops = 0;
+    r = predict(&req);
+    ck_assert(!(r.assumed & SIMT_KERNEL_ASSUMED_WAVES_IN_STEP));
+    ck_assert_int_ne(r.bound, SIMT_BOUND_COMPUTE);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kernel");
@@ -1068,6 +1101,7 @@ int main(void)
     tcase_add_test(tc, test_block_launch_and_wait);
     tcase_add_test(tc, test_barrier_unit_and_block_slot);
     tcase_add_test(tc, test_blocks_in_step);
+    tcase_add_test(tc, test_waves_in_step);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
