@@ -6,7 +6,7 @@ the ptxas check of every row's registers and shared memory (as split.py does
 for the held-out set), and "split": "confirm" (or "confirm2") on every row:
 no row of either set is fitted.
 
-    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|check3|check4|check5|probe]
+    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|check3|check4|check5|check6|probe]
 
 --set (default confirm) names the set: the raw file's meta "sizes" must say
 it, and it is every row's "split" (probe: the fit probes, split "fit"). For confirm2 the rows' names are checked
@@ -86,6 +86,20 @@ SETS = {
                    "measurement was committed; no row fitted.",
         "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json", "confirm/kernels2.json",
                           "confirm/kernels3.json", "confirm/kernels4.json", "../h100/kernels_probe.json"],
+    },
+    "check6": {
+        "method": "simt-heldout --sizes check6 (tests/gpu/heldout): integer hash loops of 4 to 48 rounds over "
+                  "2^20 to 2^26 elements and a loaded value's chain of 16 to 256 dependent FMAs (e_poly), "
+                  "round counts and grid sizes no other list uses, "
+                  + TIMING.replace("timed as it is", "timed as they are") + ". Requests written from each "
+                  "kernel's parameters by the same code as the held-out set's.",
+        "purpose": "A sixth independent kernel set for issue 11, small: the waves-in-step rule of 2026-12-07 "
+                   "(where the pipes set the pace, each wave waits out its first load round), measured once that "
+                   "rule was committed and compared with the model only after the measurement was committed; no "
+                   "row fitted.",
+        "disjoint_from": ["heldout/kernels.json", "confirm/kernels.json", "../h100/confirm/kernels2.json",
+                          "../h100/confirm/kernels3.json", "../h100/confirm/kernels4.json",
+                          "../h100/confirm/kernels5.json", "../h100/kernels_probe.json"],
     },
     "probe": {
         "split": "fit",

@@ -171,6 +171,18 @@ __global__ void e_hash(const unsigned *__restrict__ in, unsigned *__restrict__ o
     out[i] = x;
 }
 
+/* one 4-byte load, then 8 x iters dependent FMAs on it, then one store: the
+ * FP32 pipe paces it after its one load round (check6) */
+__global__ void e_poly(const float *__restrict__ in, float *__restrict__ out, int iters) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    float x = in[i];
+#pragma unroll 1
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int u = 0; u < 8; u++) x = fmaf(x, 0.9999f, 0.5f);
+    out[i] = x;
+}
+
 __global__ void e_transpose_naive(const float *__restrict__ in, float *__restrict__ out, int N) {
     int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
     out[(size_t)x * N + y] = in[(size_t)y * N + x];
@@ -604,6 +616,45 @@ static void run_indirect(Held &h) {
     }
 }
 
+/* The hash loop's request (e_hash: x = hash32(x ^ j), unrolled 4), as in
+ * run_indirect's hash loops. */
+static KernelDesc hash_desc(size_t n, int iters) {
+    KernelDesc d = desc((const void *)e_hash, (unsigned)(n / 256), 256);
+    d.int_ops = 6.0 * iters + iters / 4.0 + 8;
+    d.int_mul_ops = 2.0 * iters;
+    d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
+    return d;
+}
+
+/* check6: kernels the pipes pace after one load round (the waves-in-step
+ * rule of 2026-12-07): hash loops at round counts and grid sizes (waves)
+ * no other list uses, and e_poly (one load, 8 x iters dependent FMAs, one
+ * store). n <= 2^26 (h.A, h.O). */
+static void run_paced(Held &h) {
+    struct Pc {
+        int lg, iters;
+    };
+    for (const Pc &c : std::vector<Pc>{{24, 20}, {24, 28}, {24, 48}, {22, 8}, {22, 24}, {26, 4}, {26, 8}, {26, 24},
+                                       {20, 8}, {20, 24}}) {
+        const size_t n = (size_t)1 << c.lg;
+        KernelDesc d = hash_desc(n, c.iters);
+        Stats s = time_cold(h, [&] { e_hash<<<n / 256, 256>>>((const unsigned *)h.A, (unsigned *)h.O, c.iters); });
+        add_case(h, "hash_loop_" + sz(c.iters) + "_rounds" + (c.lg == 24 ? "" : "_" + count_name(n)), "hash_loop",
+                 "everyday", d, s, "cold");
+    }
+    for (const Pc &c : std::vector<Pc>{{24, 2}, {24, 4}, {24, 8}, {24, 32}, {26, 4}, {22, 8}}) {
+        const size_t n = (size_t)1 << c.lg;
+        KernelDesc d = desc((const void *)e_poly, (unsigned)(n / 256), 256);
+        /* as m_fma's one chain (microbench.cu): 16 flops an iteration, the
+         * loop's counter and compare on the ALU */
+        d.flops_fp32 = 16.0 * c.iters;
+        d.int_ops = 2.0 * c.iters + 6;
+        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
+        Stats s = time_cold(h, [&] { e_poly<<<n / 256, 256>>>(h.A, h.O, c.iters); });
+        add_case(h, "poly_fma_" + sz(8 * c.iters) + "_" + count_name(n), "poly_loop", "everyday", d, s, "cold");
+    }
+}
+
 void run_everyday(Held &h) {
     if (!h.list_only) std::printf("== everyday\n");
     if (h.set == SizeSet::probe) { /* fit probes: gathers from and scatters into L2-resident tables alone */
@@ -613,6 +664,10 @@ void run_everyday(Held &h) {
     if (h.set == SizeSet::check3) { /* rows read again, gathers near L2's share */
         run_rows(h);
         run_indirect(h);
+        return;
+    }
+    if (h.set == SizeSet::check6) { /* kernels the pipes pace after one load round */
+        run_paced(h);
         return;
     }
     if (h.set == SizeSet::check4 || h.set == SizeSet::check5) { /* scatters past L2, near its size */

@@ -37,14 +37,17 @@
  *    measured blind once the rule was committed;
  *  - check5: a fifth, of scatters into tables near the L2's size (28 to 112
  *    MiB), measured blind once the store-table rule of the same day (a
- *    table keeps the share of its lines a gather's would) was committed. */
+ *    table keeps the share of its lines a gather's would) was committed;
+ *  - check6: a sixth, of kernels the pipes pace after one load round (hash
+ *    loops at new round counts and grid sizes, a loaded value's FMA
+ *    chain), measured blind once the waves-in-step rule was committed. */
 #ifndef SIMT_HELDOUT_CUH
 #define SIMT_HELDOUT_CUH
 
 #include "../micro/common.cuh"
 
-/* --sizes heldout | confirm | confirm2 | probe | check3 | check4 | check5 (see above) */
-enum class SizeSet { heldout, confirm, confirm2, probe, check3, check4, check5 };
+/* --sizes heldout | confirm | confirm2 | probe | check3 | check4 | check5 | check6 (see above) */
+enum class SizeSet { heldout, confirm, confirm2, probe, check3, check4, check5, check6 };
 
 struct Held {
     Ctx c;

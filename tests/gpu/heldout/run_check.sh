@@ -3,13 +3,14 @@
 # root: a small independent kernel set (simt-heldout --sizes SET, finished
 # by confirm_kernels.py --set SET) on whichever card the call got. SET:
 # check3 (the third set: rows read again, gathers near L2's share, FP64
-# chains), check4 (the fourth: scatters and sparse stores) or check5 (the
-# fifth: scatters into tables near L2's size). Results:
+# chains), check4 (the fourth: scatters and sparse stores), check5 (the
+# fifth: scatters into tables near L2's size) or check6 (the sixth: kernels
+# the pipes pace after one load round). Results:
 # $OUT/kernelsN.json, N the set's number (-> tests/gpu/results/<card>/
 # confirm/), committed before any comparison with the model. Binaries: BIN
 # (default build-gpu/dev, from tests/gpu/build.sh; carry it with the call).
 set -u
-case "${1:-}" in check3 | check4 | check5) SET=$1 ;; *) echo "usage: $0 check3|check4|check5" >&2; exit 2 ;; esac
+case "${1:-}" in check3 | check4 | check5 | check6) SET=$1 ;; *) echo "usage: $0 check3|check4|check5|check6" >&2; exit 2 ;; esac
 O=${OUT:-/tmp/simt-out}
 BIN=${BIN:-build-gpu/dev}
 R=/tmp/simt-$SET
