@@ -524,6 +524,24 @@ static void run_grids(Held &h) {
     }
 }
 
+/* The hash loop's request over n elements. */
+static KernelDesc hash_desc(size_t n, int iters) {
+    KernelDesc d = desc((const void *)e_hash, (unsigned)(n / 256), 256);
+    /* e_hash's loop (x = hash32(x ^ j), kernels.cuh:33-39, unrolled 4)
+     * by pipe: an iteration is 3 SHF.R and 3 LOP3 on the ALU (each
+     * x ^= x >> k is a shift and an XOR; the last XOR of one iteration
+     * and the next one's ^ j fuse into one 3-input LOP3, as ptxas fuses
+     * xorshift's two XORs, atomics_int_rates.json sass_loop_body) and 2
+     * IMAD on the FMA pipe (x *= 0x7feb352d, x *= 0x846ca68b); j, j + 1..3
+     * and the trip count are warp-uniform (uniform datapath), the loop's
+     * ISETP one ALU instruction per 4 iterations. PTX (nvcc -ptx, CUDA
+     * 13.0): 16 xor, 12 shr, 8 mul.lo, 3 add of j per 4 iterations. */
+    d.int_ops = 6.0 * iters + iters / 4.0 + 8;
+    d.int_mul_ops = 2.0 * iters;
+    d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
+    return d;
+}
+
 static void run_indirect(Held &h) {
     const size_t n = (size_t)1 << 24;
     /* n = 2^24 indices (64 MiB of h.idx); tables of `entries` floats (any count: e_make_idx
@@ -580,19 +598,7 @@ static void run_indirect(Held &h) {
         return;
     /* iters: multiples of the unroll, 4; 1024 runs 6.9 ms, so confirm2's largest is 640 (about 4.3 ms) */
     for (int iters : sizes<int>(h, {8, 32, 128, 512}, {4, 16, 64, 256, 1024}, {12, 40, 96, 192, 640})) {
-        KernelDesc d = desc((const void *)e_hash, n / 256, 256);
-        /* e_hash's loop (x = hash32(x ^ j), kernels.cuh:33-39, unrolled 4)
-         * by pipe: an iteration is 3 SHF.R and 3 LOP3 on the ALU (each
-         * x ^= x >> k is a shift and an XOR; the last XOR of one iteration
-         * and the next one's ^ j fuse into one 3-input LOP3, as ptxas fuses
-         * xorshift's two XORs, atomics_int_rates.json sass_loop_body) and 2
-         * IMAD on the FMA pipe (x *= 0x7feb352d, x *= 0x846ca68b); j, j + 1..3
-         * and the trip count are warp-uniform (uniform datapath), the loop's
-         * ISETP one ALU instruction per 4 iterations. PTX (nvcc -ptx, CUDA
-         * 13.0): 16 xor, 12 shr, 8 mul.lo, 3 add of j per 4 iterations. */
-        d.int_ops = 6.0 * iters + iters / 4.0 + 8;
-        d.int_mul_ops = 2.0 * iters;
-        d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
+        KernelDesc d = hash_desc(n, iters);
         Stats s = time_cold(h, [&] { e_hash<<<n / 256, 256>>>((const unsigned *)h.A, (unsigned *)h.O, iters); });
         add_case(h, "hash_loop_" + sz(iters) + "_rounds", "hash_loop", "everyday", d, s, "cold");
     }
@@ -614,16 +620,6 @@ static void run_indirect(Held &h) {
         Stats s = time_cold(h, [&] { e_gemv<<<g.rows / 8, 256>>>(h.A, h.B, h.O, g.cols); });
         add_case(h, "gemv_fp32_" + sz(g.rows) + "x" + sz(g.cols), "gemv", "everyday", d, s, "cold");
     }
-}
-
-/* The hash loop's request (e_hash: x = hash32(x ^ j), unrolled 4), as in
- * run_indirect's hash loops. */
-static KernelDesc hash_desc(size_t n, int iters) {
-    KernelDesc d = desc((const void *)e_hash, (unsigned)(n / 256), 256);
-    d.int_ops = 6.0 * iters + iters / 4.0 + 8;
-    d.int_mul_ops = 2.0 * iters;
-    d.accesses = {acc("global", "load", 1, 4, 1), acc("global", "store", 1, 4, 1)};
-    return d;
 }
 
 /* check6: kernels the pipes pace after one load round (the waves-in-step
