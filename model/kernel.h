@@ -69,7 +69,9 @@
  *     has lanes: a step that updates the whole sector at
  *     l2_slice_atomic_lanes_per_clock, any other step one same-address time
  *     (l2_same_address_atomics_per_clock) however few lanes it carries. The
- *     set is k chunks of l2_atomic_slice_bytes hashed over the chip's C
+ *     set is k chunks of l2_atomic_slice_bytes (at least 2 x set bytes /
+ *     chunk up to 2: a chunk's halves alternate over a pair of slices)
+ *     hashed over the chip's C
  *     slices (l2_atomics_per_clock over the same-address rate) and runs at
  *     k / (1 + (k - 1) / C) slices' rate; each slice is a chip-wide center
  *     scaled by the SMs issuing. Every line request also takes a slot of

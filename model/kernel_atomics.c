@@ -101,8 +101,12 @@ static double atomic_request_cycles(const struct simt_warp_access *p, const stru
  * more than C. H200, atomics_int_rates.json (32 lanes on one line's words,
  * the lines consecutive): 1 KiB 1.96 slices (model 1.97), 2 KiB 3.86 (3.83),
  * 4 KiB 7.64 (7.25), 16 KiB 23.3 (22.3); 32 lanes on one word of each of
- * 1024 lines 49 (55). Every request also takes a slot of the L2's atomic
- * line requests chip-wide (l2_atomics_per_clock). */
+ * 1024 lines 49 (55). Within a pair of chunks the halves go to the pair's
+ * two slices in turn, so a set of one chunk or less over more than half a
+ * chunk already spans two: k is at least 2 x set bytes / chunk, up to 2
+ * (512 B runs at 1.97 slices' rate, as 1 KiB does, and 256 B at one; the
+ * H100 SXM's rows agree within 0.3%). Every request also takes a slot of
+ * the L2's atomic line requests chip-wide (l2_atomics_per_clock). */
 void simt_kernel_contend(const struct simt_kernel_access *a, const struct rates *r, struct warp_cost *w,
                          simt_kernel_assumed *assumed)
 {
@@ -119,8 +123,11 @@ void simt_kernel_contend(const struct simt_kernel_access *a, const struct rates 
     }
     *assumed |= SIMT_KERNEL_ASSUMED_ATOMIC_CONTENTION;
     double chunks = 1.0;
-    if (r->atomic_slice_bytes > 0.0)
-        chunks = fmax(1.0, a->distinct_addresses * a->pattern.element_bytes / r->atomic_slice_bytes);
+    if (r->atomic_slice_bytes > 0.0) {
+        double bytes = a->distinct_addresses * a->pattern.element_bytes;
+        chunks =
+            fmax(1.0, fmax(fmin(2.0, 2.0 * bytes / r->atomic_slice_bytes), bytes / r->atomic_slice_bytes));
+    }
     double slices = chunks;
     if (r->atomics_per_s > 0.0)
         slices = chunks / (1.0 + (chunks - 1.0) * r->atomic_same_address_per_s / r->atomics_per_s);

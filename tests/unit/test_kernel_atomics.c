@@ -26,7 +26,6 @@
 
 /* Rows the model misses, printed but not held to the tolerance, and why. */
 static const char *const known_misses[][2] = {
-    {"lines4_32words", "512 B runs at 2 slices' rate, the 512-byte chunk says 1 (+98%)"},
     {"lines1024_32words", "about 31 us for 2^14 blocks whatever their atomics: a block-issue floor"},
     {"lines32768_32words", "the same floor"},
     {"lines1024_1word_1lane", "the same floor"},
