@@ -483,11 +483,13 @@ static int resident_blocks(const struct simt_gpu_spec *gpu, const struct rates *
 }
 
 /* The launch's waves: full ones with every SM holding its resident blocks,
- * then the tail. Adds their cycles and latency terms; *ph is the phase the
- * latency report reads (the full waves', or the tail's when there are
- * none). */
+ * then the tail. Adds their cycles as the network has them, as they run
+ * with the waves in step (each phase the larger of the two) and their
+ * latency terms; *ph is the phase the latency report reads (the full
+ * waves', or the tail's when there are none). */
 static int run_waves(const struct warp_cost *w, const struct rates *r, double s,
-                     struct simt_kernel_result *res, struct phase *ph, double *cycles, double *alone)
+                     struct simt_kernel_result *res, struct phase *ph, double *cycles, double *stepped,
+                     double *alone)
 {
     int64_t resident = res->occupancy.active_blocks_per_sm;
     int64_t per_wave = resident * r->sms;
@@ -501,6 +503,7 @@ static int run_waves(const struct warp_cost *w, const struct rates *r, double s,
             SIMT_OK)
             return rc;
         *cycles += (double)full_waves * ph->cycles;
+        *stepped += (double)full_waves * fmax(ph->cycles, ph->step_cycles);
         *alone += (double)full_waves * ph->alone;
     }
     if (rest > 0) {
@@ -515,14 +518,11 @@ static int run_waves(const struct warp_cost *w, const struct rates *r, double s,
             return rc;
         }
         *cycles += tail.cycles;
+        *stepped += fmax(tail.cycles, tail.step_cycles);
         *alone += tail.alone;
-        if (tail.stepped)
-            res->assumed |= SIMT_KERNEL_ASSUMED_WAVES_IN_STEP;
         if (full_waves == 0)
             *ph = tail;
     }
-    if (ph->stepped)
-        res->assumed |= SIMT_KERNEL_ASSUMED_WAVES_IN_STEP;
     return SIMT_OK;
 }
 
@@ -596,10 +596,10 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
     res.loads_together = w.loads_together;
 
     /* waves: full ones with every SM holding its resident blocks, then the tail */
-    double cycles = 0.0;
+    double cycles = 0.0, stepped = 0.0;
     double alone = 0.0; /* the latency term: each wave's warps as if alone */
     struct phase ph;
-    if (run_waves(&w, &r, s, &res, &ph, &cycles, &alone) != SIMT_OK)
+    if (run_waves(&w, &r, s, &res, &ph, &cycles, &stepped, &alone) != SIMT_OK)
         return fail(diag, SIMT_EINVAL, "per_thread", "the model found no solution for this kernel");
     if (w.load_rounds > 0.0)
         res.loaded_latency_cycles = (ph.delay - s * (w.alu_delay_cycles + w.sync_delay_cycles) -
@@ -609,9 +609,16 @@ static int predict_core(const struct simt_gpu_spec *gpu, const struct simt_figur
      * of the first round returns before a round's latency has passed, so
      * that much of the kernel hides nothing behind its loads (H200 fit
      * half: everyday kernels 7.0% -> 6.6% median, micro worst 22.1% ->
-     * 20.7%; the held-out half 5.9% -> 5.4% micro median). */
-    if (w.load_rounds > 0.0 && !ph.stepped)
+     * 20.7%; the held-out half 5.9% -> 5.4% micro median). Waves in step
+     * pay that latency every wave, the first included: the launch takes
+     * the larger of the two, which is continuous, and monotone in every
+     * figure as both are. */
+    if (w.load_rounds > 0.0)
         cycles += s * w.memory_delay_cycles / w.load_rounds;
+    if (stepped > cycles) {
+        cycles = stepped;
+        res.assumed |= SIMT_KERNEL_ASSUMED_WAVES_IN_STEP;
+    }
     res.execution_s = cycles / r.clock_hz;
     res.time_s = res.execution_s + r.launch_s;
     res.achieved_dram_bandwidth_bytes_per_s = res.execution_s > 0.0 ? res.dram_bytes / res.execution_s : 0.0;

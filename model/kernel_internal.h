@@ -151,7 +151,7 @@ struct phase {
     double alone;      /* time one warp would take with the SM to itself */
     double cycle_time; /* one stream's mean round, queueing included */
     double memory_residence;
-    int stepped; /* the waves run in step (compute_step_cycles) */
+    double step_cycles; /* the same warps' time with the waves in step (compute_step_cycles); 0: not so */
 };
 
 /* The per-warp demand at each center, SM cycles (kernel_network.c). */

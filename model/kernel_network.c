@@ -272,11 +272,7 @@ int simt_kernel_run_phase(const struct warp_cost *w, const struct rates *r, doub
         return rc;
     if (lock > out->cycles)
         out->cycles = lock;
-    double step = compute_step_cycles(w, serialization, d, warps);
-    if (step > out->cycles) {
-        out->cycles = step;
-        out->stepped = 1;
-    }
+    out->step_cycles = compute_step_cycles(w, serialization, d, warps);
     out->cycle_time = m.cycle_time;
     out->delay = delay;
     for (int j = 0; j < 3; j++)

@@ -1065,6 +1065,32 @@ START_TEST(test_waves_in_step)
     double cycles = r.execution_s * clock;
     ck_assert_msg(cycles >= 100.0 * (2048.0 + 500.0) && cycles <= 100.0 * (2048.0 + 600.0), "cycles %.9g",
                   cycles);
+    /* faster pipes are never slower, across the point where they stop
+     * setting the pace and the waves leave step (a launch in step pays the
+     * first round's latency every wave, the first included; out of step
+     * once: the two meet there without a jump). Eight loads a thread
+     * (3277 DRAM cycles a wave) against 128 integer ops (4096 INT32 cycles
+     * a wave at 64 lanes): in step at first, not once the pipes are about
+     * 1.5 times faster. */
+    struct simt_kernel_request heavy = base_request(80000, 256, 32);
+    add_access(&heavy, SIMT_SPACE_GLOBAL, SIMT_OP_LOAD, 8, 8, 4, 1);
+    heavy.int_ops = 128;
+    double previous = INFINITY;
+    int in_step = 0, out_of_step = 0;
+    for (int i = 0; i <= 2000; i++) {
+        double f = 1.0 + 0.0005 * i; /* fine: a jump of one latency would show */
+        gpu.int32_ops_per_clock_per_sm = 64.0 * f;
+        gpu.issue_slots_per_clock_per_sm = 4.0 * f;
+        r = predict_on(&gpu, &heavy);
+        in_step += (r.assumed & SIMT_KERNEL_ASSUMED_WAVES_IN_STEP) != 0;
+        out_of_step += (r.assumed & SIMT_KERNEL_ASSUMED_WAVES_IN_STEP) == 0;
+        ck_assert_msg(r.execution_s <= previous * (1.0 + 1e-12), "pipes x%.2f: %.9g s after %.9g s", f,
+                      r.execution_s, previous);
+        previous = r.execution_s;
+    }
+    ck_assert_msg(in_step > 0 && out_of_step > 0, "the sweep crosses the edge: %d in step, %d not", in_step,
+                  out_of_step);
+    gpu = clean_gpu();
     req.int_ops = 0;
     r = predict(&req);
     ck_assert(!(r.assumed & SIMT_KERNEL_ASSUMED_WAVES_IN_STEP));
