@@ -2,10 +2,10 @@
 # tests/gpu/heldout/run_blind_h200.sh - one nvidia-h200 call, from the
 # repository root, for the H200 measurements issue 11 still waits on (the
 # session of 2026-12-07 asked for an H200 and got an H100 or nothing):
-#  1. the second independent kernel set on the H200 (simt-heldout --sizes
+#  1. the check6 and check4 sets (run_check.sh: kernels6.json,
+#     kernels4.json), seconds each, blind on the H100 so far;
+#  2. the second independent kernel set on the H200 (simt-heldout --sizes
 #     confirm2, finished by confirm_kernels.py --set confirm2);
-#  2. the check4 and check6 sets (run_check.sh: kernels4.json,
-#     kernels6.json), seconds each, blind on the H100 so far;
 #  3. the seed-2030 GEMM set on the H200 (gemm_heldout.py --seed 2030, three
 #     runs, merged by merge_runs.py: median of medians), with
 #  4. simt-calibrate (the H200's own L2 request rate and launch interval,
@@ -26,6 +26,13 @@ pack() { tar czf "$O/results.tgz" -C /tmp simt-res 2>/dev/null; }
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "$card"
 case "$card" in *H200*) ;; *) echo "not an H200: stop"; exit 3 ;; esac
+# the small check sets first (seconds each): check6 (kernels the pipes pace)
+# and check4 (scatters, sparse stores), both measured blind on the H100 so far
+for set in check6 check4; do
+    stamp "$set"
+    OUT="$R" timeout 120 bash tests/gpu/heldout/run_check.sh "$set" 2>&1 | tail -n 2
+done
+pack
 python3 tests/gpu/gpu_meta.py > "$R/meta-before.json"
 stamp confirm2
 timeout 150 "$BIN/simt-heldout" --sizes confirm2 --out "$R/kernels-confirm2-raw.json" > "$R/confirm2.log" 2>&1
@@ -33,13 +40,6 @@ tail -n 2 "$R/confirm2.log"
 python3 tests/gpu/gpu_meta.py > "$R/meta-after.json"
 python3 tests/gpu/heldout/confirm_kernels.py "$R/kernels-confirm2-raw.json" "$R/meta-before.json" "$R/meta-after.json" \
     "$BIN/ptxas-heldout.txt" "$R/kernels2.json" --set confirm2 2>&1 | tail -n 2
-pack
-# the small check sets (seconds each): check4 (scatters, sparse stores) and
-# check6 (kernels the pipes pace), both measured blind on the H100 so far
-for set in check4 check6; do
-    stamp "$set"
-    OUT="$R" timeout 120 bash tests/gpu/heldout/run_check.sh "$set" 2>&1 | tail -n 2
-done
 pack
 # the first GEMM run, then calibrate, then the other two runs: should the
 # device time run out, the most distinct measurements are in by then
