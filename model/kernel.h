@@ -124,6 +124,12 @@
  * softmax_65536x256 -48% -> -28% (barrier unit) -> +3% (in step),
  * layernorm_16384x1024 -20% -> -2%, reduce_sum_2^26 -16% -> -7%, scans
  * -24% -> -5% -> +12%.
+ * Waves in step (kernel_network.c, compute_step_cycles): where the pipes,
+ * not memory, set the pace, the resident warps share them evenly and
+ * finish together, so each wave waits out its first load round before its
+ * pipe work; the launch takes the larger of that and the network's waves
+ * with the one-round fill (H200 hash loops of 8 rounds -28% -> -3%; an
+ * H100 set of such kernels measured after the rule, blind: 2.7% / 10.9%).
  * Known to be missing: where the barriers do hide behind memory work
  * (softmax_8192x2048 runs at a copy's rate, +20%: why its blocks fall out
  * of step while softmax_4096x4096's do not is not known); blocks of 512 and 1024
