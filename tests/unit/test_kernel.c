@@ -1090,7 +1090,6 @@ START_TEST(test_waves_in_step)
     }
     ck_assert_msg(in_step > 0 && out_of_step > 0, "the sweep crosses the edge: %d in step, %d not", in_step,
                   out_of_step);
-    gpu = clean_gpu();
     req.int_ops = 0;
     r = predict(&req);
     ck_assert(!(r.assumed & SIMT_KERNEL_ASSUMED_WAVES_IN_STEP));
