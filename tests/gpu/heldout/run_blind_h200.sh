@@ -13,7 +13,10 @@
 # It stops at once on any other card. Results: $OUT/results.tgz
 # (kernels2.json, kernels4.json, kernels6.json -> tests/gpu/results/h200/confirm/, gemm5.json likewise,
 # calibrate-run10.* -> tests/gpu/results/h200/). Commit them before any
-# comparison with the model. Binaries: BIN (default build-gpu/dev, from
+# comparison with the model; then judge them against the answers committed
+# before the run (predict_blind.py --judge
+# tests/gpu/results/h200/confirm/blind-predictions.json FILES), and only then
+# against the model as it stands. Binaries: BIN (default build-gpu/dev, from
 # tests/gpu/build.sh; carry it with the call).
 set -u
 O=${OUT:-/tmp/simt-out}
