@@ -389,6 +389,10 @@ static const struct {
      "of its lines, as a gather's does): a store to a line L2 keeps lands there; one to a line it does not "
      "keep, or to a sector of a kept line not yet written in its stay, goes back to DRAM as a "
      "read-modify-write of that sector"},
+    {SIMT_KERNEL_ASSUMED_FP64_HOLDS_ISSUE,
+     "an FP64 instruction holds its warp scheduler while the FP64 pipe takes it (fp64_issue_hold_fraction): "
+     "the scheduler issues nothing else meanwhile, so a loop's other instructions cost their issue slots on "
+     "top of the FP64 pipe's time, not under it"},
     {SIMT_KERNEL_ASSUMED_WAVES_IN_STEP,
      "the pipes, not memory, set the pace: each wave's warps share them evenly and finish together, so the "
      "next wave's blocks issue their first loads together and wait out that round's latency with nothing "

@@ -125,6 +125,7 @@ static const struct simt_hwdb_field fields[] = {
     F(int32_mul_ops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, OPT),
     F(sfu_ops_per_clock_per_sm, "throughput", DOUBLE, 0, 65536, NV),
     F(issue_slots_per_clock_per_sm, "throughput", DOUBLE, 0.25, 64, ALL),
+    F(fp64_issue_hold_fraction, "throughput", DOUBLE, 0, 1, OPT),
     F(tensor_dense_flops_per_s, "throughput", DTYPES, 0, 1e18, ALL),
     F(tensor_sparse_flops_per_s, "throughput", DTYPES, 0, 1e18, OPT),
     /* a single call's boost before the power limit (figures.h); absent: none */

@@ -169,7 +169,10 @@ struct simt_gpu_spec {
     double int32_ops_per_clock_per_sm;     /* integer ALU: add, logic, shift, compare */
     double int32_mul_ops_per_clock_per_sm; /* integer multiply-add (IMAD) on the FMA pipe; 0 = unknown */
     double sfu_ops_per_clock_per_sm;
-    double issue_slots_per_clock_per_sm;               /* warp instructions per clock */
+    double issue_slots_per_clock_per_sm; /* warp instructions per clock */
+    double fp64_issue_hold_fraction;     /* of an FP64 warp instruction's time on its pipe, the share its
+                                            scheduler issues nothing else (0: not known, the pipe overlaps
+                                            issue as every pipe does) */
     double tensor_dense_flops_per_s[SIMT_DTYPE_COUNT]; /* 0 = no tensor path */
     double tensor_sparse_flops_per_s[SIMT_DTYPE_COUNT];
 

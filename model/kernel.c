@@ -261,6 +261,11 @@ static int read_pipes(const struct simt_figure_set *figures, const struct simt_k
         }
         *pipes[i].out = v * per_cycle;
     }
+    /* an FP64 pipe slower than issue that holds its scheduler
+     * (kernel_network.c, hold_fp64_issue) */
+    if (req->flops_fp64 > 0.0 && r->fp64_issue_hold > 0.0 &&
+        2.0 * r->lanes * r->issue_per_cycle > r->fp64_per_cycle)
+        *assumed |= SIMT_KERNEL_ASSUMED_FP64_HOLDS_ISSUE;
     /* integer work: the INT32 pipe where the GPU has the figure */
     if (req->int_ops > 0.0) {
         v = simt_figure_get(figures, SIMT_FIG_INT32);
@@ -299,6 +304,7 @@ static int read_rates(const struct simt_gpu_spec *gpu, const struct simt_figure_
     if ((rc = need(figures, SIMT_FIG_ISSUE, used, &v, diag)) != SIMT_OK)
         return rc;
     r->issue_per_cycle = v * per_cycle;
+    r->fp64_issue_hold = gpu->fp64_issue_hold_fraction;
     int has_global = 0, has_global_store = 0, has_shared_load = 0, has_l1 = 0, has_constant = 0;
     for (int i = 0; i < req->access_count; i++) {
         const struct simt_kernel_access *a = &req->accesses[i];
@@ -434,7 +440,8 @@ static void breakdown(const struct warp_cost *w, const struct rates *r, double s
     res->breakdown_s[SIMT_BOUND_SHARED] = busiest_warps * d[C_DATA] / r->clock_hz;
     res->issue_s = busiest_warps * d[C_ISSUE] / r->clock_hz;
     res->fp32_s = busiest_warps * d[C_FP32] / r->clock_hz;
-    res->fp64_s = busiest_warps * d[C_FP64] / r->clock_hz;
+    /* the FP64 pipe's own time, whether or not its scheduler is held */
+    res->fp64_s = busiest_warps * simt_kernel_fp64_pipe_cycles(w, r, s) / r->clock_hz;
     res->fp16_s = busiest_warps * d[C_FP16] / r->clock_hz;
     res->constant_s = busiest_warps * d[C_CONSTANT] / r->clock_hz;
     res->int32_s = busiest_warps * fmax(d[C_INT32], d[C_IMAD]) / r->clock_hz;

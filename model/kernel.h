@@ -130,6 +130,10 @@
  * pipe work; the launch takes the larger of that and the network's waves
  * with the one-round fill (H200 hash loops of 8 rounds -28% -> -3%; an
  * H100 set of such kernels measured after the rule, blind: 2.7% / 10.9%).
+ * An FP64 instruction holds its scheduler while the FP64 pipe takes it
+ * (fp64_issue_hold_fraction, kernel_network.c): on sm_90 a loop's other
+ * instructions cost their slots on top of its FP64 time (H100 loops of 8
+ * to 512 FP64 FMAs a pass within 3%; fp64_fma_1chain -22.6% -> -14.2%).
  * Known to be missing: where the barriers do hide behind memory work
  * (softmax_8192x2048 runs at a copy's rate, +20%: why its blocks fall out
  * of step while softmax_4096x4096's do not is not known); blocks of 512 and 1024
@@ -315,6 +319,9 @@ typedef uint64_t simt_kernel_assumed;
 #define SIMT_KERNEL_ASSUMED_WAVES_IN_STEP                                                                    \
     (1ull << 40) /* the pipes set the pace: each wave's warps finish together, and the next wave waits out   \
                     its first load round with nothing to run */
+#define SIMT_KERNEL_ASSUMED_FP64_HOLDS_ISSUE                                                                 \
+    (1ull << 41) /* an FP64 instruction holds its scheduler for its pipe's cycles: the scheduler issues      \
+                    nothing else meanwhile (fp64_issue_hold_fraction) */
 #define SIMT_KERNEL_ASSUMED_REPEAT_L2_PART                                                                   \
     (1ull << 37) /* a repeated access hits L2 in part: the wave's set is past what L2 keeps whole for a      \
                     re-read; the rest misses to DRAM */

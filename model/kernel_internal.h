@@ -82,6 +82,7 @@ struct rates {
     double fp32_per_cycle, fp64_per_cycle, fp16_per_cycle, sfu_per_cycle, issue_per_cycle;
     double dram_latency, l2_latency, l1_latency, shared_latency, fma_latency;
     double fp64_fma_latency;   /* a dependent FP64 FMA's (fma_latency where the card has none) */
+    double fp64_issue_hold;    /* of an FP64 instruction's pipe time, the share its scheduler is held */
     double dram_row_cycle;     /* cycles: tRC, the spread of DRAM latency and a bank's service time */
     double dram_granularity;   /* bytes */
     double line_bytes;         /* L2 cache line */
@@ -153,6 +154,11 @@ struct phase {
     double memory_residence;
     double step_cycles; /* the same warps' time with the waves in step (compute_step_cycles); 0: not so */
 };
+
+/* A warp's time on the SM's FP64 pipe, SM cycles (kernel_network.c): its
+ * center's demand, less what an FP64 instruction holds its scheduler for
+ * (fp64_issue_hold), which the issue center takes. */
+double simt_kernel_fp64_pipe_cycles(const struct warp_cost *w, const struct rates *r, double serialization);
 
 /* The per-warp demand at each center, SM cycles (kernel_network.c). */
 void simt_kernel_demands(const struct warp_cost *w, const struct rates *r, double serialization,

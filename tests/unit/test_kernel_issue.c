@@ -4,7 +4,8 @@
  * DRAM granules, DRAM 20 B/cycle and L2 port 80 B/cycle per SM, 4 issue
  * slots), worked by hand: consecutive loads indexed by the thread share
  * their rounds; a repeat, a table, explicit lane addresses, a store between
- * them or `depends_on` keep them apart. */
+ * them or `depends_on` keep them apart; and what an FP64 instruction that
+ * holds its scheduler (fp64_issue_hold_fraction) costs the issue center. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -152,6 +153,75 @@ START_TEST(test_depends_on_must_be_earlier)
 }
 END_TEST
 
+/* The fixture's FP64 pipe (128 flops a clock an SM: 2 warp FMAs, half the
+ * 4 issue slots) takes a warp instruction in 2 cycles of its scheduler.
+ * 100 blocks of 1024 threads (32 warps an SM), 1000 FP64 FMAs and 1000
+ * integer instructions a thread, 8 chains. Overlapped (no hold), a warp
+ * needs 2000 / 4 = 500 SM cycles of issue and 32 x 2000 / 128 = 500 of the
+ * pipe: 32 x 500 = 16 us each. Held (1), each FMA keeps its scheduler for
+ * the pipe's 2 cycles, one more than its slot: issue 500 + (500 - 250) =
+ * 750, 24 us, the pipe's own time still 16 us; the launch then takes at
+ * least the 24 us. Held by half: 500 + 125 = 625, 20 us. An FP64 pipe as
+ * fast as issue (256 flops a clock) holds nothing beyond the slot: issue
+ * 16 us again, and the launch no slower than the overlapped one. Held,
+ * the launch never slows as the pipe gets faster: 96 to 320 flops a clock
+ * in steps of 0.25, across the edge at 256, with 32 warps an SM and with
+ * one (where every center's time adds up). */
+START_TEST(test_fp64_holds_issue)
+{
+    struct simt_kernel_request req;
+    simt_kernel_request_init(&req, 32);
+    req.grid[0] = 100;
+    req.block[0] = 1024;
+    req.registers_per_thread = 32;
+    req.flops_fp64 = 2000;
+    req.int_ops = 1000;
+    req.alu_chains = 8;
+    struct simt_gpu_spec gpu = fixture_gpu();
+    gpu.l2_bytes = 0.0;
+    double hold[4] = {0.0, 1.0, 0.5, 1.0}, fp64_rate[4] = {128, 128, 128, 256};
+    double issue_s[4] = {16e-6, 24e-6, 20e-6, 16e-6}, fp64_s[4] = {16e-6, 16e-6, 16e-6, 8e-6};
+    double execution[4];
+    for (int i = 0; i < 4; i++) {
+        gpu.fp64_issue_hold_fraction = hold[i];
+        gpu.fp64_flops_per_clock_per_sm = fp64_rate[i];
+        struct simt_figure_set figures;
+        simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+        struct simt_kernel_result r;
+        struct simt_diag diag;
+        memset(&diag, 0, sizeof diag);
+        ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_OK);
+        ck_assert_double_eq_tol(r.issue_s, issue_s[i], 1e-15);
+        ck_assert_double_eq_tol(r.fp64_s, fp64_s[i], 1e-15);
+        ck_assert_int_eq(!!(r.assumed & SIMT_KERNEL_ASSUMED_FP64_HOLDS_ISSUE), i == 1 || i == 2);
+        ck_assert_msg(r.execution_s >= issue_s[i], "%d: %g", i, r.execution_s);
+        execution[i] = r.execution_s;
+    }
+    ck_assert_msg(execution[1] > execution[2] && execution[2] > execution[0], "%g %g %g", execution[0],
+                  execution[1], execution[2]);
+    ck_assert_msg(execution[3] <= execution[0], "%g vs %g", execution[3], execution[0]);
+    gpu.fp64_issue_hold_fraction = 1.0;
+    const int blocks[2] = {1024, 32};
+    for (int b = 0; b < 2; b++) {
+        int block = req.block[0] = blocks[b];
+        double before = INFINITY;
+        for (double rate = 96.0; rate <= 320.0; rate += 0.25) {
+            gpu.fp64_flops_per_clock_per_sm = rate;
+            struct simt_figure_set figures;
+            simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+            struct simt_kernel_result r;
+            struct simt_diag diag;
+            memset(&diag, 0, sizeof diag);
+            ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_OK);
+            ck_assert_msg(r.execution_s <= before * (1.0 + 1e-12),
+                          "%d threads, %g flops a clock: %.9g after %.9g", block, rate, r.execution_s,
+                          before);
+            before = r.execution_s;
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kernel_issue");
@@ -160,6 +230,7 @@ int main(void)
     tcase_add_test(tc, test_group_takes_its_longest);
     tcase_add_loop_test(tc, test_what_keeps_loads_apart, 0, (int)(sizeof apart_rows / sizeof apart_rows[0]));
     tcase_add_test(tc, test_depends_on_must_be_earlier);
+    tcase_add_test(tc, test_fp64_holds_issue);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
