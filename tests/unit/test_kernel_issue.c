@@ -37,24 +37,43 @@ static struct simt_kernel_access *add_load(struct simt_kernel_request *req, enum
 
 /* The fixture without L2 capacity: no dirty lines of other work to write
  * back, so the rows below price only their own loads. */
-static int predict_rc(const struct simt_kernel_request *req, struct simt_kernel_result *r,
-                      struct simt_diag *diag)
+static struct simt_gpu_spec clean_gpu(void)
 {
     struct simt_gpu_spec gpu = fixture_gpu();
     gpu.l2_bytes = 0.0;
+    return gpu;
+}
+
+static int predict_rc_on(const struct simt_gpu_spec *gpu, const struct simt_kernel_request *req,
+                         struct simt_kernel_result *r, struct simt_diag *diag)
+{
     struct simt_figure_set figures;
-    simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
+    simt_figure_set_init(gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
     memset(diag, 0, sizeof *diag);
-    return simt_kernel_predict(&gpu, &figures, req, r, diag);
+    return simt_kernel_predict(gpu, &figures, req, r, diag);
+}
+
+static int predict_rc(const struct simt_kernel_request *req, struct simt_kernel_result *r,
+                      struct simt_diag *diag)
+{
+    struct simt_gpu_spec gpu = clean_gpu();
+    return predict_rc_on(&gpu, req, r, diag);
+}
+
+static struct simt_kernel_result predict_on(const struct simt_gpu_spec *gpu,
+                                            const struct simt_kernel_request *req)
+{
+    struct simt_kernel_result r;
+    struct simt_diag diag;
+    int rc = predict_rc_on(gpu, req, &r, &diag);
+    ck_assert_msg(rc == SIMT_OK, "predict: %d %s: %s", rc, diag.field, diag.message);
+    return r;
 }
 
 static struct simt_kernel_result predict(const struct simt_kernel_request *req)
 {
-    struct simt_kernel_result r;
-    struct simt_diag diag;
-    int rc = predict_rc(req, &r, &diag);
-    ck_assert_msg(rc == SIMT_OK, "predict: %d %s: %s", rc, diag.field, diag.message);
-    return r;
+    struct simt_gpu_spec gpu = clean_gpu();
+    return predict_on(&gpu, req);
 }
 
 /* One warp, two streams a[i], b[i] read 100 times each, one load of each
@@ -177,20 +196,14 @@ START_TEST(test_fp64_holds_issue)
     req.flops_fp64 = 2000;
     req.int_ops = 1000;
     req.alu_chains = 8;
-    struct simt_gpu_spec gpu = fixture_gpu();
-    gpu.l2_bytes = 0.0;
+    struct simt_gpu_spec gpu = clean_gpu();
     double hold[4] = {0.0, 1.0, 0.5, 1.0}, fp64_rate[4] = {128, 128, 128, 256};
     double issue_s[4] = {16e-6, 24e-6, 20e-6, 16e-6}, fp64_s[4] = {16e-6, 16e-6, 16e-6, 8e-6};
     double execution[4];
     for (int i = 0; i < 4; i++) {
         gpu.fp64_issue_hold_fraction = hold[i];
         gpu.fp64_flops_per_clock_per_sm = fp64_rate[i];
-        struct simt_figure_set figures;
-        simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
-        struct simt_kernel_result r;
-        struct simt_diag diag;
-        memset(&diag, 0, sizeof diag);
-        ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_OK);
+        struct simt_kernel_result r = predict_on(&gpu, &req);
         ck_assert_double_eq_tol(r.issue_s, issue_s[i], 1e-15);
         ck_assert_double_eq_tol(r.fp64_s, fp64_s[i], 1e-15);
         ck_assert_int_eq(!!(r.assumed & SIMT_KERNEL_ASSUMED_FP64_HOLDS_ISSUE), i == 1 || i == 2);
@@ -207,12 +220,7 @@ START_TEST(test_fp64_holds_issue)
         double before = INFINITY;
         for (double rate = 96.0; rate <= 320.0; rate += 0.25) {
             gpu.fp64_flops_per_clock_per_sm = rate;
-            struct simt_figure_set figures;
-            simt_figure_set_init(&gpu, SIMT_POLICY_PREFER_MEASURED, &figures);
-            struct simt_kernel_result r;
-            struct simt_diag diag;
-            memset(&diag, 0, sizeof diag);
-            ck_assert_int_eq(simt_kernel_predict(&gpu, &figures, &req, &r, &diag), SIMT_OK);
+            struct simt_kernel_result r = predict_on(&gpu, &req);
             ck_assert_msg(r.execution_s <= before * (1.0 + 1e-12),
                           "%d threads, %g flops a clock: %.9g after %.9g", block, rate, r.execution_s,
                           before);
