@@ -156,8 +156,8 @@ struct phase {
 };
 
 /* A warp's time on the SM's FP64 pipe, SM cycles (kernel_network.c): its
- * center's demand, less what an FP64 instruction holds its scheduler for
- * (fp64_issue_hold), which the issue center takes. */
+ * center's demand before an FP64 instruction's hold on its scheduler
+ * (fp64_issue_hold) moves a share of it to the issue center. */
 double simt_kernel_fp64_pipe_cycles(const struct warp_cost *w, const struct rates *r, double serialization);
 
 /* The per-warp demand at each center, SM cycles (kernel_network.c). */
