@@ -263,8 +263,7 @@ static int read_pipes(const struct simt_figure_set *figures, const struct simt_k
     }
     /* an FP64 pipe slower than issue that holds its scheduler
      * (kernel_network.c, hold_fp64_issue) */
-    if (req->flops_fp64 > 0.0 && r->fp64_issue_hold > 0.0 &&
-        2.0 * r->lanes * r->issue_per_cycle > r->fp64_per_cycle)
+    if (req->flops_fp64 > 0.0 && r->fp64_issue_hold > 0.0 && simt_kernel_fp64_issue_cycles(r) > 1.0)
         *assumed |= SIMT_KERNEL_ASSUMED_FP64_HOLDS_ISSUE;
     /* integer work: the INT32 pipe where the GPU has the figure */
     if (req->int_ops > 0.0) {

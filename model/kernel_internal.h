@@ -155,6 +155,13 @@ struct phase {
     double step_cycles; /* the same warps' time with the waves in step (compute_step_cycles); 0: not so */
 };
 
+/* A scheduler's cycles per FP64 warp instruction on its share of the FP64
+ * pipe (2.05 on an H200); over 1, a held scheduler waits that long. */
+static inline double simt_kernel_fp64_issue_cycles(const struct rates *r)
+{
+    return r->fp64_per_cycle > 0.0 ? 2.0 * r->lanes * r->issue_per_cycle / r->fp64_per_cycle : 0.0;
+}
+
 /* A warp's time on the SM's FP64 pipe, SM cycles (kernel_network.c): its
  * center's demand before an FP64 instruction's hold on its scheduler
  * (fp64_issue_hold) moves a share of it to the issue center. */

@@ -28,7 +28,7 @@ static void hold_fp64_issue(const struct warp_cost *w, const struct rates *r, do
     if (!(r->fp64_issue_hold > 0.0))
         return;
     double slots = serialization * w->fp64_flops / 2.0 / r->issue_per_cycle;
-    d[C_ISSUE] += r->fp64_issue_hold * fmax(0.0, d[C_FP64] - slots);
+    d[C_ISSUE] += r->fp64_issue_hold * slots * fmax(0.0, simt_kernel_fp64_issue_cycles(r) - 1.0);
     d[C_FP64] *= 1.0 - r->fp64_issue_hold;
 }
 
