@@ -875,11 +875,11 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             out->alignment_elements);
     assume(
         out,
-        "memory: A and B read and C written (%d-byte elements) once through DRAM, as many bytes as are both "
-        "read and written at the copy rate, the rest at the read or the write rate; operand tiles fed to "
-        "each SM "
-        "from L2%s%s",
-        s->ctx.out_bytes, s->l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)", dirty_line);
+        "memory: A and B read (%g-byte elements) and C written (%d-byte elements) once through DRAM, as "
+        "many bytes as are both read and written at the copy rate, the rest at the read or the write rate; "
+        "operand tiles fed to each SM from L2%s%s",
+        s->ctx.element_bytes, s->ctx.out_bytes,
+        s->l2_bw > 0.0 ? "" : " (no L2 bandwidth figure: not a limit)", dirty_line);
     if (req->sparse || simt_gemm_narrow(req->dtype)) {
         char line[SIMT_GEMM_ASSUMPTION_BYTES];
         simt_gemm_describe_operands(req, out->alignment_elements, line, sizeof line);

@@ -896,6 +896,32 @@ START_TEST(fp64_has_no_stream_k)
 }
 END_TEST
 
+/* The memory line names what each operand is priced at: fp8's A and B are
+ * one byte an element and its C two (an earlier wording gave C's width as
+ * all three's); bf16's are all two. */
+START_TEST(memory_line_names_operand_widths)
+{
+    static const struct {
+        enum simt_dtype dtype;
+        const char *said;
+    } rows[] = {
+        {SIMT_DTYPE_FP8, "A and B read (1-byte elements) and C written (2-byte elements)"},
+        {SIMT_DTYPE_BF16, "A and B read (2-byte elements) and C written (2-byte elements)"},
+    };
+    struct simt_gpu_spec g;
+    round_gpu(&g);
+    g.compute_major = 9;
+    g.tensor_dense_flops_per_s[SIMT_DTYPE_FP8] = 2.0e15;
+    for (size_t t = 0; t < sizeof rows / sizeof rows[0]; t++) {
+        struct simt_gemm_result r = predict_ok(&g, 4096, 4096, 4096, 1, rows[t].dtype);
+        int said = 0;
+        for (int i = 0; i < r.assumption_count; i++)
+            said |= strstr(r.assumptions[i], rows[t].said) != NULL;
+        ck_assert_msg(said, "%s: no memory line saying \"%s\"", simt_dtype_name(rows[t].dtype), rows[t].said);
+    }
+}
+END_TEST
+
 /* int8 on Hopper runs torch._int_mm's Ampere mma.sync kernels: the
  * fallback kernels' 0.73 of the measured rate, no stream-K. 8192^3 on the
  * round GPU made Hopper with int8 measured at 1.28e15 (1e13 per SM, nothing
@@ -1052,6 +1078,7 @@ static Suite *gemm_suite(void)
     tcase_add_test(tc, int8_on_hopper_is_mma_sync);
     tcase_add_test(tc, single_call_evicts_dirty_lines);
     tcase_add_test(tc, fp64_has_no_stream_k);
+    tcase_add_test(tc, memory_line_names_operand_widths);
     tcase_add_test(tc, bare_datasheet_peak_is_refused);
     tcase_add_test(tc, h100_and_h200_agree);
     tcase_add_loop_test(tc, extreme_sizes, 0, (int)(sizeof extreme_rows / sizeof extreme_rows[0]));
