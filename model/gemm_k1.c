@@ -32,9 +32,15 @@
  * between GEMM kernels (KERNEL_FLOOR_S) and two latencies, as the tile
  * kernels do: no back-to-back K = 1 call was timed.
  *
- * Where: NVIDIA compute capability 9 (the only one seen), fp64, K = 1, m
- * and n of 14 or more (the least seen; fp64 1 x 169 x 2 ran a GEMV), one
- * product (batch 1, the only one seen). Not other types: at K = 1 fp16 and
+ * Where: NVIDIA compute capability 9 (the only one seen), fp64, K = 1, any
+ * output but a single element, one product (batch 1, the only one seen).
+ * An H100 SXM (the same die and cuBLAS; tests/gpu/results/h100/
+ * gemm_probe_k1edge.json, fit data, 2026-12-07) ran gemmk1_kernel alone
+ * for every fp64 K = 1 product of m and n from 1 to 8192 but 1 x 1 x 1
+ * (a GEMV and a split-K reduction, 5.9 us): 1 x 2, 13 x 13, 2 x 8192,
+ * 8192 x 1 in 3.87 to 4.35 us, as its larger outputs; at K = 2 it ran
+ * a GEMV (m or n of 1), gemmSN, a cutlass or an sm90_xmma tile kernel,
+ * never gemmk1. Not other types: at K = 1 fp16 and
  * bf16 ran cutlass_75 s1688 align1 tile kernels, fp32 and tf32
  * simt_sgemm_128x32 (gemm_probe_tiny.json, gemm_tiny.c). */
 #include <stdio.h>
@@ -43,7 +49,6 @@
 #include "gemm.h"
 #include "gemm_internal.h"
 
-#define K1_MIN_SIDE 14
 #define K1_THREADS 256
 
 /* The output piece one block writes (32 x 32 elements). */
@@ -52,7 +57,7 @@ static const struct tile_shape k1_tile = {32, 32, 0};
 int simt_gemm_k1_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
     return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_FP64 &&
-           !req->sparse && req->k == 1 && req->batch == 1 && req->m >= K1_MIN_SIDE && req->n >= K1_MIN_SIDE;
+           !req->sparse && req->k == 1 && req->batch == 1 && (req->m > 1 || req->n > 1);
 }
 
 void simt_gemm_k1_try(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,

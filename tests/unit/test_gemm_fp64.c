@@ -177,8 +177,9 @@ START_TEST(k1_outer_product)
 }
 END_TEST
 
-/* Where it does not run: before or after Hopper (not seen), K of 2, m or
- * n under 14 (not seen), a batch (not seen); fp32 at K = 1 runs
+/* Where it does not run: before or after Hopper (not seen), K of 2, a
+ * single output element (a GEMV and a split-K reduction on an H100,
+ * gemm_probe_k1edge.json), a batch (not seen); fp32 at K = 1 runs
  * simt_sgemm (gemm_tiny.c). */
 static const struct {
     int compute_major;
@@ -186,8 +187,8 @@ static const struct {
     enum simt_dtype dtype;
 } not_k1_rows[] = {
     {8, 1024, 1024, 1, 1, SIMT_DTYPE_FP64}, {10, 1024, 1024, 1, 1, SIMT_DTYPE_FP64},
-    {9, 1024, 1024, 2, 1, SIMT_DTYPE_FP64}, {9, 13, 1024, 1, 1, SIMT_DTYPE_FP64},
-    {9, 1024, 13, 1, 1, SIMT_DTYPE_FP64},   {9, 1024, 1024, 1, 2, SIMT_DTYPE_FP64},
+    {9, 1024, 1024, 2, 1, SIMT_DTYPE_FP64}, {9, 1, 1, 1, 1, SIMT_DTYPE_FP64},
+    {9, 1, 1024, 2, 1, SIMT_DTYPE_FP64},    {9, 1024, 1024, 1, 2, SIMT_DTYPE_FP64},
     {9, 1024, 1024, 1, 1, SIMT_DTYPE_FP32},
 };
 
@@ -215,6 +216,23 @@ START_TEST(k1_bounds)
 }
 END_TEST
 
+/* Where it runs below 14 a side: every fp64 K = 1 output of two elements
+ * or more (gemm_probe_k1edge.json: 1 x 2, 13 x 13, 2 x 8192 and 8192 x 1
+ * ran gemmk1_kernel in 3.87 to 4.35 us on an H100), GEMV shapes too. */
+static const int64_t k1_small_sides[][2] = {{1, 2}, {2, 1}, {13, 13}, {2, 8192}, {8192, 1}, {1, 1024}};
+
+START_TEST(k1_small_outputs)
+{
+    struct simt_gpu_spec g;
+    round_gpu(&g, 9);
+    struct simt_gemm_result r = predict_ok(&g, k1_small_sides[_i][0], k1_small_sides[_i][1], 1);
+    ck_assert_int_eq(gemm_says(&r, "outer-product"), 1);
+    ck_assert_int_eq(r.tile_m, 32);
+    ck_assert_int_eq(r.tile_n, 32);
+    ck_assert_double_eq_tol(r.overhead_s, FLOOR + 2.0 * LATENCY, 1e-15);
+}
+END_TEST
+
 static Suite *gemm_fp64_suite(void)
 {
     Suite *s = suite_create("gemm_fp64");
@@ -226,6 +244,7 @@ static Suite *gemm_fp64_suite(void)
     tcase_add_test(tc, last_wave_stores_follow_math);
     tcase_add_test(tc, k1_outer_product);
     tcase_add_loop_test(tc, k1_bounds, 0, (int)(sizeof not_k1_rows / sizeof not_k1_rows[0]));
+    tcase_add_loop_test(tc, k1_small_outputs, 0, (int)(sizeof k1_small_sides / sizeof k1_small_sides[0]));
     suite_add_tcase(s, tc);
     return s;
 }
