@@ -563,6 +563,7 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         s->path.tile_count = simt_gemm_fma_tile_count(gpu, req, s->path.tile_count);
         simt_gemm_shortk_setup(gpu, req, s->tile_k, &s->ctx, &s->path.tiles, &s->path.tile_count);
         simt_gemm_fma_serial_setup(gpu, req, &s->ctx, &s->path.tiles, &s->path.tile_count);
+        simt_gemm_fma_window_setup(gpu, req, &s->ctx, &s->path.tiles, &s->path.tile_count);
         s->ctx.xmma_two_pass = gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9 &&
                                req->dtype == SIMT_DTYPE_FP32 && !s->ctx.fixed_split && !s->ctx.fma_serial &&
                                (req->m >= XMMA_TWO_PASS_MIN_SIDE || req->n >= XMMA_TWO_PASS_MIN_SIDE);
@@ -584,12 +585,12 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
 }
 
 /* A matrix-vector product: GEMV on the FMA units, operands streamed once
- * (no reuse for L2 to feed); replaces *best when faster. */
+ * (no reuse for L2 to feed); replaces *best when faster. Not sparse. */
 static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                      const struct simt_figure_set *figures, struct gemm_setup *s, struct candidate *best)
 {
     memset(&s->fma_path, 0, sizeof s->fma_path);
-    if (req->m != 1 && req->n != 1)
+    if (req->sparse || (req->m != 1 && req->n != 1))
         return;
     s->fma_path.figure = SIMT_FIG_FP32;
     finish_path(figures, &s->fma_path);
@@ -623,13 +624,13 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
     }
 }
 
-/* cuBLAS's streaming kernels of few rows where they run (gemm_small_n.c):
- * they replace *best. */
+/* cuBLAS's streaming kernels of few rows where they run (gemm_small_n.c)
+ * and no other does (ctx.fma_window; not sparse): they replace *best. */
 static void try_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                         const struct simt_figure_set *figures, struct gemm_setup *s, struct candidate *best)
 {
-    if (!simt_gemm_small_n_runs(gpu, req) || !(s->in_flight_latency_s > 0.0) ||
-        !(s->path.peak_flops_per_s > 0.0))
+    if (req->sparse || s->ctx.fma_window || !simt_gemm_small_n_runs(gpu, req) ||
+        !(s->in_flight_latency_s > 0.0) || !(s->path.peak_flops_per_s > 0.0))
         return;
     struct simt_gemm_small_n_inputs in = {s->ctx.element_bytes, s->in_flight_latency_s,
                                           simt_figure_get(figures, SIMT_FIG_DRAM_ROW_CYCLE),
@@ -724,7 +725,8 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
              simt_gemm_gemv_line(req, best, s->fma_path.peak_flops_per_s, line, sizeof line) ||
              simt_gemm_fma_narrow_line(req, best, line, sizeof line))
         assume(out, "%s", line);
-    else if (simt_gemm_shortk_line(&s->ctx, best, line, sizeof line)) /* fp32, K of one stage */
+    else if (simt_gemm_shortk_line(&s->ctx, best, line, sizeof line) ||
+             simt_gemm_fma_window_line(&s->ctx, line, sizeof line))
         assume(out, "%s", line);
     else if (simt_gemm_k1_line(&s->ctx, line, sizeof line)) /* fp64, K = 1 */
         assume(out, "%s", line);
@@ -975,10 +977,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
             s.rate.column_share = 1.0; /* one row tile: its clusters pair along n */
     }
     choose_among(&s.ctx, &s.rate, s.path.tiles, s.path.tile_count, s.tile_k, s.stream_k, &best);
-    if (!req->sparse)
-        try_gemv(gpu, req, figures, &s, &best);
-    if (!req->sparse)
-        try_small_n(gpu, req, figures, &s, &best);
+    try_gemv(gpu, req, figures, &s, &best);
+    try_small_n(gpu, req, figures, &s, &best);
     simt_gemm_fma_narrow_apply(gpu, req, s.rate.sm_flops_per_s, &best); /* fp32 tall narrow (gemm_narrow.c) */
     simt_gemm_column_split_apply(gpu, req, &s.ctx, s.clock, &best);     /* fp32 few columns (gemm_shortk.c) */
     simt_gemm_fp64u_apply(gpu, req, &s.ctx, s.rate.sm_flops_per_s, s.clock,

@@ -91,6 +91,8 @@ struct shape_context {
     int outer_product;            /* cuBLAS's K = 1 outer-product kernel replaced the tiles (gemm_k1.c) */
     double serial_piece_s;        /* one piece of that sum: a memory round trip */
     int fma_serial;               /* fp32 FMA splits summed in the kernel in turn (gemm_splitk.c) */
+    int fma_window;               /* fp32 of 8 to 16 rows: 1 sm80_xmma's lone FMA blocks, 2 the split
+                                     SIMT SGEMM, not gemmSN (gemm_tiny.c) */
     int xmma_two_pass; /* fp32 FMA splits summed by a second launch of the kernel (gemm_reduce.c) */
     /* the split-K reduction kernel (gemm_reduce.c) */
     double dram_latency_s;    /* one DRAM access (0: no figure) */
@@ -512,10 +514,24 @@ int simt_gemm_fp64u_line(const struct candidate *c, char *buf, size_t size);
  * other (gemm_small_n.c). */
 int simt_gemm_small_n_line(const struct candidate *c, char *buf, size_t size);
 
-/* FP32's FMA kernels of more than 16 rows on NVIDIA: rate's stage latency
+/* FP32's FMA kernels of more than 16 rows on NVIDIA (and those of
+ * simt_gemm_fma_window_runs): rate's stage latency
  * (a lone block's K stages wait part of a DRAM latency each; gemm_tiny.c). */
 void simt_gemm_fma_stage_latency(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                                  double latency_s, struct kernel_rate *rate);
+
+/* FP32 of 12 to 16 rows, 800 columns or more, K of 96 or more and m n K
+ * of at most 2^21 on Hopper: cuBLAS runs sm80_xmma's 32x64 or 32x128 FMA
+ * tiles unsplit, not gemmSN (gemm_tiny.c). 1 where it does; setup sets
+ * *tiles and *count to that tile, ctx->fixed_split to 1 and
+ * ctx->fma_window to 1; for 8 to 16 rows by 512 to 799 columns (the other
+ * bounds the same) the FMA tiles but sgemm_largek's and ctx->fma_window
+ * to 2 (the split SIMT SGEMM); elsewhere it changes nothing. */
+int simt_gemm_fma_window_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* The kernel line where ctx->fma_window is set, into buf; 0 elsewhere. */
+int simt_gemm_fma_window_line(const struct shape_context *ctx, char *buf, size_t size);
+void simt_gemm_fma_window_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                struct shape_context *ctx, const struct tile_shape **tiles, size_t *count);
 
 /* gemm_tf32_k1.c: tf32 at K = 1 runs cuBLAS's FP32 FMA kernel (NVIDIA from
  * 8.0): 1 where it does; the answer fp32's, with a line that says so. */

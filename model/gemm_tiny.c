@@ -40,6 +40,8 @@
  * 1.2 to 2 us of gap; gemm_reduce.c prices it. The 16-bit align1
  * kernels' K stages and the latency each waits: exposed_stage_latency
  * below (bf16's, gemm_align1.c). Pure. */
+#include <stdio.h>
+
 #include <math.h>
 
 #include "gemm.h"
@@ -127,13 +129,107 @@ double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct ker
 #define FMA_STAGE_K 8
 #define FMA_STAGE_MIN_M 17
 
+/* ... and 12 to 16 rows where cuBLAS runs those kernels instead of gemmSN
+ * (below): the same lone blocks, the same stages. */
+#define FMA_WINDOW_MIN_M 12
+#define FMA_WINDOW_MAX_M 16
+#define FMA_WINDOW_WIDE_MIN_M 13
+#define FMA_WINDOW_MIN_N 800
+#define FMA_WINDOW_MIN_K 96
+#define FMA_WINDOW_MAX_WORK (1 << 21)
+
 void simt_gemm_fma_stage_latency(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                                  double latency_s, struct kernel_rate *rate)
 {
-    if (gpu->vendor != SIMT_VENDOR_NVIDIA || req->dtype != SIMT_DTYPE_FP32 || req->m < FMA_STAGE_MIN_M ||
-        !(latency_s > 0.0))
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || req->dtype != SIMT_DTYPE_FP32 ||
+        (req->m < FMA_STAGE_MIN_M && !simt_gemm_fma_window_runs(gpu, req)) || !(latency_s > 0.0))
         return;
     rate->stage_latency_s = FMA_STAGE_LATENCIES * latency_s;
     rate->stage_latency_k = FMA_STAGE_K;
     rate->stage_latency_blocks = gpu->sm_count;
+}
+
+/* FP32 of 12 to 16 rows by 800 columns or more at K of 96 or more, while
+ * m n K is at most 2^21: cuBLAS 13.1 runs sm80_xmma_gemm_f32f32 ...
+ * tilesize32x64x8_stage3 (m = 12) or tilesize32x128x8 (m = 14 and 16),
+ * unsplit, one block of 64 threads per 64 or 128 columns, where the
+ * shapes around run gemmSN_NN_kernel. Seen on an H100 SXM
+ * (tests/gpu/results/h100/gemm_probe_windows.json, fit data, 2026-12-07:
+ * m = 8, 10, 12, 14, 16, 20 by n = 600 to 1600 by K = 80 to 176, the
+ * profiler's kernels) and an H200 (gemm_probe_classes_fp32m16.json: the
+ * same kernel for each of its 60 shapes as the H100 ran). The window's
+ * edges as seen: m = 10 ran gemmSN at every such n and K, m = 20
+ * sm80_xmma 32x32x8 or CUTLASS's split SIMT SGEMM; n = 700 and less the
+ * split SIMT SGEMM (cutlass_80_simt_sgemm_128x32); K = 80 gemmSN; and
+ * where m n K passed 2^21 (the last inside 2,073,600 = 12 x 1200 x 144 and
+ * 16 x 900 x 144, the first outside 2,112,000 = 12 x 1100 x 160), gemmSN
+ * again. m = 11, 13 and 15, K of 81 to 95 and n past 1600 were not run:
+ * those edges are ESTIMATEs. The kernels' blocks are few (8 to 25 on 132
+ * SMs), each alone on its SM, its 8-deep K stages waiting as the other
+ * lone FMA blocks' do (simt_gemm_fma_stage_latency): kernel times 5.3 to
+ * 6.1 us (32x64) and 8.1 to 9.3 us (32x128) at K = 100 and 128, where
+ * gemmSN took 2.9 to 3.0 us at 16 x 1500. */
+static const struct tile_shape fma_window_tiles[] = {{32, 64, 0}, {32, 128, 0}};
+
+int simt_gemm_fma_window_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_FP32 &&
+           !req->sparse && req->batch == 1 && req->m >= FMA_WINDOW_MIN_M && req->m <= FMA_WINDOW_MAX_M &&
+           req->n >= FMA_WINDOW_MIN_N && req->k >= FMA_WINDOW_MIN_K &&
+           (double)req->m * (double)req->n * (double)req->k <= (double)FMA_WINDOW_MAX_WORK;
+}
+
+/* ... and n of 512 to 799, m of 8 to 16 (the other bounds as the window's):
+ * the split SIMT SGEMM (cutlass_80_simt_sgemm_128x32_8x5, K over grid.z,
+ * and its reduction kernel), as at n = 500 (gemm_probe_classes_fp32m16
+ * .json): 72 of 72 such shapes at n = 600 and 700 in gemm_probe_windows
+ * .json; the least-time tile and split of the FMA list without gemmSN or
+ * sgemm_largek. */
+#define SPLIT_WINDOW_MIN_M 8
+#define SPLIT_WINDOW_MIN_N 512
+
+static int split_window_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_FP32 &&
+           !req->sparse && req->batch == 1 && req->m >= SPLIT_WINDOW_MIN_M && req->m <= FMA_WINDOW_MAX_M &&
+           req->n >= SPLIT_WINDOW_MIN_N && req->n < FMA_WINDOW_MIN_N && req->k >= FMA_WINDOW_MIN_K &&
+           (double)req->m * (double)req->n * (double)req->k <= (double)FMA_WINDOW_MAX_WORK;
+}
+
+void simt_gemm_fma_window_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                                struct shape_context *ctx, const struct tile_shape **tiles, size_t *count)
+{
+    if (simt_gemm_fma_window_runs(gpu, req)) {
+        ctx->fixed_split = 1;
+        ctx->fma_window = 1;
+        *tiles = &fma_window_tiles[req->m >= FMA_WINDOW_WIDE_MIN_M ? 1 : 0];
+        *count = 1;
+    } else if (split_window_runs(gpu, req)) {
+        ctx->fma_window = 2;
+        simt_gemm_fma_tiles(tiles, count);
+        (*count)--; /* not the 8x64 sgemm_largek tile (gemm_family.c) */
+    }
+}
+
+int simt_gemm_fma_window_line(const struct shape_context *ctx, char *buf, size_t size)
+{
+    if (ctx->fma_window == 1)
+        snprintf(buf, size,
+                 "kernel: cuBLAS's sm80_xmma FP32 FMA kernel (tilesize32x%dx8, seen on an H100 and an H200 "
+                 "for 12 to 16 rows by 800 columns or more at K of 96 or more while m n K is at most 2^21, "
+                 "where the shapes around run gemmSN), unsplit, one block of 64 threads per %d columns, each "
+                 "alone on its SM: its operands and C through the SM's load/store path, each 8-deep K stage "
+                 "past the first waiting %.2g of a DRAM latency less its math",
+                 ctx->req->m >= FMA_WINDOW_WIDE_MIN_M ? 128 : 64,
+                 ctx->req->m >= FMA_WINDOW_WIDE_MIN_M ? 128 : 64, FMA_STAGE_LATENCIES);
+    else if (ctx->fma_window == 2)
+        snprintf(buf, size,
+                 "kernel: cuBLAS's split SIMT SGEMM (cutlass_80_simt_sgemm_128x32 with K over grid.z and its "
+                 "reduction kernel, seen on an H100 and an H200 for 8 to 16 rows by 500 to 700 columns at K "
+                 "of 96 to 200, here 512 to 799 columns while m n K is at most 2^21), priced as the "
+                 "least-time tile and split of the FMA list without gemmSN or "
+                 "sgemm_largek");
+    else
+        return 0;
+    return 1;
 }
