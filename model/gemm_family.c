@@ -178,6 +178,32 @@ double simt_gemm_tf32_sm_intake(const struct simt_gpu_spec *gpu, double l2_bytes
 #define TF32_NARROW_COLUMN_N 32
 #define TF32_COLUMN_ALONE_TILES 8
 #define TF32_COLUMN_SPLIT_MAX_WORK 2097152.0 /* 2^21 */
+/* An H100 SXM's grid of aligned tf32 (gemm_probe_windows.json, fit data,
+ * 2026-12-07: m = 16 to 512 by n = 128 to 2048 at K = 8 to 64, 178
+ * shapes, the same die and cuBLAS as the H200) moved three of the lines
+ * above; over the 450 aligned tf32 fit rows of both cards that ran these
+ * kernels, 43 went the other way before, 12 now:
+ *  - half a tile of rows or fewer (m <= 32): the split form up to 31
+ *    tiles (16 and 32 x 1216, 19 tiles, at every K of 8 to 64; not 16 x
+ *    2048, 32 tiles), past one stage while m n K is at most 2^21 (not
+ *    32x1216x64 nor 32x1000x100, 2.5 and 3.2 M);
+ *  - wider than tall, more rows, one stage: 8 tiles or fewer (64x512,
+ *    128x256 ran it; 128x512 at K = 8 and 16, 64x1024 and 48x1024, 16
+ *    tiles, did not);
+ *  - two to seven stages: wider than tall (or square) of 8 tiles or fewer
+ *    while tiles x stages is under 32 (64x512 at K = 32 and 48, 128x176
+ *    at 32 to 64 ran it); taller than wide past one tile column while
+ *    tiles x stages is under 64 (288 x 128..256 and 512 x 128..256 at K =
+ *    32 to 64 ran it up to 60; 72 and more did not). At the line itself
+ *    the card went both ways: 128x256x64 (32) and 512x256x32 (64) ran
+ *    it, 64x512x64 (32) and 512x128x64 (64) did not; the line leaves out
+ *    the first two (the model 35% fast there) rather than take in the
+ *    others (52% and 56% slow). */
+#define TF32_HALF_TILE_MAX_TILES 31
+#define TF32_HALF_TILE_MAX_WORK 2097152.0 /* 2^21 */
+#define TF32_WIDE_TILES 8
+#define TF32_WIDE_TILE_STAGES 32
+#define TF32_TALL_TILE_STAGES 64
 
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
@@ -193,12 +219,26 @@ int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct s
                    (req->k <= TF32_ONE_STAGE_K ||
                     (double)req->m * (double)req->n * (double)req->k < TF32_COLUMN_SPLIT_MAX_WORK);
     }
-    if (req->k <= TF32_ONE_STAGE_K)
+    int64_t tile_stages = tiles * ((req->k + TF32_ONE_STAGE_K - 1) / TF32_ONE_STAGE_K);
+    double work = (double)req->m * (double)req->n * (double)req->k;
+    if (req->k <= TF32_ONE_STAGE_K) {
+        if (req->m <= TF32_HALF_TILE_M)
+            return tiles <= TF32_HALF_TILE_MAX_TILES;
+        if (req->m < req->n)
+            return tiles <= TF32_WIDE_TILES;
         return tiles <= TF32_FEW_TILES ||
                (req->m > req->n && (tiles <= TF32_TALL_TILES ||
                                     (req->n <= TF32_ONE_COLUMN_N && tiles <= TF32_ONE_COLUMN_TILES)));
-    if (req->k < TF32_SPLIT_MIN_K)
-        return tiles <= TF32_SHORT_K_TILES || (req->m <= TF32_HALF_TILE_M && tiles <= TF32_FEW_TILES);
+    }
+    if (req->k < TF32_SPLIT_MIN_K) {
+        if (req->m <= TF32_HALF_TILE_M)
+            return tiles <= TF32_HALF_TILE_MAX_TILES && work <= TF32_HALF_TILE_MAX_WORK;
+        if (tiles <= TF32_SHORT_K_TILES)
+            return 1;
+        if (req->m <= req->n)
+            return tiles <= TF32_WIDE_TILES && tile_stages < TF32_WIDE_TILE_STAGES;
+        return req->n > TF32_ONE_COLUMN_N && tile_stages < TF32_TALL_TILE_STAGES;
+    }
     return tiles <= TF32_FEW_TILES;
 }
 

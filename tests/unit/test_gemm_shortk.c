@@ -185,7 +185,8 @@ END_TEST
 /* Aligned tf32 on Hopper's mma.sync kernels (model/gemm_family.c,
  * simt_gemm_tf32_reduce_kernel): where cuBLAS ran its split-K form and the
  * reduction kernel behind (gemm_probe_shortk.json, gemm_probe_tf32.json,
- * gemm_probe_small.json, gemm_probe_classes_tf32n16.json: kernel names and grid.z), and where it did not; and
+ * gemm_probe_small.json, gemm_probe_classes_tf32n16.json: kernel names and grid.z; an H100's
+ * gemm_probe_windows.json), and where it did not; and
  * the rule on its own, a request at a time. */
 START_TEST(tf32_reduction_kernel_follows_the_split_form)
 {
@@ -215,6 +216,18 @@ START_TEST(tf32_reduction_kernel_follows_the_split_form)
         {1700, 8, 48, 1},  /* 27 tiles at 3 stages, m n K under 2^21 */
         {4000, 16, 32, 1}, /* 63 tiles, 2048000 */
         {4000, 24, 32, 0}, /* 63 tiles, 3072000 */
+        /* an H100 SXM's grid (tests/gpu/results/h100/gemm_probe_windows.json) */
+        {16, 1216, 8, 1},   /* half a tile of rows: 19 tiles */
+        {32, 1216, 48, 1},  /* 19 tiles, m n K 1.87 M */
+        {32, 1216, 64, 0},  /* 2.49 M, past 2^21 */
+        {32, 1000, 100, 0}, /* 3.2 M (gemm_probe_classes_tf32t.json, an H200) */
+        {128, 512, 8, 0},   /* wider than tall, 16 tiles, one stage */
+        {64, 512, 48, 1},   /* 8 tiles x 3 stages */
+        {128, 176, 64, 1},  /* 6 x 4 */
+        {288, 256, 48, 1},  /* taller than wide, 20 x 3 */
+        {288, 256, 64, 0},  /* 20 x 4 */
+        {512, 176, 32, 1},  /* 24 x 2 */
+        {512, 176, 48, 0},  /* 24 x 3 */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct simt_gemm_request req = {rows[i].m,
