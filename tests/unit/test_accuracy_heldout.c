@@ -180,15 +180,22 @@ static const double confirm_ceiling[HALF_COUNT][2] = {
      * shapes around those rows' classes (not blind any more: FP64's small
      * odd-n products, tf32 at K = 1 and 2, bf16's split of 20..80 rows,
      * FP32's dot kernel, lone blocks and narrow n): 5.4% / 44.1%
-     * (fp32_random_aligned_16x944x112) */
-    [HALF_CONFIRM3] = {0.06, 0.45},
+     * (fp32_random_aligned_16x944x112); after cuBLAS's FP32 windows of 8
+     * to 16 rows (gemm_tiny.c, from an H100's fit probe of 456 fp32
+     * shapes around that row's class): 5.5% / 37.5%
+     * (bf16_random_317x4x7967; the fp32 row -16%) */
+    [HALF_CONFIRM3] = {0.06, 0.40},
     /* the fourth (confirm/gemm4.json, --seed 2029), blind to all of the
      * above and every fit probe, measured and committed after the rules
      * the third prompted, then compared once: 5.9% / 39.6%
      * (fp64_random_1724x3940x5), 8 rows past 30%; after FP64's odd-K
      * store floor, FP32's few-column split and the 16-bit staged epilogue
      * (fit probes only, not blind any more): 5.9% / 37.5%
-     * (bf16_random_383x5712x31) */
+     * (bf16_random_383x5712x31); after tf32's split form from an H100's
+     * grid (gemm_family.c; its two tf32 rows past 30% were among the
+     * classes that grid was drawn around) and FP64's outer product at
+     * any side (gemm_k1.c): 5.7% / 37.5% (tf32 32x1216x16 -31% -> +6%,
+     * 288x176x48 -31% -> +4%, fp64 101x2x1 +32% -> -4%) */
     [HALF_CONFIRM4] = {0.06, 0.40},
     /* a GEMM set drawn with seed 2030 and measured on an H100 SXM
      * (tests/gpu/results/h100/confirm/gemm5.json: the session of 2026-12-07
