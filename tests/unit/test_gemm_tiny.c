@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accuracy.h"
 #include "gemm.h"
 #include "gemm_fixture.h"
 #include "gemm_internal.h"
@@ -125,12 +126,6 @@ END_TEST
 #define PROBE_WINDOWS SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows.json"
 #define PROBE_WINDOW_MAX 512
 
-static int by_size(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 START_TEST(fma_windows_probe)
 {
     gemm_db_load();
@@ -195,8 +190,8 @@ START_TEST(fma_windows_probe)
     printf("fp32 windows: %zu sm80_xmma rows, %zu split rows, %zu others\n", windows, splits, others);
     ck_assert_uint_eq(splits, 60);
     ck_assert_uint_eq(others, 278);
-    qsort(window_errors, windows, sizeof window_errors[0], by_size);
-    ck_assert_msg(window_errors[windows / 2] < 0.15, "window median |error| %g", window_errors[windows / 2]);
+    double median = accuracy_median(window_errors, windows);
+    ck_assert_msg(median < 0.15, "window median |error| %g", median);
 }
 END_TEST
 
