@@ -11,7 +11,11 @@ the worst rows the third and fourth confirmation sets still have (README,
    +31%);
  - fp64 of 2 to 5 columns at long K (fp64 4360x3x4339 -31%);
  - fp8 of 128 to 1024 a side at K = 8192: which nvjet tile cuBLAS takes
-   (fp8 368x384x16320 -36%).
+   (fp8 368x384x16320 -36%);
+ - and the worst classes of the seed-2030 set as the H100 ran it (its
+   shapes themselves refused): fp32 of 1 to 4 columns at K 2000 to 8000,
+   16-bit of 2 to 8 rows by 2 to 24 columns at K 500 to 3000, fp64 of 2 to
+   5 columns against 4000 to 16000 rows at K 2 to 4.
 For each shape: which kernels cuBLAS runs (name, grid, block, registers,
 shared memory, blocks per SM) and the single-call GPU time, measured as
 gemm_heldout.py measures its rows (torch_cold.cold_times: a sleep kernel, a
@@ -54,6 +58,21 @@ def shape_list():
         for n in (2, 3, 4, 5):
             for k in (1000, 2000, 4000, 8000):
                 shapes.append(("fp64n", "fp64", m, n, k))
+    # the H100's blind seed-2030 set's worst classes (fp32 87x2x4405 -69%,
+    # fp16 3x23x2689 +65%, bf16 6x2x557 +61%, fp64 12805x3x2 -42%)
+    for m in (50, 64, 100, 150, 200):
+        for n in (1, 2, 3, 4):
+            for k in (2000, 4000, 6000, 8000):
+                shapes.append(("fp32fewcols", "fp32", m, n, k))
+    for dt in ("fp16", "bf16"):
+        for m in (2, 3, 4, 6, 8):
+            for n in (2, 4, 8, 16, 24):
+                for k in (500, 1000, 2000, 3000):
+                    shapes.append(("tinylongk", dt, m, n, k))
+    for m in (4000, 8000, 12000, 16000):
+        for n in (2, 3, 4, 5):
+            for k in (2, 3, 4):
+                shapes.append(("fp64tallk2", "fp64", m, n, k))
     sides = (128, 192, 256, 320, 384, 448, 512, 640, 768, 1024)
     for m in sides:
         for n in sides:
@@ -71,7 +90,9 @@ def main():
     gemm_probe.main(cases, "gemm_probe_windows2.json", seed=1313, budget_s=300.0,
                     extra_meta={"refused_heldout": refused},
                     shapes="16-bit of 2 to 8 columns at K 2000 to 8000, at odd K 24 to 47, tall at K 20 to 44; "
-                           "fp64 of 2 to 5 columns at K 1000 to 8000; fp8 of 128 to 1024 a side at K 8192 "
+                           "fp64 of 2 to 5 columns at K 1000 to 8000; fp8 of 128 to 1024 a side at K 8192; "
+                           "fp32 of 1 to 4 columns at K 2000 to 8000; 16-bit of 2 to 8 rows by 2 to 24 "
+                           "columns at K 500 to 3000; fp64 of 2 to 5 columns at K 2 to 4 "
                            "(probe_*) (tests/gpu/probe/gemm_probe_windows2.py)")
 
 
