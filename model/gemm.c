@@ -509,8 +509,8 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
      * from L2 once and multicast by TMA to both */
     rate->column_share = s->async_mma ? 0.5 : 1.0;
     rate->l2_floor_per_sm = l2_floor(rate->sm_flops_per_s, path, element_bytes, a_weight, rate->column_share);
-    /* cuBLAS's kernels of the asynchronous MMA can schedule stream-K */
-    s->stream_k = s->async_mma;
+    s->stream_k = s->async_mma; /* cuBLAS's asynchronous-MMA kernels can schedule stream-K, */
+    simt_gemm_fp8_schedule(gpu, req, &s->stream_k, &s->ctx.split_k); /* not fp8's of few tiles */
     s->ctx.staged_epilogue_bytes_per_s = simt_gemm_staged_epilogue_rate(gpu, req, s->async_mma, s->clock);
 
     /* A measured tensor-core figure is a cuBLASLt GEMM of the calibration
@@ -995,6 +995,6 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     /* what the answer rests on, besides the figures in figures_used */
     assume_kernel(gpu, req, &s, &best, out);
     assume_figures(req, &s, out);
-    simt_gemm_stream_assume(out);
+    simt_gemm_stream_assume(gpu, req, out);
     return SIMT_OK;
 }

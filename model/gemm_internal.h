@@ -571,8 +571,14 @@ double simt_gemm_stream_feed(const struct kernel_rate *rate, const struct tile_s
                              double stage_bytes, double fitted_stages, double share_bytes_per_s,
                              double queue_s_per_byte);
 /* The answer's assumption line for that tile, when out ran it and there is
- * room. */
-void simt_gemm_stream_assume(struct simt_gemm_result *out);
+ * room; or for fp8's data-parallel schedule where it applies. */
+void simt_gemm_stream_assume(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                             struct simt_gemm_result *out);
+/* fp8 on Hopper, outputs of few tiles: cuBLAS's schedule (gemm_stream.c):
+ * *stream_k to 0, and *split_k to 0 past a few tiles; unchanged
+ * elsewhere. */
+void simt_gemm_fp8_schedule(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                            int *stream_k, int *split_k);
 
 /* The DRAM queue of loads in flight (gemm_skinny.c): seconds a load waits
  * in it per byte each of active_sms SMs keeps in flight, for a kernel whose

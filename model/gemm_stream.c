@@ -171,10 +171,62 @@ double simt_gemm_stream_feed(const struct kernel_rate *rate, const struct tile_s
     return (double)(tile->stages - 1) * stage_bytes / (latency_s + transfer_s);
 }
 
-void simt_gemm_stream_assume(struct simt_gemm_result *out)
+/* fp8 on Hopper, outputs of at most 256 tiles of 64x64: cuBLAS's
+ * nvjet kernels run data-parallel, each block walking the whole K, not
+ * stream-K; their tiles are small (qqtst 24x64 to 72x64 and 64x16 to
+ * 64x48, one to four warps' rows short of 64) so that 44 to 132 blocks
+ * fill the SMs. Only outputs of at most 24 such tiles split K (the splitK
+ * kernels and their reduction kernel). Seen on an H100 SXM
+ * (tests/gpu/results/h100/gemm_probe_windows.json, fit data, 2026-12-07:
+ * fp8 of 256 to 768 a side at K = 4096, 8192 and 16384, 48 shapes):
+ * split K at 256x256 and 256x384 (16 and 24 tiles) from K = 8192 and
+ * 368x256 (24) at 16384, never at 32 tiles or more; none ran a memset or
+ * a stream-K kernel (on an H200, fp8 ran one, coopA behind a memset, only
+ * for 128x57344x8192, 1792 tiles: gemm_probe_skinny.json). Priced as the
+ * least-time data-parallel tile; over those 48 rows the model went from
+ * -4% at K = 4096 to -22% at 16384 (stream-K spreading K over every SM)
+ * to a median of 6% and a worst of 19%. The largest output seen was
+ * 768x768 (144 tiles); the line at 256 (1024x1024) is an ESTIMATE. A count
+ * of tiles, not a share of the SMs, so that more SMs never change the
+ * schedule. */
+#define FP8_DATA_PARALLEL_MAX_TILES 256
+#define FP8_SPLIT_MAX_TILES 24
+
+static int64_t fp8_tiles_64(const struct simt_gemm_request *req)
 {
-    if (out->tile_m != stream_tile.m || out->tile_n != stream_tile.n ||
-        out->assumption_count >= SIMT_GEMM_MAX_ASSUMPTIONS)
+    return (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
+}
+
+static int fp8_data_parallel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_FP8 &&
+           fp8_tiles_64(req) <= FP8_DATA_PARALLEL_MAX_TILES;
+}
+
+void simt_gemm_fp8_schedule(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                            int *stream_k, int *split_k)
+{
+    if (!fp8_data_parallel(gpu, req))
+        return;
+    *stream_k = 0;
+    if (fp8_tiles_64(req) > FP8_SPLIT_MAX_TILES)
+        *split_k = 0;
+}
+
+void simt_gemm_stream_assume(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                             struct simt_gemm_result *out)
+{
+    if (out->assumption_count >= SIMT_GEMM_MAX_ASSUMPTIONS)
+        return;
+    if (fp8_data_parallel(gpu, req) && out->tensor_cores) {
+        snprintf(out->assumptions[out->assumption_count++], SIMT_GEMM_ASSUMPTION_BYTES,
+                 "schedule: cuBLAS's fp8 kernels for outputs of at most %d tiles of 64x64 run "
+                 "data-parallel, each block walking the whole K (no stream-K), K split only for %d tiles "
+                 "or fewer (seen on an H100)",
+                 FP8_DATA_PARALLEL_MAX_TILES, FP8_SPLIT_MAX_TILES);
+        return;
+    }
+    if (out->tile_m != stream_tile.m || out->tile_n != stream_tile.n)
         return;
     snprintf(out->assumptions[out->assumption_count++], SIMT_GEMM_ASSUMPTION_BYTES,
              "wide weight: cuBLAS fills the SMs with clusters of two %dx%d tiles (its 448x64 kernel, as for "

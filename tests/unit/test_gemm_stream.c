@@ -5,10 +5,12 @@
  * the H200's fit data, and monotony in every figure it reads on every GPU
  * of the bundled database. */
 #include <check.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "accuracy.h"
 #include "gemm.h"
 #include "gemm_fixture.h"
 #include "gemm_internal.h"
@@ -224,6 +226,99 @@ START_TEST(monotone_every_gpu)
 }
 END_TEST
 
+/* fp8 on Hopper, outputs of at most 256 tiles of 64x64 (gemm_stream.c,
+ * simt_gemm_fp8_schedule): no stream-K; K split for 24 tiles or fewer
+ * only. The rule on its own at its edges, on a made-up GPU; the same at
+ * 128 SMs as at 1024 (a count of tiles, not a share of the SMs). */
+START_TEST(fp8_schedule_edges)
+{
+    struct simt_gpu_spec g;
+    gemm_round_gpu(&g, 9);
+    static const struct {
+        int64_t m, n;
+        enum simt_dtype dtype;
+        int compute_major;
+        int stream_k, split_k;
+    } rows[] = {
+        {1024, 1024, SIMT_DTYPE_FP8, 9, 0, 0}, /* 256 tiles: 2 an SM */
+        {1024, 1088, SIMT_DTYPE_FP8, 9, 1, 1}, /* 272: past it */
+        {256, 384, SIMT_DTYPE_FP8, 9, 0, 1},   /* 24 tiles: may split */
+        {320, 320, SIMT_DTYPE_FP8, 9, 0, 0},   /* 25 */
+        {256, 384, SIMT_DTYPE_BF16, 9, 1, 1},  /* not fp8 */
+        {256, 384, SIMT_DTYPE_FP8, 10, 1, 1},  /* not Hopper (not seen) */
+    };
+    for (size_t i = 0; i < 2 * sizeof rows / sizeof rows[0]; i++) {
+        size_t r = i % (sizeof rows / sizeof rows[0]);
+        g.sm_count = i < sizeof rows / sizeof rows[0] ? 128 : 1024;
+        g.compute_major = rows[r].compute_major;
+        struct simt_gemm_request req = {rows[r].m,
+                                        rows[r].n,
+                                        8192,
+                                        1,
+                                        rows[r].dtype,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_SINGLE,
+                                        0};
+        int stream_k = 1, split_k = 1;
+        simt_gemm_fp8_schedule(&g, &req, &stream_k, &split_k);
+        ck_assert_msg(stream_k == rows[r].stream_k && split_k == rows[r].split_k, "%lldx%lld: %d %d",
+                      (long long)rows[r].m, (long long)rows[r].n, stream_k, split_k);
+    }
+}
+END_TEST
+
+/* The rule against the fit probe it came from (an H100 SXM's
+ * gemm_probe_windows.json, fp8 of 256 to 768 a side at K = 4096 to 16384):
+ * every row within 22% and the median within 8% (with stream-K over every
+ * SM: -4% to -28%, the median 11.7%); no answer stream-K, and a split only
+ * where the output is 24 tiles or fewer, as cuBLAS split. */
+#define PROBE_WINDOWS SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows.json"
+#define PROBE_FP8_MAX 64
+
+START_TEST(fp8_schedule_probe)
+{
+    gemm_db_load();
+    const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
+    json_error_t error;
+    json_t *doc = json_load_file(PROBE_WINDOWS, 0, &error);
+    ck_assert_msg(doc != NULL, "%s: %s", PROBE_WINDOWS, error.text);
+    static double errors[PROBE_FP8_MAX];
+    size_t count = 0, i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        const char *dtype = json_string_value(json_object_get(run, "dtype"));
+        if (dtype == NULL || strcmp(dtype, "fp8") != 0)
+            continue;
+        struct simt_gemm_request req = {json_integer_value(json_object_get(run, "m")),
+                                        json_integer_value(json_object_get(run, "n")),
+                                        json_integer_value(json_object_get(run, "k")),
+                                        1,
+                                        SIMT_DTYPE_FP8,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_SINGLE,
+                                        0};
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
+        double measured = json_real_value(json_object_get(run, "measured_s"));
+        ck_assert_uint_lt(count, PROBE_FP8_MAX);
+        errors[count] = fabs(r.time_s / measured - 1.0);
+        ck_assert_msg(errors[count] <= 0.22, "fp8 %lldx%lldx%lld: %.2f us, measured %.2f us",
+                      (long long)req.m, (long long)req.n, (long long)req.k, r.time_s * 1e6, measured * 1e6);
+        ck_assert_int_eq(r.stream_k, 0);
+        int64_t tiles = (req.m + 63) / 64 * ((req.n + 63) / 64);
+        ck_assert_msg(r.split_k == 1 || tiles <= 24, "fp8 %lldx%lldx%lld split %d", (long long)req.m,
+                      (long long)req.n, (long long)req.k, r.split_k);
+        count++;
+    }
+    json_decref(doc);
+    gemm_db_unload();
+    ck_assert_uint_eq(count, 48);
+    double median = accuracy_median(errors, count);
+    ck_assert_msg(median < 0.08, "fp8 median |error| %g", median);
+}
+END_TEST
+
 static Suite *stream_suite(void)
 {
     Suite *s = suite_create("gemm_stream");
@@ -233,6 +328,8 @@ static Suite *stream_suite(void)
     tcase_add_test(tc, stage_feed_worked);
     tcase_add_test(tc, fit_data_h200);
     tcase_add_test(tc, monotone_every_gpu);
+    tcase_add_test(tc, fp8_schedule_edges);
+    tcase_add_test(tc, fp8_schedule_probe);
     suite_add_tcase(s, tc);
     return s;
 }
