@@ -174,9 +174,8 @@ double simt_gemm_stream_feed(const struct kernel_rate *rate, const struct tile_s
 /* fp8 on Hopper, outputs of at most 256 tiles of 64x64: cuBLAS's
  * nvjet kernels run data-parallel, each block walking the whole K, not
  * stream-K; their tiles are small (qqtst 24x64 to 72x64 and 64x16 to
- * 64x48, one to four warps' rows short of 64) so that 44 to 132 blocks
- * fill the SMs. Only outputs of at most 24 such tiles split K (the splitK
- * kernels and their reduction kernel). Seen on an H100 SXM
+ * 64x48 in their names), so that 44 to 132 blocks fill the SMs. Only outputs of at most 24 such tiles split K
+ * (the splitK kernels and their reduction kernel). Seen on an H100 SXM
  * (tests/gpu/results/h100/gemm_probe_windows.json, fit data, 2026-12-07:
  * fp8 of 256 to 768 a side at K = 4096, 8192 and 16384, 48 shapes):
  * split K at 256x256 and 256x384 (16 and 24 tiles) from K = 8192 and

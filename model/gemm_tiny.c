@@ -182,7 +182,7 @@ int simt_gemm_fma_window_runs(const struct simt_gpu_spec *gpu, const struct simt
 /* ... and n of 512 to 799, m of 8 to 16 (the other bounds as the window's):
  * the split SIMT SGEMM (cutlass_80_simt_sgemm_128x32_8x5, K over grid.z,
  * and its reduction kernel), as at n = 500 (gemm_probe_classes_fp32m16
- * .json): 72 of 72 such shapes at n = 600 and 700 in gemm_probe_windows
+ * .json): 60 of 60 such shapes at n = 600 and 700 in gemm_probe_windows
  * .json; the least-time tile and split of the FMA list without gemmSN or
  * sgemm_largek. */
 #define SPLIT_WINDOW_MIN_M 8
