@@ -563,10 +563,10 @@ static void setup_rate(const struct simt_gpu_spec *gpu, const struct simt_gemm_r
         s->path.tile_count = simt_gemm_fma_tile_count(gpu, req, s->path.tile_count);
         simt_gemm_shortk_setup(gpu, req, s->tile_k, &s->ctx, &s->path.tiles, &s->path.tile_count);
         simt_gemm_fma_serial_setup(gpu, req, &s->ctx, &s->path.tiles, &s->path.tile_count);
-        simt_gemm_fma_window_setup(gpu, req, &s->ctx, &s->path.tiles, &s->path.tile_count);
         s->ctx.xmma_two_pass = gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 9 &&
                                req->dtype == SIMT_DTYPE_FP32 && !s->ctx.fixed_split && !s->ctx.fma_serial &&
                                (req->m >= XMMA_TWO_PASS_MIN_SIDE || req->n >= XMMA_TWO_PASS_MIN_SIDE);
+        simt_gemm_fma_window_setup(gpu, req, &s->ctx, &s->path.tiles, &s->path.tile_count);
     }
     if (!path->tensor && s->clock > 0.0) {
         rate->staged_per_s_per_sm = SIMT_STAGED_PER_CLOCK_PER_SM * s->clock;

@@ -286,6 +286,9 @@ const char *simt_gemm_fixed_split_phrase(const struct simt_gemm_request *req, in
         return " (cuBLAS's split for its align1 16-bit kernels of tiny outputs: K in pieces of 8, or more to "
                "keep the whole pieces within 256 blocks for bf16, 384 for fp16, and past K = 9600 within "
                "one wave, 120 and 128)";
+    if (req->n < FMA_SERIAL_MIN_N)
+        return " (cuBLAS's split for fp32 of two or three columns at long K: twice the SMs' worth of blocks, "
+               "over the output's 64x64 tiles)";
     if (req->n <= FMA_SERIAL_MAX_N)
         return " (cuBLAS's in-kernel split for fp32 outputs of 2 to 16 rows by 65 to 128 columns: as many "
                "blocks as the SMs hold at once)";

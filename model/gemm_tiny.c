@@ -196,16 +196,57 @@ static int split_window_runs(const struct simt_gpu_spec *gpu, const struct simt_
            (double)req->m * (double)req->n * (double)req->k <= (double)FMA_WINDOW_MAX_WORK;
 }
 
+/* FP32 of two or three columns, 128 rows or fewer, at a K whose split
+ * SIMT SGEMM would take more blocks than the SMs (K over 32 a block:
+ * cutlass_80_simt_sgemm_64x32 split K / 32 ways for one tile, K / 64 for
+ * two, with splitKreduce behind): cuBLAS 13.1 runs sm80_xmma's 64x64x8
+ * FMA tile split over twice the SMs' worth of blocks (grid.z 264 for one
+ * tile, 132 for two, on 132 SMs) and sums the splits in its second launch
+ * (grid.z 2), a split at a time: 33 us for 132 splits, 64 us for 264.
+ * Seen on an H100 SXM (tests/gpu/results/h100/gemm_probe_classes_h100t
+ * .json, fit data: m = 64, 96, 128 by n = 2, 3 at K = 3000 and 4000, the
+ * split SIMT SGEMM, 33 to 125 ways; at K = 5000 the sm80_xmma pair, 42.7
+ * to 72.7 us a call where K = 4000 took 13.1 to 13.6). The line between
+ * (K = 32 x SMs, 4224 on 132 SMs) is where the split SGEMM's blocks pass
+ * one an SM (125 and 126 at K = 4000 ran it, 156 at 5000 did not); the
+ * side bounds are those seen: an ESTIMATE beyond. */
+#define FILL_SPLIT_MAX_M 128
+#define FILL_SPLIT_MIN_N 2
+#define FILL_SPLIT_MAX_N 3
+#define FILL_SPLIT_PIECE_K 32
+
+static const struct tile_shape fill_split_tile = {64, 64, 0};
+
+static int fill_split_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_FP32 &&
+           !req->sparse && req->batch == 1 && req->m <= FILL_SPLIT_MAX_M && req->n >= FILL_SPLIT_MIN_N &&
+           req->n <= FILL_SPLIT_MAX_N && gpu->sm_count > 0 &&
+           req->k > (int64_t)FILL_SPLIT_PIECE_K * gpu->sm_count;
+}
+
 void simt_gemm_fma_window_setup(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                                 struct shape_context *ctx, const struct tile_shape **tiles, size_t *count)
 {
+    if (fill_split_runs(gpu, req)) {
+        int64_t tiles_64 = (req->m + fill_split_tile.m - 1) / fill_split_tile.m;
+        int64_t split = 2 * (int64_t)gpu->sm_count / tiles_64;
+        ctx->fixed_split = (int)(split < req->k / FMA_STAGE_K ? split : req->k / FMA_STAGE_K);
+        ctx->fma_window = 3;
+        ctx->xmma_two_pass = 1;
+        *tiles = &fill_split_tile;
+        *count = 1;
+        return;
+    }
     if (simt_gemm_fma_window_runs(gpu, req)) {
         ctx->fixed_split = 1;
         ctx->fma_window = 1;
+        ctx->xmma_two_pass = 0; /* unsplit */
         *tiles = &fma_window_tiles[req->m >= FMA_WINDOW_WIDE_MIN_M ? 1 : 0];
         *count = 1;
     } else if (split_window_runs(gpu, req)) {
         ctx->fma_window = 2;
+        ctx->xmma_two_pass = 0; /* splitKreduce sums its splits */
         simt_gemm_fma_tiles(tiles, count);
         (*count)--; /* not the 8x64 sgemm_largek tile (gemm_family.c) */
     }
@@ -222,6 +263,12 @@ int simt_gemm_fma_window_line(const struct shape_context *ctx, char *buf, size_t
                  "past the first waiting %.2g of a DRAM latency less its math",
                  ctx->req->m >= FMA_WINDOW_WIDE_MIN_M ? 128 : 64,
                  ctx->req->m >= FMA_WINDOW_WIDE_MIN_M ? 128 : 64, FMA_STAGE_LATENCIES);
+    else if (ctx->fma_window == 3)
+        snprintf(buf, size,
+                 "kernel: cuBLAS's sm80_xmma FP32 FMA kernel (tilesize64x64x8) split over twice the SMs' "
+                 "worth of blocks, then its second launch summing the splits one at a time (seen on an H100 "
+                 "for 2 and 3 columns of up to 128 rows where K passes 32 a block of the split SIMT SGEMM "
+                 "over the SMs)");
     else if (ctx->fma_window == 2)
         snprintf(buf, size,
                  "kernel: cuBLAS's split SIMT SGEMM (cutlass_80_simt_sgemm_128x32 with K over grid.z and its "

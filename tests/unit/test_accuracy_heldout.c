@@ -204,7 +204,11 @@ static const double confirm_ceiling[HALF_COUNT][2] = {
      * asked for an H200 and got an H100), first compared with the h100-sxm
      * model after its measured figures were committed: 7.5% / 68.9%
      * (fp32_random_87x2x4405 -69%, fp16_random_3x23x2689 +65%: the tiny and
-     * few-column kernels cuBLAS picks on this card are not the H200's). */
+     * few-column kernels cuBLAS picks on this card are not the H200's);
+     * after FP32's split of two or three columns at long K (gemm_tiny.c,
+     * from the H100's fit probe gemm_probe_classes_h100t.json, drawn
+     * around that row's class): 7.6% / 65.2% (fp16_random_3x23x2689;
+     * fp32 87x2x4405 -69% -> -26%). */
     [HALF_H100_GEMM] = {0.09, 0.70},
     /* the H200 held-out set's GEMM shapes (seed 11, fit and held-out halves
      * alike) on the H100 SXM (tests/gpu/results/h100/heldout/gemm.json),

@@ -195,6 +195,63 @@ START_TEST(fma_windows_probe)
 }
 END_TEST
 
+/* FP32 of two or three columns at long K (gemm_tiny.c, fill_split_runs):
+ * an H100's fit probe (gemm_probe_classes_h100t.json: m = 64, 96, 128 by
+ * n = 2, 3 at K = 3000, 4000 and 5000). The sm80_xmma pair is taken
+ * exactly where the profiler saw it (K = 5000; the split SIMT SGEMM at
+ * 3000 and 4000), split 264 for one 64-row tile and 132 for two, as
+ * grid.z was; those rows within 32% (-68% to -82% before: the split SGEMM
+ * and its reduction kernel priced; the second launch's pace a split is the
+ * part still short, 0.16 us priced against 0.24 to 0.25 measured), the
+ * others within 10%. */
+#define PROBE_H100T SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_classes_h100t.json"
+
+START_TEST(fill_split_probe)
+{
+    gemm_db_load();
+    const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
+    json_error_t error;
+    json_t *doc = json_load_file(PROBE_H100T, 0, &error);
+    ck_assert_msg(doc != NULL, "%s: %s", PROBE_H100T, error.text);
+    size_t pairs = 0, others = 0, i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        const char *dtype = json_string_value(json_object_get(run, "dtype"));
+        json_t *kernels = json_object_get(run, "kernels");
+        const char *kernel = json_string_value(json_object_get(json_array_get(kernels, 0), "name"));
+        struct simt_gemm_request req = {json_integer_value(json_object_get(run, "m")),
+                                        json_integer_value(json_object_get(run, "n")),
+                                        json_integer_value(json_object_get(run, "k")),
+                                        1,
+                                        SIMT_DTYPE_FP32,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_SINGLE,
+                                        0};
+        if (dtype == NULL || strcmp(dtype, "fp32") != 0 || kernel == NULL || req.n > 3 || req.n < 2)
+            continue;
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
+        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        int pair = strstr(kernel, "sm80_xmma") != NULL;
+        ck_assert_int_eq(gemm_says(&r, "split over twice the SMs"), pair);
+        if (pair) {
+            json_t *grid = json_object_get(json_array_get(kernels, 0), "grid");
+            ck_assert_int_eq(r.split_k, (int)json_integer_value(json_array_get(grid, 2)));
+            pairs++;
+        } else {
+            others++;
+        }
+        ck_assert_msg(fabs(e) <= (pair ? 0.32 : 0.10), "fp32 %lldx%lldx%lld: %+.1f%%", (long long)req.m,
+                      (long long)req.n, (long long)req.k, 100.0 * e);
+    }
+    json_decref(doc);
+    gemm_db_unload();
+    ck_assert_uint_eq(pairs, 6);
+    ck_assert_uint_eq(others, 12);
+}
+END_TEST
+
 static Suite *gemm_tiny_suite(void)
 {
     Suite *s = suite_create("gemm_tiny");
@@ -203,6 +260,7 @@ static Suite *gemm_tiny_suite(void)
     tcase_add_test(tc, tf32_fallback_keeps_tile_depth);
     tcase_add_test(tc, sixteen_bit_fallback_tiles);
     tcase_add_test(tc, fma_windows_probe);
+    tcase_add_test(tc, fill_split_probe);
     suite_add_tcase(s, tc);
     return s;
 }
