@@ -1,12 +1,14 @@
 /* gemm_fixture.h - what the GEMM unit tests share (test_gemm_small.c,
  * test_gemm_tiny.c, test_gemm_fp64.c, test_gemm_stream.c, test_gemm_int8.c):
  * a round-number NVIDIA GPU to work answers by hand on, a prediction that
- * must succeed, a search of the answer's assumptions, and the bundled
- * database's records. Static inline: each test uses what it needs. */
+ * must succeed, a search of the answer's assumptions, the bundled
+ * database's records, and a fit probe's file and runs as requests. Static inline: each test uses what it
+ * needs. */
 #ifndef SIMT_TEST_GEMM_FIXTURE_H
 #define SIMT_TEST_GEMM_FIXTURE_H
 
 #include <check.h>
+#include <jansson.h>
 #include <string.h>
 
 #include "gemm.h"
@@ -78,6 +80,29 @@ static inline const struct simt_gpu_spec *gemm_db_spec(const char *id)
     const struct simt_hwdb_gpu *rec = simt_hwdb_find(gemm_db, id);
     ck_assert_msg(rec != NULL, "%s not in the database", id);
     return &rec->spec;
+}
+
+/* A fit probe's result file (tests/gpu/results/...), which must load. */
+static inline json_t *gemm_probe_load(const char *path)
+{
+    json_error_t error;
+    json_t *doc = json_load_file(path, 0, &error);
+    ck_assert_msg(doc != NULL, "%s: %s", path, error.text);
+    return doc;
+}
+
+/* One of its runs as a single call of dtype: its m, n and k, batch 1. */
+static inline struct simt_gemm_request gemm_probe_request(const json_t *run, enum simt_dtype dtype)
+{
+    struct simt_gemm_request req = {json_integer_value(json_object_get(run, "m")),
+                                    json_integer_value(json_object_get(run, "n")),
+                                    json_integer_value(json_object_get(run, "k")),
+                                    1,
+                                    dtype,
+                                    SIMT_POLICY_PREFER_MEASURED,
+                                    SIMT_GEMM_LAUNCH_SINGLE,
+                                    0};
+    return req;
 }
 
 #endif

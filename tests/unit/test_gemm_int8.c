@@ -345,9 +345,7 @@ static int by_error(const void *a, const void *b)
 START_TEST(long_k_few_tiles_probe)
 {
     const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
-    json_error_t error;
-    json_t *doc = json_load_file(PROBE_CLASSES, 0, &error);
-    ck_assert_msg(doc != NULL, "%s: %s", PROBE_CLASSES, error.text);
+    json_t *doc = gemm_probe_load(PROBE_CLASSES);
     static double errors[PROBE_INT8_MAX];
     static struct {
         int64_t m, n, k;
@@ -361,14 +359,7 @@ START_TEST(long_k_few_tiles_probe)
         if (cls == NULL || strcmp(cls, "probe_int8") != 0)
             continue;
         ck_assert_uint_lt(count, PROBE_INT8_MAX);
-        struct simt_gemm_request req = {json_integer_value(json_object_get(run, "m")),
-                                        json_integer_value(json_object_get(run, "n")),
-                                        json_integer_value(json_object_get(run, "k")),
-                                        1,
-                                        SIMT_DTYPE_INT8,
-                                        SIMT_POLICY_PREFER_MEASURED,
-                                        SIMT_GEMM_LAUNCH_SINGLE,
-                                        0};
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_INT8);
         struct simt_gemm_result r;
         ck_assert_int_eq(simt_gemm_predict(h200, &req, &r, NULL), SIMT_OK);
         double measured = json_real_value(json_object_get(run, "measured_s"));

@@ -279,9 +279,7 @@ START_TEST(fp8_schedule_probe)
 {
     gemm_db_load();
     const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
-    json_error_t error;
-    json_t *doc = json_load_file(PROBE_WINDOWS, 0, &error);
-    ck_assert_msg(doc != NULL, "%s: %s", PROBE_WINDOWS, error.text);
+    json_t *doc = gemm_probe_load(PROBE_WINDOWS);
     static double errors[PROBE_FP8_MAX];
     size_t count = 0, i;
     json_t *run;
@@ -290,14 +288,7 @@ START_TEST(fp8_schedule_probe)
         const char *dtype = json_string_value(json_object_get(run, "dtype"));
         if (dtype == NULL || strcmp(dtype, "fp8") != 0)
             continue;
-        struct simt_gemm_request req = {json_integer_value(json_object_get(run, "m")),
-                                        json_integer_value(json_object_get(run, "n")),
-                                        json_integer_value(json_object_get(run, "k")),
-                                        1,
-                                        SIMT_DTYPE_FP8,
-                                        SIMT_POLICY_PREFER_MEASURED,
-                                        SIMT_GEMM_LAUNCH_SINGLE,
-                                        0};
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_FP8);
         struct simt_gemm_result r;
         ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
         double measured = json_real_value(json_object_get(run, "measured_s"));

@@ -130,9 +130,7 @@ START_TEST(fma_windows_probe)
 {
     gemm_db_load();
     const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
-    json_error_t error;
-    json_t *doc = json_load_file(PROBE_WINDOWS, 0, &error);
-    ck_assert_msg(doc != NULL, "%s: %s", PROBE_WINDOWS, error.text);
+    json_t *doc = gemm_probe_load(PROBE_WINDOWS);
     static double window_errors[PROBE_WINDOW_MAX];
     size_t windows = 0, splits = 0, others = 0, i;
     json_t *run;
@@ -141,14 +139,7 @@ START_TEST(fma_windows_probe)
         const char *dtype = json_string_value(json_object_get(run, "dtype"));
         json_t *first = json_array_get(json_object_get(run, "kernels"), 0);
         const char *kernel = json_string_value(json_object_get(first, "name"));
-        struct simt_gemm_request req = {json_integer_value(json_object_get(run, "m")),
-                                        json_integer_value(json_object_get(run, "n")),
-                                        json_integer_value(json_object_get(run, "k")),
-                                        1,
-                                        SIMT_DTYPE_FP32,
-                                        SIMT_POLICY_PREFER_MEASURED,
-                                        SIMT_GEMM_LAUNCH_SINGLE,
-                                        0};
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_FP32);
         if (dtype == NULL || strcmp(dtype, "fp32") != 0 || kernel == NULL || req.m > 16)
             continue;
         double measured = json_real_value(json_object_get(run, "measured_s"));
@@ -210,9 +201,7 @@ START_TEST(fill_split_probe)
 {
     gemm_db_load();
     const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
-    json_error_t error;
-    json_t *doc = json_load_file(PROBE_H100T, 0, &error);
-    ck_assert_msg(doc != NULL, "%s: %s", PROBE_H100T, error.text);
+    json_t *doc = gemm_probe_load(PROBE_H100T);
     size_t pairs = 0, others = 0, i;
     json_t *run;
     json_array_foreach(json_object_get(doc, "runs"), i, run)
@@ -220,14 +209,7 @@ START_TEST(fill_split_probe)
         const char *dtype = json_string_value(json_object_get(run, "dtype"));
         json_t *kernels = json_object_get(run, "kernels");
         const char *kernel = json_string_value(json_object_get(json_array_get(kernels, 0), "name"));
-        struct simt_gemm_request req = {json_integer_value(json_object_get(run, "m")),
-                                        json_integer_value(json_object_get(run, "n")),
-                                        json_integer_value(json_object_get(run, "k")),
-                                        1,
-                                        SIMT_DTYPE_FP32,
-                                        SIMT_POLICY_PREFER_MEASURED,
-                                        SIMT_GEMM_LAUNCH_SINGLE,
-                                        0};
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_FP32);
         if (dtype == NULL || strcmp(dtype, "fp32") != 0 || kernel == NULL || req.n > 3 || req.n < 2)
             continue;
         struct simt_gemm_result r;
