@@ -629,7 +629,7 @@ static void try_gemv(const struct simt_gpu_spec *gpu, const struct simt_gemm_req
 static void try_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                         const struct simt_figure_set *figures, struct gemm_setup *s, struct candidate *best)
 {
-    if (req->sparse || s->ctx.fma_window || !simt_gemm_small_n_runs(gpu, req) ||
+    if (req->sparse || s->ctx.fma_window != SIMT_GEMM_FMA_USUAL || !simt_gemm_small_n_runs(gpu, req) ||
         !(s->in_flight_latency_s > 0.0) || !(s->path.peak_flops_per_s > 0.0))
         return;
     struct simt_gemm_small_n_inputs in = {s->ctx.element_bytes, s->in_flight_latency_s,

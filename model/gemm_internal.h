@@ -59,6 +59,15 @@ struct tile_shape {
 };
 
 /* What one candidate kernel costs. */
+/* The FP32 kernels cuBLAS runs where the model's usual choice (gemmSN,
+ * sgemm_largek, the least-time split) is not what runs (gemm_tiny.c). */
+enum simt_gemm_fma_window {
+    SIMT_GEMM_FMA_USUAL = 0,
+    SIMT_GEMM_FMA_XMMA_LONE,  /* sm80_xmma's 32x64 or 32x128 tile, unsplit, a block an SM */
+    SIMT_GEMM_FMA_SPLIT_SIMT, /* CUTLASS's split SIMT SGEMM and splitKreduce */
+    SIMT_GEMM_FMA_FILL_SPLIT, /* sm80_xmma 64x64 split over twice the SMs, its second launch */
+};
+
 struct shape_context {
     const struct simt_gemm_request *req;
     double element_bytes; /* of A and B, block scales included */
@@ -91,8 +100,8 @@ struct shape_context {
     int outer_product;            /* cuBLAS's K = 1 outer-product kernel replaced the tiles (gemm_k1.c) */
     double serial_piece_s;        /* one piece of that sum: a memory round trip */
     int fma_serial;               /* fp32 FMA splits summed in the kernel in turn (gemm_splitk.c) */
-    int fma_window;               /* fp32 of 8 to 16 rows: 1 sm80_xmma's lone FMA blocks, 2 the split
-                                     SIMT SGEMM, not gemmSN (gemm_tiny.c) */
+    enum simt_gemm_fma_window fma_window; /* fp32 of few rows or columns: which of cuBLAS's FMA kernels
+                                             runs in gemmSN's place (gemm_tiny.c) */
     int xmma_two_pass; /* fp32 FMA splits summed by a second launch of the kernel (gemm_reduce.c) */
     /* the split-K reduction kernel (gemm_reduce.c) */
     double dram_latency_s;    /* one DRAM access (0: no figure) */
@@ -522,11 +531,11 @@ void simt_gemm_fma_stage_latency(const struct simt_gpu_spec *gpu, const struct s
 
 /* FP32 of 12 to 16 rows, 800 columns or more, K of 96 or more and m n K
  * of at most 2^21 on Hopper: cuBLAS runs sm80_xmma's 32x64 or 32x128 FMA
- * tiles unsplit, not gemmSN (gemm_tiny.c). 1 where it does; setup sets
- * *tiles and *count to that tile, ctx->fixed_split to 1 and
- * ctx->fma_window to 1; for 8 to 16 rows by 512 to 799 columns (the other
- * bounds the same) the FMA tiles but sgemm_largek's and ctx->fma_window
- * to 2 (the split SIMT SGEMM); elsewhere it changes nothing. */
+ * tiles unsplit, not gemmSN (gemm_tiny.c): 1 where it does. The setup
+ * sets ctx->fma_window, *tiles and *count, and ctx's split and second pass
+ * for that case and the two like it (8 to 16 rows by 512 to 799 columns:
+ * the split SIMT SGEMM; two or three columns at K over 32 x SMs:
+ * sm80_xmma's split over twice the SMs); elsewhere it changes nothing. */
 int simt_gemm_fma_window_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 /* The kernel line where ctx->fma_window is set, into buf; 0 elsewhere. */
 int simt_gemm_fma_window_line(const struct shape_context *ctx, char *buf, size_t size);

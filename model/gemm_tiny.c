@@ -230,9 +230,9 @@ void simt_gemm_fma_window_setup(const struct simt_gpu_spec *gpu, const struct si
 {
     if (fill_split_runs(gpu, req)) {
         int64_t tiles_64 = (req->m + fill_split_tile.m - 1) / fill_split_tile.m;
-        int64_t split = 2 * (int64_t)gpu->sm_count / tiles_64;
-        ctx->fixed_split = (int)(split < req->k / FMA_STAGE_K ? split : req->k / FMA_STAGE_K);
-        ctx->fma_window = 3;
+        /* K over 32 x SMs: at least two 8-deep stages a split */
+        ctx->fixed_split = (int)(2 * (int64_t)gpu->sm_count / tiles_64);
+        ctx->fma_window = SIMT_GEMM_FMA_FILL_SPLIT;
         ctx->xmma_two_pass = 1;
         *tiles = &fill_split_tile;
         *count = 1;
@@ -240,12 +240,12 @@ void simt_gemm_fma_window_setup(const struct simt_gpu_spec *gpu, const struct si
     }
     if (simt_gemm_fma_window_runs(gpu, req)) {
         ctx->fixed_split = 1;
-        ctx->fma_window = 1;
+        ctx->fma_window = SIMT_GEMM_FMA_XMMA_LONE;
         ctx->xmma_two_pass = 0; /* unsplit */
         *tiles = &fma_window_tiles[req->m >= FMA_WINDOW_WIDE_MIN_M ? 1 : 0];
         *count = 1;
     } else if (split_window_runs(gpu, req)) {
-        ctx->fma_window = 2;
+        ctx->fma_window = SIMT_GEMM_FMA_SPLIT_SIMT;
         ctx->xmma_two_pass = 0; /* splitKreduce sums its splits */
         simt_gemm_fma_tiles(tiles, count);
         (*count)--; /* not the 8x64 sgemm_largek tile (gemm_family.c) */
@@ -254,7 +254,7 @@ void simt_gemm_fma_window_setup(const struct simt_gpu_spec *gpu, const struct si
 
 int simt_gemm_fma_window_line(const struct shape_context *ctx, char *buf, size_t size)
 {
-    if (ctx->fma_window == 1)
+    if (ctx->fma_window == SIMT_GEMM_FMA_XMMA_LONE)
         snprintf(buf, size,
                  "kernel: cuBLAS's sm80_xmma FP32 FMA kernel (tilesize32x%dx8, seen on an H100 and an H200 "
                  "for 12 to 16 rows by 800 columns or more at K of 96 or more while m n K is at most 2^21, "
@@ -263,13 +263,13 @@ int simt_gemm_fma_window_line(const struct shape_context *ctx, char *buf, size_t
                  "past the first waiting %.2g of a DRAM latency less its math",
                  ctx->req->m >= FMA_WINDOW_WIDE_MIN_M ? 128 : 64,
                  ctx->req->m >= FMA_WINDOW_WIDE_MIN_M ? 128 : 64, FMA_STAGE_LATENCIES);
-    else if (ctx->fma_window == 3)
+    else if (ctx->fma_window == SIMT_GEMM_FMA_FILL_SPLIT)
         snprintf(buf, size,
                  "kernel: cuBLAS's sm80_xmma FP32 FMA kernel (tilesize64x64x8) split over twice the SMs' "
                  "worth of blocks, then its second launch summing the splits one at a time (seen on an H100 "
                  "for 2 and 3 columns of up to 128 rows where K passes 32 a block of the split SIMT SGEMM "
                  "over the SMs)");
-    else if (ctx->fma_window == 2)
+    else if (ctx->fma_window == SIMT_GEMM_FMA_SPLIT_SIMT)
         snprintf(buf, size,
                  "kernel: cuBLAS's split SIMT SGEMM (cutlass_80_simt_sgemm_128x32 with K over grid.z and its "
                  "reduction kernel, seen on an H100 and an H200 for 8 to 16 rows by 500 to 700 columns at K "
