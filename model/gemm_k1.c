@@ -89,21 +89,19 @@ int simt_gemm_k1_line(const struct shape_context *ctx, char *buf, size_t size)
     if (!ctx->outer_product)
         return 0;
     if (ctx->req->launches == SIMT_GEMM_LAUNCH_BACK_TO_BACK)
-        snprintf(
-            buf, size,
-            "kernel: cuBLAS's K = 1 outer-product kernel (gemmk1_kernel for fp64 on an H200), no K loop, "
-            "one block of %d threads per 32x32 of C: C written once at DRAM's write rate, "
-            "A and B read once, after the gap between back-to-back GEMM kernels (%.3g s) and two DRAM "
-            "latencies (%.3g s) for the first loads and the last stores",
-            K1_THREADS, ctx->floor_s, ctx->fill_s);
+        snprintf(buf, size,
+                 "kernel: cuBLAS's fp64 K = 1 outer-product kernel (gemmk1_kernel, seen on Hopper), "
+                 "no K loop, a block of %d threads per 32x32 of C: C written once at DRAM's write rate, "
+                 "A and B read once, after the gap between back-to-back GEMM kernels (%.3g s) and two DRAM "
+                 "latencies (%.3g s) for the first loads and the last stores",
+                 K1_THREADS, ctx->floor_s, ctx->fill_s);
     else
-        snprintf(
-            buf, size,
-            "kernel: cuBLAS's K = 1 outer-product kernel (gemmk1_kernel for fp64 on an H200), no K loop, "
-            "one block of %d threads per 32x32 of C: C written once at DRAM's write rate, "
-            "A and B read once, after the launch overhead (%.3g s) and three DRAM latencies in a chain "
-            "(%.3g s: parameters and instructions fetched cold, the loads of A and B, the last stores "
-            "of C); none of the tile kernels' prologue, epilogue or waves",
-            K1_THREADS, ctx->launch_s, ctx->dram_latency_s + ctx->fill_s);
+        snprintf(buf, size,
+                 "kernel: cuBLAS's fp64 K = 1 outer-product kernel (gemmk1_kernel, seen on Hopper), "
+                 "no K loop, a block of %d threads per 32x32 of C: C written once at DRAM's write rate, "
+                 "A and B read once, after the launch overhead (%.3g s) and three DRAM latencies in a chain "
+                 "(%.3g s: code fetched cold, A's and B's loads, C's last stores); no tile "
+                 "kernel's prologue, epilogue or waves",
+                 K1_THREADS, ctx->launch_s, ctx->dram_latency_s + ctx->fill_s);
     return 1;
 }

@@ -256,11 +256,10 @@ int simt_gemm_fma_window_line(const struct shape_context *ctx, char *buf, size_t
 {
     if (ctx->fma_window == SIMT_GEMM_FMA_XMMA_LONE)
         snprintf(buf, size,
-                 "kernel: cuBLAS's sm80_xmma FP32 FMA kernel (tilesize32x%dx8, seen on an H100 and an H200 "
-                 "for 12 to 16 rows by 800 columns or more at K of 96 or more while m n K is at most 2^21, "
-                 "where the shapes around run gemmSN), unsplit, one block of 64 threads per %d columns, each "
-                 "alone on its SM: its operands and C through the SM's load/store path, each 8-deep K stage "
-                 "past the first waiting %.2g of a DRAM latency less its math",
+                 "kernel: cuBLAS's sm80_xmma FP32 FMA kernel (tilesize32x%dx8; seen on an H100 and an H200 "
+                 "for 12 to 16 rows, 800 columns or more, K of 96 or more, m n K at most 2^21), unsplit, a "
+                 "block of 64 threads per %d columns alone on its SM: operands and C through its load/store "
+                 "path, each 8-deep K stage past the first waiting %.2g of a DRAM latency less its math",
                  ctx->req->m >= FMA_WINDOW_WIDE_MIN_M ? 128 : 64,
                  ctx->req->m >= FMA_WINDOW_WIDE_MIN_M ? 128 : 64, FMA_STAGE_LATENCIES);
     else if (ctx->fma_window == SIMT_GEMM_FMA_FILL_SPLIT)

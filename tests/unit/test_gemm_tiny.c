@@ -234,6 +234,49 @@ START_TEST(fill_split_probe)
 }
 END_TEST
 
+/* The kernel lines of these rules fit the answer's assumption buffer
+ * whole (a line cut at SIMT_GEMM_ASSUMPTION_BYTES - 1 loses its end): on
+ * both GH100 cards, one call and back to back. */
+START_TEST(kernel_lines_whole)
+{
+    gemm_db_load();
+    static const char *const gpus[] = {"h100-sxm", "h200-sxm"};
+    static const struct {
+        int64_t m, n, k;
+        enum simt_dtype dtype;
+    } shapes[] = {
+        {16, 944, 112, SIMT_DTYPE_FP32},   /* sm80_xmma, lone blocks */
+        {12, 600, 112, SIMT_DTYPE_FP32},   /* the split SIMT SGEMM */
+        {87, 2, 4405, SIMT_DTYPE_FP32},    /* the fill split */
+        {3, 2, 1, SIMT_DTYPE_FP64},        /* the outer product */
+        {368, 384, 16320, SIMT_DTYPE_FP8}, /* fp8's data-parallel schedule */
+    };
+    for (size_t g = 0; g < 2; g++) {
+        const struct simt_gpu_spec *gpu = gemm_db_spec(gpus[g]);
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            for (int launches = 0; launches < 2; launches++) {
+                struct simt_gemm_request req = {shapes[i].m,
+                                                shapes[i].n,
+                                                shapes[i].k,
+                                                1,
+                                                shapes[i].dtype,
+                                                SIMT_POLICY_PREFER_MEASURED,
+                                                launches ? SIMT_GEMM_LAUNCH_BACK_TO_BACK
+                                                         : SIMT_GEMM_LAUNCH_SINGLE,
+                                                0};
+                struct simt_gemm_result r;
+                ck_assert_int_eq(simt_gemm_predict(gpu, &req, &r, NULL), SIMT_OK);
+                for (int a = 0; a < r.assumption_count; a++)
+                    ck_assert_msg(strlen(r.assumptions[a]) < SIMT_GEMM_ASSUMPTION_BYTES - 1,
+                                  "%s %lldx%lldx%lld: %s", gpus[g], (long long)req.m, (long long)req.n,
+                                  (long long)req.k, r.assumptions[a]);
+            }
+        }
+    }
+    gemm_db_unload();
+}
+END_TEST
+
 static Suite *gemm_tiny_suite(void)
 {
     Suite *s = suite_create("gemm_tiny");
@@ -243,6 +286,7 @@ static Suite *gemm_tiny_suite(void)
     tcase_add_test(tc, sixteen_bit_fallback_tiles);
     tcase_add_test(tc, fma_windows_probe);
     tcase_add_test(tc, fill_split_probe);
+    tcase_add_test(tc, kernel_lines_whole);
     suite_add_tcase(s, tc);
     return s;
 }
