@@ -847,11 +847,7 @@ static void assume_figures(const struct simt_gemm_request *req, const struct gem
             "carrying %d element%s (as many as the alignment allows, at most 4 bytes; measured on an "
             "H200)%s",
             out->alignment_elements, NONTMA_FRACTION, SCALAR_LOADS_PER_CLOCK_PER_SM, slot_width,
-            slot_width == 1 ? "" : "s",
-            req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16
-                ? "; 16-bit: their own tiles (64 or more a side, or wmma 32x32), the K that exists loaded, C "
-                  "stored through the same slots"
-                : "");
+            slot_width == 1 ? "" : "s", simt_gemm_fallback_phrase(req, out->tile_n)); /* gemm_tiny.c */
     else if (s->mma_sync_int8)
         assume(
             out,

@@ -556,6 +556,8 @@ int simt_gemm_tf32_k1_predict(const struct simt_gpu_spec *gpu, const struct simt
  * and C's elements, and where rate gives a stage latency (bf16's align1
  * kernels) that latency less a stage's math for each K stage past the
  * first while the kernel's blocks are one an SM. 0 for the other kernels. */
+/* the fallback kernels' loads beyond the slot rate, for the alignment line */
+const char *simt_gemm_fallback_phrase(const struct simt_gemm_request *req, int tile_n);
 double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct kernel_rate *rate,
                            const struct tile_shape *tile, int tile_k, int split);
 

@@ -79,6 +79,33 @@ static double exposed_stage_latency(const struct simt_gemm_request *req, const s
     return stages > 1.0 && exposed_s > 0.0 ? (stages - 1.0) * exposed_s : 0.0;
 }
 
+/* FP64 of few columns (a tile's columns at most a quarter used: n of 2 to
+ * 8 against cuBLAS's 32-wide tiles) when n or K is odd: its fallback
+ * kernels (sm90_xmma f64 aligna8 32x32 and 64x32, cutlass_80 d884 align1)
+ * stream A, each SM loading its tiles' rows and the columns that exist,
+ * an 8-byte element in two of the 4-byte slots the fallback kernels issue
+ * (gemm_constants.h: 3.35 a clock, no new constant). The busiest SM's
+ * bytes over its kernel time in gemm_probe_classes_fp64n3.json (H200,
+ * fit data, m = 2000 to 8000, n = 3 and 5, K = 2000 to 8000, 18 rows with
+ * their grids): 19.7 to 27.2 GB/s, where two slots an element give 26.5
+ * at 1.98 GHz and one gave twice that; those 18 rows from -12..-36% (mean
+ * -21%) to -28..+10% (mean -3%; the worst two, 2000 x 3 and 5 x 4400, run
+ * 126 lone blocks of 32x32 that wait on memory instead). Not fuller tiles: the odd fp64 squares (4095, 8191)
+ * fit one slot an element (gemm_constants.h), the line between unseen
+ * (ESTIMATE: a quarter). */
+#define FP64_STREAM_MAX_FILL 4
+#define FP64_SLOTS_PER_ELEMENT 2.0
+
+const char *simt_gemm_fallback_phrase(const struct simt_gemm_request *req, int tile_n)
+{
+    if (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16)
+        return "; 16-bit: own tiles (64 or more a side, or wmma 32x32), the K that exists loaded, C stored "
+               "so";
+    if (req->dtype == SIMT_DTYPE_FP64 && req->n * FP64_STREAM_MAX_FILL <= tile_n)
+        return "; fp64, few columns: A streamed, two slots an 8-byte element";
+    return "";
+}
+
 double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct kernel_rate *rate,
                            const struct tile_shape *tile, int tile_k, int split)
 {
@@ -106,6 +133,9 @@ double simt_gemm_slot_time(const struct simt_gemm_request *req, const struct ker
         double k_loaded = (double)((req->k + split - 1) / split);
         double elements = sixteen_bit ? (double)(tile->m + tile->n) * k_loaded + tile_c
                                       : (double)(tile->m + tile->n) * k_depth;
+        if (req->dtype == SIMT_DTYPE_FP64 && req->n * FP64_STREAM_MAX_FILL <= tile->n)
+            elements = ((double)(req->m < tile->m ? req->m : tile->m) + (double)req->n) * k_depth *
+                       FP64_SLOTS_PER_ELEMENT;
         double load_s = elements / rate->loads_per_s_per_sm;
         if (sixteen_bit)
             load_s += exposed_stage_latency(req, rate, tile, split, k_loaded);

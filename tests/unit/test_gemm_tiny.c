@@ -237,6 +237,51 @@ END_TEST
 /* The kernel lines of these rules fit the answer's assumption buffer
  * whole (a line cut at SIMT_GEMM_ASSUMPTION_BYTES - 1 loses its end): on
  * both GH100 cards, one call and back to back. */
+/* FP64 of few columns, n or K odd: the fallback kernels stream A, an
+ * 8-byte element in two load slots (gemm_tiny.c). Against the H200's
+ * fp64n3 probe (fit data): the odd-column rows, within 30% each and their
+ * mean within 10%, where one slot an element left them 21% fast on
+ * average; the answer says so; the even-column (aligned) rows and fuller
+ * tiles do not take the rule. */
+#define PROBE_FP64N3 SIMT_TEST_DIR "/gpu/results/h200/gemm_probe_classes_fp64n3.json"
+
+START_TEST(fp64_few_columns_probe)
+{
+    gemm_db_load();
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
+    json_t *doc = gemm_probe_load(PROBE_FP64N3);
+    double sum = 0.0;
+    size_t rows = 0, i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_FP64);
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h200, &req, &r, NULL), SIMT_OK);
+        int said = gemm_says(&r, "two slots an 8-byte element");
+        if (req.n % 2 == 0 && req.k % 2 == 0) {
+            ck_assert_int_eq(said, 0);
+            continue;
+        }
+        ck_assert_int_eq(said, 1);
+        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        ck_assert_msg(fabs(e) <= 0.30, "fp64 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
+                      (long long)req.k, 100.0 * e);
+        sum += e;
+        rows++;
+    }
+    ck_assert_uint_eq(rows, 18);
+    ck_assert_msg(fabs(sum / (double)rows) <= 0.10, "mean %+.1f%%", 100.0 * sum / (double)rows);
+    struct simt_gemm_request square = {4095, 4095, 4095, 1, SIMT_DTYPE_FP64, SIMT_POLICY_PREFER_MEASURED,
+                                       SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct simt_gemm_result r;
+    ck_assert_int_eq(simt_gemm_predict(h200, &square, &r, NULL), SIMT_OK);
+    ck_assert_int_eq(gemm_says(&r, "two slots an 8-byte element"), 0);
+    json_decref(doc);
+    gemm_db_unload();
+}
+END_TEST
+
 START_TEST(kernel_lines_whole)
 {
     gemm_db_load();
@@ -250,6 +295,8 @@ START_TEST(kernel_lines_whole)
         {87, 2, 4405, SIMT_DTYPE_FP32},    /* the fill split */
         {3, 2, 1, SIMT_DTYPE_FP64},        /* the outer product */
         {368, 384, 16320, SIMT_DTYPE_FP8}, /* fp8's data-parallel schedule */
+        {317, 4, 7967, SIMT_DTYPE_BF16},   /* the 16-bit fallback kernels' alignment line */
+        {4400, 3, 4400, SIMT_DTYPE_FP64},  /* fp64's few columns streamed */
     };
     for (size_t g = 0; g < 2; g++) {
         const struct simt_gpu_spec *gpu = gemm_db_spec(gpus[g]);
@@ -286,6 +333,7 @@ static Suite *gemm_tiny_suite(void)
     tcase_add_test(tc, sixteen_bit_fallback_tiles);
     tcase_add_test(tc, fma_windows_probe);
     tcase_add_test(tc, fill_split_probe);
+    tcase_add_test(tc, fp64_few_columns_probe);
     tcase_add_test(tc, kernel_lines_whole);
     suite_add_tcase(s, tc);
     return s;
