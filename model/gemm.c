@@ -292,6 +292,7 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
                          struct candidate *best)
 {
     for (size_t i = 0; i < tile_count; i++) {
+        struct candidate c;
         for (size_t s = 0; s < sizeof split_factors / sizeof split_factors[0]; s++) {
             int split = ctx->fixed_split > 0 ? ctx->fixed_split : split_factors[s];
             if (ctx->fixed_split > 0 && s > 0)
@@ -302,13 +303,16 @@ static void choose_among(const struct shape_context *ctx, const struct kernel_ra
                 break;
             if (!ctx->fixed_split && !simt_gemm_split_fits(ctx, rate, &tiles[i], split))
                 break;
-            struct candidate c;
             evaluate(ctx, rate, &tiles[i], tile_k, split, &c);
             if (c.time_s < best->time_s)
                 *best = c;
         }
+        int fill = simt_gemm_fill_split(ctx, rate, &tiles[i], tile_k); /* gemm_splitk.c */
+        if (fill > 0)
+            evaluate(ctx, rate, &tiles[i], tile_k, fill, &c);
+        if (fill > 0 && c.time_s < best->time_s)
+            *best = c;
         if (stream_k) {
-            struct candidate c;
             evaluate_stream_k(ctx, rate, &tiles[i], tile_k, &c);
             if (c.time_s < best->time_s)
                 *best = c;

@@ -232,6 +232,9 @@ size_t simt_gemm_fma_tile_count(const struct simt_gpu_spec *gpu, const struct si
  * split form, ctx's bf16_align1 and reduce_kernel_always), and only where one wave of
  * the SMs holds all their blocks.
  * Else 0. */
+/* a split that fills one wave of the SMs, for the unaligned 16-bit kernels, or 0 */
+int simt_gemm_fill_split(const struct shape_context *ctx, const struct kernel_rate *rate,
+                         const struct tile_shape *tile, int tile_k);
 int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_rate *rate,
                          const struct tile_shape *tile, int split);
 /* The split of K cuBLAS takes for its align1 16-bit kernels of outputs of

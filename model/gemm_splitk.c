@@ -56,6 +56,35 @@ int simt_gemm_split_fits(const struct shape_context *ctx, const struct kernel_ra
     return tiles * (int64_t)split <= (int64_t)ctx->sm_count;
 }
 
+/* The unaligned 16-bit kernels (cutlass_75 s1688 align1 and align2, K or
+ * n not a multiple of 8) on outputs of a few tiles against a long K: cuBLAS
+ * cuts K so that the blocks fill the SMs, whatever power of two that is
+ * not. Seen on an H200 (gemm_probe_classes_bf16n4.json, fit data, bf16 of
+ * n = 7, 64x64 tiles, grid.z): 4 tiles 32 to 66 ways, 5 tiles 42 to 52, 10
+ * tiles 25 and 26, one to two blocks an SM; the split factors every GEMM
+ * tries (gemm.c: 16, then 32 within one wave) reach neither, so these add
+ * the one-wave fill, floor(SMs / tiles), as a candidate the least time
+ * weighs: 300x7 and 600x7 at K = 4000 to 12000 from +17..+32% to
+ * +0..+20%. Not other dtypes (fp32's and tf32's splits are seen in their
+ * own rules). */
+#define FILL_SPLIT_MIN 17
+
+int simt_gemm_fill_split(const struct shape_context *ctx, const struct kernel_rate *rate,
+                         const struct tile_shape *tile, int tile_k)
+{
+    const struct simt_gemm_request *req = ctx->req;
+    if (ctx->fixed_split || !ctx->split_k || !rate->unaligned ||
+        (req->dtype != SIMT_DTYPE_FP16 && req->dtype != SIMT_DTYPE_BF16))
+        return 0;
+    int64_t tiles = (req->m + tile->m - 1) / tile->m * ((req->n + tile->n - 1) / tile->n) * req->batch;
+    int64_t fill = ctx->sm_count / tiles;
+    int64_t piece_k = ctx->split_piece_k > 0 ? ctx->split_piece_k : tile_k;
+    if (fill < FILL_SPLIT_MIN || fill * piece_k > req->k || (fill & (fill - 1)) == 0 ||
+        !simt_gemm_split_fits(ctx, rate, tile, (int)fill))
+        return 0;
+    return (int)fill;
+}
+
 /* The unaligned 16-bit kernels of outputs of at most 256 elements (one
  * 16 x 16 wmma tile's worth) where K itself is not a multiple of 8 (A's
  * rows then start off 16 bytes, and cuBLAS runs its align1 kernels): K is

@@ -50,6 +50,70 @@ START_TEST(fma_splits_fill_one_wave)
 }
 END_TEST
 
+/* The unaligned 16-bit kernels' one-wave fill (hand-worked on the round
+ * GPU's 128 SMs): 5 tiles of 64x64 fill 25 ways; a power of two (4 tiles:
+ * 32) is the factors' own, fewer than 17 (10 tiles: 12) is not a fill,
+ * K must give each way a 64-deep piece; aligned or fp32, none. Then the
+ * H200's bf16n4 probe (fit data): 300x7 at K = 4000 to 12000, which cuBLAS
+ * split 42 to 52 ways, taken 26 ways (floor(132 / 5)) within 15%, where
+ * 16 ways of 64x64 or 32 of 128x128 left them +17% to +32%. */
+START_TEST(unaligned_fill_one_wave)
+{
+    struct simt_gpu_spec g;
+    gemm_round_gpu(&g, 9);
+    struct simt_gemm_request five = request(300, 7, 8000, SIMT_DTYPE_BF16);
+    struct simt_gemm_request four = request(256, 7, 8000, SIMT_DTYPE_BF16);
+    struct simt_gemm_request ten = request(600, 7, 8000, SIMT_DTYPE_BF16);
+    struct simt_gemm_request short_k = request(300, 7, 1000, SIMT_DTYPE_BF16);
+    struct simt_gemm_request fp32 = request(300, 7, 8000, SIMT_DTYPE_FP32);
+    struct kernel_rate fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.unaligned = 1;
+    fallback.staged_per_s_per_sm = 1.0e9;
+    struct shape_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.sm_count = g.sm_count;
+    ctx.split_k = 1;
+    ctx.req = &five;
+    ck_assert_int_eq(simt_gemm_fill_split(&ctx, &fallback, &tile64, 64), 25);
+    ctx.fixed_split = 8;
+    ck_assert_int_eq(simt_gemm_fill_split(&ctx, &fallback, &tile64, 64), 0);
+    ctx.fixed_split = 0;
+    ctx.req = &four;
+    ck_assert_int_eq(simt_gemm_fill_split(&ctx, &fallback, &tile64, 64), 0);
+    ctx.req = &ten;
+    ck_assert_int_eq(simt_gemm_fill_split(&ctx, &fallback, &tile64, 64), 0);
+    ctx.req = &short_k; /* 25 pieces of 64 need K of 1600 */
+    ck_assert_int_eq(simt_gemm_fill_split(&ctx, &fallback, &tile64, 64), 0);
+    ctx.req = &fp32;
+    ck_assert_int_eq(simt_gemm_fill_split(&ctx, &fallback, &tile64, 64), 0);
+    ctx.req = &five;
+    fallback.unaligned = 0;
+    ck_assert_int_eq(simt_gemm_fill_split(&ctx, &fallback, &tile64, 64), 0);
+
+    gemm_db_load();
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
+    json_t *doc = gemm_probe_load(SIMT_TEST_DIR "/gpu/results/h200/gemm_probe_classes_bf16n4.json");
+    size_t rows = 0, i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_BF16);
+        if (req.m != 300 || req.n != 7)
+            continue;
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h200, &req, &r, NULL), SIMT_OK);
+        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        ck_assert_int_eq(r.split_k, 26);
+        ck_assert_msg(fabs(e) <= 0.15, "bf16 300x7x%lld: %+.1f%%", (long long)req.k, 100.0 * e);
+        rows++;
+    }
+    ck_assert_uint_eq(rows, 3);
+    json_decref(doc);
+    gemm_db_unload();
+}
+END_TEST
+
 /* Tensor kernels: tf32 and unaligned 16-bit past 16 ways only in pieces
  * of 256 or more; aligned 16-bit (nvjet, stream-K) never. */
 START_TEST(tensor_splits_keep_deep_pieces)
@@ -254,6 +318,7 @@ static Suite *suite(void)
     Suite *s = suite_create("gemm_splitk");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, fma_splits_fill_one_wave);
+    tcase_add_test(tc, unaligned_fill_one_wave);
     tcase_add_test(tc, tensor_splits_keep_deep_pieces);
     tcase_add_test(tc, align1_pieces_by_hand);
     tcase_add_test(tc, tf32_unaligned_pieces_by_hand);
