@@ -117,6 +117,12 @@ int simt_gemm_fill_split(const struct shape_context *ctx, const struct kernel_ra
  * s1688 64x64 align1 kernel) or 12 (even n, the wmma 32x32 align2 one),
  * gemm_probe_classes_bf16n6.json (fit data): the least-time split prices
  * them (their fine split was +40% to +92%).
+ * Not fp16 of even K and n (K = 2, 4 or 6 mod 8: cuBLAS's align2 kernels):
+ * an H100 SXM (tests/gpu/results/h100/gemm_probe_classes_h100t.json, fit
+ * data) ran cutlass_80_wmma f16 32x32_64x2 align2 16 ways at K = 2500 for
+ * m = 3 and 6 against n = 2, 20 and 26, where pieces of 8 (313 ways) put
+ * them +129% to +137%; the least-time split, +3% to +7%. bf16 there kept
+ * the pieces (6 x 2 x 2500: 313 ways).
  * With K a multiple of 8 the pieces are 64 deep (7x5 at K = 1024 to 8192:
  * K / 64 ways), as the least-time split finds. The reduction kernel then
  * sums hundreds of partials and outweighs the GEMM kernel (8.5 to 12.7 us
@@ -205,6 +211,8 @@ int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_ge
         (req->m * req->n > ALIGN1_MAX_OUTPUT && !few_rows))
         return 0;
     int fp16 = req->dtype == SIMT_DTYPE_FP16;
+    if (fp16 && req->k % 2 == 0 && req->n % 2 == 0) /* fp16's align2 kernels: the least-time split */
+        return 0;
     int64_t cap = fp16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
     if (req->k >= ALIGN1_WAVE_KERNEL_MIN_K)
         cap = fp16 ? ALIGN1_WAVE_CAP_FP16 : ALIGN1_WAVE_CAP_BF16;

@@ -114,6 +114,48 @@ START_TEST(unaligned_fill_one_wave)
 }
 END_TEST
 
+/* fp16 of even K and n off 16 bytes runs the align2 kernels at the
+ * least-time split, not pieces of 8; bf16 and odd K keep the pieces. The
+ * H100's probe (fit data): the six fp16 rows at K = 2500, which cuBLAS ran
+ * 16 ways, 16 ways and within 10%. */
+START_TEST(fp16_align2_least_time)
+{
+    struct simt_gpu_spec g;
+    gemm_round_gpu(&g, 9);
+    struct simt_gemm_request even = request(3, 2, 2500, SIMT_DTYPE_FP16);
+    struct simt_gemm_request odd_k = request(3, 2, 2501, SIMT_DTYPE_FP16);
+    struct simt_gemm_request odd_n = request(3, 3, 2500, SIMT_DTYPE_FP16);
+    struct simt_gemm_request bf16 = request(6, 2, 2500, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &even), 0);
+    ck_assert_int_gt(simt_gemm_align1_split(&g, &odd_k), 16);
+    ck_assert_int_gt(simt_gemm_align1_split(&g, &odd_n), 16);
+    ck_assert_int_gt(simt_gemm_align1_split(&g, &bf16), 16);
+
+    gemm_db_load();
+    const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
+    json_t *doc = gemm_probe_load(SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_classes_h100t.json");
+    size_t rows = 0, i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        const char *dtype = json_string_value(json_object_get(run, "dtype"));
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_FP16);
+        if (dtype == NULL || strcmp(dtype, "fp16") != 0 || req.k != 2500)
+            continue;
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
+        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        ck_assert_int_eq(r.split_k, 16);
+        ck_assert_msg(fabs(e) <= 0.10, "fp16 %lldx%lldx2500: %+.1f%%", (long long)req.m, (long long)req.n,
+                      100.0 * e);
+        rows++;
+    }
+    ck_assert_uint_eq(rows, 6);
+    json_decref(doc);
+    gemm_db_unload();
+}
+END_TEST
+
 /* Tensor kernels: tf32 and unaligned 16-bit past 16 ways only in pieces
  * of 256 or more; aligned 16-bit (nvjet, stream-K) never. */
 START_TEST(tensor_splits_keep_deep_pieces)
@@ -319,6 +361,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, fma_splits_fill_one_wave);
     tcase_add_test(tc, unaligned_fill_one_wave);
+    tcase_add_test(tc, fp16_align2_least_time);
     tcase_add_test(tc, tensor_splits_keep_deep_pieces);
     tcase_add_test(tc, align1_pieces_by_hand);
     tcase_add_test(tc, tf32_unaligned_pieces_by_hand);

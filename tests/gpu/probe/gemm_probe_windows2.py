@@ -68,7 +68,7 @@ def shape_list():
     for dt in ("fp16", "bf16"):
         for m in (2, 3, 4, 6, 8):
             for n in (2, 4, 8, 16, 24):
-                for k in (500, 1000, 2000, 3000):
+                for k in (500, 1000, 2000, 3000, 1001, 2001, 2999):
                     shapes.append(("tinylongk", dt, m, n, k))
     for m in (4000, 8000, 12000, 16000):
         for n in (2, 3, 4, 5):
@@ -93,7 +93,7 @@ def main():
                     shapes="16-bit of 2 to 8 columns at K 2000 to 8000 (odd K too), at odd K 24 to 47, tall at K 20 to 44; "
                            "fp64 of 2 to 5 columns at K 1000 to 8000; fp8 of 128 to 1024 a side at K 8192; "
                            "fp32 of 1 to 4 columns at K 2000 to 8000; 16-bit of 2 to 8 rows by 2 to 24 "
-                           "columns at K 500 to 3000; fp64 of 2 to 5 columns at K 2 to 4 "
+                           "columns at K 500 to 3000 (odd K too); fp64 of 2 to 5 columns at K 2 to 4 "
                            "(probe_*) (tests/gpu/probe/gemm_probe_windows2.py)")
 
 
