@@ -138,6 +138,14 @@ int simt_gemm_fill_split(const struct shape_context *ctx, const struct kernel_ra
 #define ALIGN1_CAP_FP16 384
 #define ALIGN1_WAVE_CAP_BF16 120
 #define ALIGN1_WAVE_CAP_FP16 128
+/* bf16 of even K and n (the align2 kernels) wider than 16 columns: fewer
+ * ways. An H200 split 6x82x1306 82 ways (pieces of 16, where 8 give 164:
+ * gemm_probe_skinny.json), an H100 6x20x2500 and 6x26x2500 157 (16, where
+ * 8 give 313: gemm_probe_classes_h100t.json), both fit data: a cap of 157
+ * to 163, taken at 160 (ESTIMATE within that range); 6x82x1306 from +38%
+ * to +1%. Two columns kept pieces of 8 to 313 ways (6x2x2500, H100). */
+#define ALIGN2_WIDE_MIN_N 16
+#define ALIGN2_WIDE_CAP_BF16 160
 
 /* K in pieces of a multiple of unit, the fewest whole pieces within cap
  * (the smallest such piece: K / piece <= cap, that is piece > K / (cap +
@@ -214,6 +222,8 @@ int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_ge
     if (fp16 && req->k % 2 == 0 && req->n % 2 == 0) /* fp16's align2 kernels: the least-time split */
         return 0;
     int64_t cap = fp16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
+    if (!fp16 && req->k % 2 == 0 && req->n % 2 == 0 && req->n > ALIGN2_WIDE_MIN_N)
+        cap = ALIGN2_WIDE_CAP_BF16;
     if (req->k >= ALIGN1_WAVE_KERNEL_MIN_K)
         cap = fp16 ? ALIGN1_WAVE_CAP_FP16 : ALIGN1_WAVE_CAP_BF16;
     return whole_pieces_within(req->k, ALIGN1_PIECE, cap);

@@ -115,7 +115,8 @@ START_TEST(unaligned_fill_one_wave)
 END_TEST
 
 /* fp16 of even K and n off 16 bytes runs the align2 kernels at the
- * least-time split, not pieces of 8; bf16 and odd K keep the pieces. The
+ * least-time split, not pieces of 8; bf16 and odd K keep the pieces (bf16
+ * past 16 columns under a lower cap). The
  * H100's probe (fit data): the six fp16 rows at K = 2500, which cuBLAS ran
  * 16 ways, 16 ways and within 10%. */
 START_TEST(fp16_align2_least_time)
@@ -130,6 +131,16 @@ START_TEST(fp16_align2_least_time)
     ck_assert_int_gt(simt_gemm_align1_split(&g, &odd_k), 16);
     ck_assert_int_gt(simt_gemm_align1_split(&g, &odd_n), 16);
     ck_assert_int_gt(simt_gemm_align1_split(&g, &bf16), 16);
+    /* bf16 of even K and n past 16 columns: at most 160 ways (pieces of 16
+     * at K = 1306 and 2500, as cuBLAS ran); two columns keep pieces of 8 */
+    struct simt_gemm_request wide = request(6, 82, 1306, SIMT_DTYPE_BF16);
+    struct simt_gemm_request twenty = request(6, 20, 2500, SIMT_DTYPE_BF16);
+    struct simt_gemm_request two = request(6, 2, 2002, SIMT_DTYPE_BF16);
+    struct simt_gemm_request odd = request(6, 82, 1307, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &wide), 82);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &twenty), 157);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &two), 251);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &odd), 164);
 
     gemm_db_load();
     const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
