@@ -272,8 +272,8 @@ START_TEST(fp64_few_columns_probe)
     }
     ck_assert_uint_eq(rows, 18);
     ck_assert_msg(fabs(sum / (double)rows) <= 0.10, "mean %+.1f%%", 100.0 * sum / (double)rows);
-    struct simt_gemm_request square = {4095, 4095, 4095, 1, SIMT_DTYPE_FP64, SIMT_POLICY_PREFER_MEASURED,
-                                       SIMT_GEMM_LAUNCH_SINGLE, 0};
+    struct simt_gemm_request square = {
+        4095, 4095, 4095, 1, SIMT_DTYPE_FP64, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE, 0};
     struct simt_gemm_result r;
     ck_assert_int_eq(simt_gemm_predict(h200, &square, &r, NULL), SIMT_OK);
     ck_assert_int_eq(gemm_says(&r, "two slots an 8-byte element"), 0);
