@@ -116,9 +116,8 @@ END_TEST
 
 /* fp16 of even K and n off 16 bytes runs the align2 kernels at the
  * least-time split, not pieces of 8; bf16 and odd K keep the pieces (bf16
- * past 16 columns under a lower cap). The
- * H100's probe (fit data): the six fp16 rows at K = 2500, which cuBLAS ran
- * 16 ways, 16 ways and within 10%. */
+ * past 16 columns under a lower cap). The H100's probe (fit data): the six
+ * fp16 rows at K = 2500, which cuBLAS ran 16 ways, 16 ways and within 10%. */
 START_TEST(fp16_align2_least_time)
 {
     struct simt_gpu_spec g;
