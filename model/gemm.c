@@ -454,7 +454,7 @@ static void use_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm
             simt_gemm_shortk_reduce_kernel(gpu, req, alignment_ok); /* gemm_shortk.c */
     }
     if (!alignment_ok && (req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16))
-        simt_gemm_fallback16_tiles(&s->path.tiles, &s->path.tile_count); /* gemm_family.c */
+        simt_gemm_fallback16_tiles(gpu, &s->ctx, &s->path.tiles, &s->path.tile_count); /* gemm_family.c */
     simt_gemm_bf16_align1_setup(gpu, req, s->in_flight_latency_s, &s->ctx, rate, &s->path.tiles,
                                 &s->path.tile_count);      /* gemm_align1.c */
     s->ctx.fixed_split = simt_gemm_align1_split(gpu, req); /* tiny 16-bit outputs (gemm_splitk.c) */

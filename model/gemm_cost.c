@@ -87,6 +87,9 @@ void simt_gemm_finish(const struct shape_context *ctx, double busy, double full_
      * (gemm_shortk.c); their work is summed as over the waves */
     if (!in_rounds)
         (void)simt_gemm_shortk_fills(ctx, c, &full_waves);
+    /* fp16 and bf16 off 16 bytes: the small tiles' blocks share an SM, one
+     * fill a round of them (gemm_family.c) */
+    simt_gemm_fallback16_fills(ctx, c, &full_waves);
     c->overhead_s = ctx->launch_s + ctx->floor_s + full_waves * ctx->fill_s;
     if (ctx->epilogue_after_mainloop) {
         /* the waves' blocks run in step: their operands stream in under

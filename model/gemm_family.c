@@ -4,10 +4,12 @@
  * tiles of that family. A kernel name's tile is cuBLAS's M x N, and cuBLAS
  * sees torch's row-major product with the operands swapped (its M is our
  * n, its N our m): the tiles below are written in our m x n. Pure. */
+#include <math.h>
 #include <stddef.h>
 
 #include "gemm.h"
 #include "gemm_internal.h"
+#include "occupancy.h"
 
 /* FP64 tensor cores run the warp-level DMMA (mma.sync) kernels, never
  * wgmma (gemm.c, setup_rate): cuBLAS 13.1 on an H200 runs
@@ -264,10 +266,54 @@ static const struct tile_shape fallback16_tiles[] = {
     {256, 128, 0}, {128, 256, 0}, {128, 128, 0}, {64, 256, 0}, {64, 128, 0}, {64, 64, 0}, {32, 32, 0},
 };
 
-void simt_gemm_fallback16_tiles(const struct tile_shape **tiles, size_t *count)
+void simt_gemm_fallback16_tiles(const struct simt_gpu_spec *gpu, struct shape_context *ctx,
+                                const struct tile_shape **tiles, size_t *count)
 {
+    ctx->fallback16_gpu = gpu;
     *tiles = fallback16_tiles;
     *count = sizeof fallback16_tiles / sizeof fallback16_tiles[0];
+}
+
+/* Their small tiles run kernels of 128 threads whose blocks share an SM
+ * (their resources as torch.profiler read them on an H100 SXM, tests/gpu/
+ * results/h100/gemm_probe_windows2.json, fit data): cutlass_75 s1688gemm
+ * 64x64 align1, 96 registers and 16 KiB of shared memory; cutlass_80 wmma
+ * 32x32 (64x1 and 32x1), 46 to 128 registers and 5 to 9.5 KiB, taken at
+ * the most. Those blocks overlap their first loads and last stores: fp16
+ * 4000 to 16000 rows by 2 to 6 columns at K 20 to 44 ran 125 blocks of
+ * wmma 32x32 in 2.2 to 2.4 us a kernel and 407 to 500 (four an SM) in 3.0
+ * to 3.8, where a wave each costs about 0.7 us more; s1688 64x64 at K =
+ * 31, 128 to 512 blocks, 3.1 to 5.1 us, 0.6 to 0.7 us a further block an
+ * SM with its loads. So a round of the blocks the SM holds (the occupancy
+ * rules) pays one fill, not a wave each. Of that probe's 204 rows the
+ * change moves, 167 go nearer (fp16 13000x3x28 +39% -> +17%), 37 further,
+ * bf16's tall rows most (13000 and 16000 x 2 to 6 at K 20 to 36, -1..-10%
+ * -> -14..-22%: its wmma 32x32_128x2 kernel, 37 KiB, paid each further
+ * block about 0.7 us); of 51 other fit rows of both cards, 40 nearer. */
+static const struct fallback16_kernel {
+    int m, n, threads, registers, shared_bytes;
+} fallback16_kernels[] = {{64, 64, 128, 96, 16384}, {32, 32, 128, 128, 9728}};
+
+void simt_gemm_fallback16_fills(const struct shape_context *ctx, const struct candidate *c, double *fills)
+{
+    if (ctx->fallback16_gpu == NULL || c->tile == NULL || c->gemv || c->small_n || c->stream_k ||
+        *fills <= 1.0)
+        return;
+    for (size_t i = 0; i < sizeof fallback16_kernels / sizeof fallback16_kernels[0]; i++) {
+        const struct fallback16_kernel *k = &fallback16_kernels[i];
+        if (c->tile->m != k->m || c->tile->n != k->n)
+            continue;
+        struct simt_occupancy_request req;
+        simt_occupancy_request_init(&req);
+        req.block_size = k->threads;
+        req.registers_per_thread = k->registers;
+        req.dynamic_shared_bytes = k->shared_bytes;
+        struct simt_occupancy_result occ;
+        if (simt_occupancy_compute(ctx->fallback16_gpu, &req, &occ, NULL) == SIMT_OK &&
+            occ.active_blocks_per_sm > 1)
+            *fills = ceil(*fills / (double)occ.active_blocks_per_sm);
+        return;
+    }
 }
 
 /* The mma.sync kernels cuBLAS runs for int8 on Hopper (torch._int_mm), by

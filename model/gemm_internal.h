@@ -125,6 +125,10 @@ struct shape_context {
      * whose occupancy says how many of their blocks share an SM (NULL:
      * elsewhere) */
     const struct simt_gpu_spec *shortk_gpu;
+    /* fp16 and bf16 off 16 bytes (gemm_family.c): the GPU whose occupancy
+     * says how many blocks of the fallback kernels' small tiles share an SM
+     * (NULL: elsewhere) */
+    const struct simt_gpu_spec *fallback16_gpu;
     /* Hopper's 16-bit asynchronous-MMA kernels: an SM's bytes of C a second
      * staged out of the accumulators after each tile's math, before the next
      * tile's (0: none; gemm_cost.c) */
@@ -211,8 +215,14 @@ int simt_gemm_int8_runs_tile_on(const struct simt_gemm_request *req, const struc
 int simt_gemm_tf32_mma_sync(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 /* Their tiles: *tiles and *count set to a static list. */
 void simt_gemm_tf32_mma_sync_tiles(const struct tile_shape **tiles, size_t *count);
-/* the tiles of cuBLAS's fallback kernels for unaligned fp16 and bf16 (gemm_family.c) */
-void simt_gemm_fallback16_tiles(const struct tile_shape **tiles, size_t *count);
+/* the tiles of cuBLAS's fallback kernels for unaligned fp16 and bf16
+ * (gemm_family.c); sets ctx->fallback16_gpu to gpu */
+void simt_gemm_fallback16_tiles(const struct simt_gpu_spec *gpu, struct shape_context *ctx,
+                                const struct tile_shape **tiles, size_t *count);
+/* Their small tiles' blocks share an SM: *fills (the waves of one block an
+ * SM whose first loads and last stores are exposed) set to the rounds of
+ * the blocks an SM holds at once, where c's tile is one of them. */
+void simt_gemm_fallback16_fills(const struct shape_context *ctx, const struct candidate *c, double *fills);
 /* 1 when those kernels run with cuBLAS's split-K reduction kernel behind
  * them whatever the split (outputs of a few tiles). */
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);

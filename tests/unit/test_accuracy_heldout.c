@@ -202,8 +202,12 @@ static const double confirm_ceiling[HALF_COUNT][2] = {
      * any side (gemm_k1.c): 5.7% / 37.5% (tf32 32x1216x16 -31% -> +6%,
      * 288x176x48 -31% -> +4%, fp64 101x2x1 +32% -> -4%); after fp8's
      * data-parallel schedule for few tiles (gemm_stream.c, from the same
-     * H100 probe): 5.5% / 37.5% (fp8 368x384x16320 -36% -> +9%) */
-    [HALF_CONFIRM4] = {0.06, 0.40},
+     * H100 probe): 5.5% / 37.5% (fp8 368x384x16320 -36% -> +9%); after
+     * the H100's probe windows2 (fit data around its worst classes): the
+     * 16-bit fallback kernels' small tiles sharing an SM, one fill a round
+     * (gemm_family.c): 5.4% / 29.8% (bf16_random_383x5712x31, +37% ->
+     * +30%; fp16 13327x3x28 +31% -> +10%) */
+    [HALF_CONFIRM4] = {0.06, 0.30},
     /* a GEMM set drawn with seed 2030 and measured on an H100 SXM
      * (tests/gpu/results/h100/confirm/gemm5.json: the session of 2026-12-07
      * asked for an H200 and got an H100), first compared with the h100-sxm

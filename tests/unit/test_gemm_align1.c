@@ -97,9 +97,10 @@ START_TEST(setup_drops_the_wmma_tile)
     gemm_round_gpu(&g, 9);
     const struct tile_shape *tiles;
     size_t count, all;
-    simt_gemm_fallback16_tiles(&tiles, &all);
     struct shape_context ctx;
     memset(&ctx, 0, sizeof ctx);
+    simt_gemm_fallback16_tiles(&g, &ctx, &tiles, &all);
+    ck_assert_ptr_eq(ctx.fallback16_gpu, &g);
     struct kernel_rate rate;
     memset(&rate, 0, sizeof rate);
     struct simt_gemm_request req = request(17, 85, 101, SIMT_DTYPE_BF16);
@@ -270,6 +271,66 @@ START_TEST(h200_single_calls_near_the_probe)
 }
 END_TEST
 
+/* The fallback kernels' small tiles share an SM, one fill a round
+ * (gemm_family.c): on an H100 SXM's probe (fit data,
+ * gemm_probe_windows2.json) fp16 of 4000 to 16000 rows by 2 to 6 columns
+ * at K 20 to 44, which cuBLAS ran as wmma 32x32 blocks four an SM, each
+ * within 25% and their mean within 15% (a wave's fill each put them +27%
+ * on the average, up to +44%); by hand, 64x64 tiles hold five blocks an
+ * SM on Hopper (96 registers of 128 threads), so 12 waves pay 3 fills,
+ * and a large tile keeps its waves. */
+START_TEST(small_tiles_share_a_fill)
+{
+    gemm_db_load();
+    const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
+    struct shape_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    const struct tile_shape *tiles;
+    size_t count;
+    simt_gemm_fallback16_tiles(h100, &ctx, &tiles, &count);
+    static const struct tile_shape t64 = {64, 64, 0}, t128 = {128, 128, 0};
+    struct candidate c;
+    memset(&c, 0, sizeof c);
+    c.tile = &t64;
+    double fills = 12.0;
+    simt_gemm_fallback16_fills(&ctx, &c, &fills);
+    ck_assert_double_eq_tol(fills, 3.0, 1e-12);
+    c.tile = &t128;
+    fills = 12.0;
+    simt_gemm_fallback16_fills(&ctx, &c, &fills);
+    ck_assert_double_eq_tol(fills, 12.0, 1e-12);
+    ctx.fallback16_gpu = NULL; /* aligned: not these kernels */
+    c.tile = &t64;
+    simt_gemm_fallback16_fills(&ctx, &c, &fills);
+    ck_assert_double_eq_tol(fills, 12.0, 1e-12);
+
+    json_t *doc = gemm_probe_load(SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows2.json");
+    double sum = 0.0;
+    size_t rows = 0, i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        const char *dtype = json_string_value(json_object_get(run, "dtype"));
+        const char *group = json_string_value(json_object_get(run, "shape_class"));
+        if (dtype == NULL || group == NULL || strcmp(dtype, "fp16") != 0 ||
+            strcmp(group, "probe_windows2_tallfew") != 0)
+            continue;
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_FP16);
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
+        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        ck_assert_msg(fabs(e) <= 0.25, "fp16 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
+                      (long long)req.k, 100.0 * e);
+        sum += e;
+        rows++;
+    }
+    ck_assert_uint_eq(rows, 64);
+    ck_assert_msg(fabs(sum / (double)rows) <= 0.15, "mean %+.1f%%", 100.0 * sum / (double)rows);
+    json_decref(doc);
+    gemm_db_unload();
+}
+END_TEST
+
 static Suite *gemm_align1_suite(void)
 {
     Suite *s = suite_create("gemm_align1");
@@ -277,6 +338,7 @@ static Suite *gemm_align1_suite(void)
     tcase_add_test(tc, applies_to_bf16_align1_only);
     tcase_add_test(tc, split_form_boundaries);
     tcase_add_test(tc, setup_drops_the_wmma_tile);
+    tcase_add_test(tc, small_tiles_share_a_fill);
     tcase_add_test(tc, split_form_pieces_past_16_ways);
     tcase_add_test(tc, stage_latency_by_hand);
     tcase_add_test(tc, bf16_pays_the_reduction_fp16_does_not);
