@@ -152,9 +152,8 @@ static double tile_rate(const struct kernel_rate *rate, const struct tile_shape 
     return sm_rate;
 }
 
-/* Data-parallel: one block per output tile (per K split), dealt to the SMs
- * in waves; each wave takes as long as its slower side, math or the L2 feed
- * shared by the wave's blocks. */
+/* Data-parallel: one block per output tile (per K split), dealt to the SMs in waves; each wave
+ * takes as long as its slower side, math or the L2 feed shared by the wave's blocks. */
 static void evaluate(const struct shape_context *ctx, const struct kernel_rate *rate,
                      const struct tile_shape *tile, int tile_k, int split, struct candidate *c)
 {
@@ -725,6 +724,7 @@ static void assume_kernel(const struct simt_gpu_spec *gpu, const struct simt_gem
             best->split);
     else if (simt_gemm_small_n_line(best, line, sizeof line) ||
              simt_gemm_fp64u_line(best, line, sizeof line) ||
+             simt_gemm_walk16_line(best, line, sizeof line) ||
              simt_gemm_column_split_line(best, line, sizeof line) ||
              simt_gemm_gemv_line(req, best, s->fma_path.peak_flops_per_s, line, sizeof line) ||
              simt_gemm_fma_narrow_line(req, best, line, sizeof line))
@@ -981,8 +981,8 @@ int simt_gemm_predict(const struct simt_gpu_spec *gpu, const struct simt_gemm_re
     try_small_n(gpu, req, figures, &s, &best);
     simt_gemm_fma_narrow_apply(gpu, req, s.rate.sm_flops_per_s, &best); /* fp32 tall narrow (gemm_narrow.c) */
     simt_gemm_column_split_apply(gpu, req, &s.ctx, s.clock, &best);     /* fp32 few columns (gemm_shortk.c) */
-    simt_gemm_fp64u_apply(gpu, req, &s.ctx, s.rate.sm_flops_per_s, s.clock,
-                          &best);                        /* fp64 odd n or K (gemm_fp64u.c) */
+    simt_gemm_fp64u_apply(gpu, req, &s.ctx, s.rate.sm_flops_per_s, s.clock, &best); /* gemm_fp64u.c */
+    simt_gemm_walk16_apply(gpu, req, &s.ctx, &best);     /* bf16, few rows off 16 bytes (gemm_walk16.c) */
     simt_gemm_k1_try(gpu, req, &s.ctx, &best);           /* fp64, K = 1: an outer product (gemm_k1.c) */
     if (best.reduce_s > 0.0 && s.ctx.l2_latency_s > 0.0) /* in-kernel or gemm_reduce.c's kernel */
         s.used |= SIMT_FIG_BIT(SIMT_FIG_L2_LATENCY);

@@ -168,6 +168,7 @@ struct candidate {
     int small_n;      /* cuBLAS's streaming kernels of few rows (fp32, gemm_small_n.c): SIMT_GEMM_STREAM_* */
     int narrow;       /* FP32 tall narrow outputs priced by the outputs resident an SM (gemm_narrow.c) */
     int fp64u;        /* FP64 of odd n or K at short K (gemm_fp64u.c): 0, or which kernel + 1 */
+    int walk16;       /* bf16 of 2 to 4 rows off 16 bytes, one block walking K (gemm_walk16.c) */
     int column_split; /* FP32 of a few columns, CUTLASS's split SIMT kernel (gemm_shortk.c) */
     int stream_k;
     int64_t tiles;
@@ -223,6 +224,13 @@ void simt_gemm_fallback16_tiles(const struct simt_gpu_spec *gpu, struct shape_co
  * SM whose first loads and last stores are exposed) set to the rounds of
  * the blocks an SM holds at once, where c's tile is one of them. */
 void simt_gemm_fallback16_fills(const struct shape_context *ctx, const struct candidate *c, double *fills);
+/* bf16 of 2 to 4 rows off 16 bytes on Hopper (gemm_walk16.c): 1 where
+ * cuBLAS runs one block walking K; then c priced as that block, and its
+ * kernel line (1 and buf written where c is it, else 0). */
+int simt_gemm_walk16_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+void simt_gemm_walk16_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                            const struct shape_context *ctx, struct candidate *c);
+int simt_gemm_walk16_line(const struct candidate *c, char *buf, size_t size);
 /* 1 when those kernels run with cuBLAS's split-K reduction kernel behind
  * them whatever the split (outputs of a few tiles). */
 int simt_gemm_tf32_reduce_kernel(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);

@@ -331,6 +331,68 @@ START_TEST(small_tiles_share_a_fill)
 }
 END_TEST
 
+/* bf16 of 2 to 4 rows off 16 bytes (n and K even): one block walks K
+ * (gemm_walk16.c). Where it runs, by hand; then the 42 rows of the H100's
+ * probes that ran that one block (fit data), each within 25% and most
+ * within 11% (the split the model priced before put them -26..-82%). */
+START_TEST(walk16_one_block)
+{
+    gemm_db_load();
+    const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
+    const struct simt_gpu_spec *h200 = gemm_db_spec("h200-sxm");
+    const struct simt_gpu_spec *a100 = gemm_db_spec("a100-sxm4-80gb");
+    ck_assert(
+        simt_gemm_walk16_runs(h100, &(struct simt_gemm_request){3, 2, 1000, 1, SIMT_DTYPE_BF16, 0, 0, 0}));
+    ck_assert(
+        simt_gemm_walk16_runs(h200, &(struct simt_gemm_request){2, 24, 500, 1, SIMT_DTYPE_BF16, 0, 0, 0}));
+    ck_assert(
+        !simt_gemm_walk16_runs(a100, &(struct simt_gemm_request){3, 2, 1000, 1, SIMT_DTYPE_BF16, 0, 0, 0}));
+    ck_assert(
+        !simt_gemm_walk16_runs(h100, &(struct simt_gemm_request){6, 2, 1000, 1, SIMT_DTYPE_BF16, 0, 0, 0}));
+    ck_assert(
+        !simt_gemm_walk16_runs(h100, &(struct simt_gemm_request){3, 2, 1000, 1, SIMT_DTYPE_FP16, 0, 0, 0}));
+    ck_assert(
+        !simt_gemm_walk16_runs(h100, &(struct simt_gemm_request){3, 8, 1000, 1, SIMT_DTYPE_BF16, 0, 0, 0}));
+    ck_assert(
+        !simt_gemm_walk16_runs(h100, &(struct simt_gemm_request){3, 3, 1000, 1, SIMT_DTYPE_BF16, 0, 0, 0}));
+    ck_assert(
+        !simt_gemm_walk16_runs(h100, &(struct simt_gemm_request){3, 2, 1001, 1, SIMT_DTYPE_BF16, 0, 0, 0}));
+    ck_assert(
+        !simt_gemm_walk16_runs(h100, &(struct simt_gemm_request){3, 2, 4000, 1, SIMT_DTYPE_BF16, 0, 0, 0}));
+
+    static const char *const files[] = {SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows2.json",
+                                        SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_classes_h100t.json"};
+    size_t rows = 0, near = 0;
+    for (size_t f = 0; f < 2; f++) {
+        json_t *doc = gemm_probe_load(files[f]);
+        size_t i;
+        json_t *run;
+        json_array_foreach(json_object_get(doc, "runs"), i, run)
+        {
+            const char *dtype = json_string_value(json_object_get(run, "dtype"));
+            struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_BF16);
+            if (dtype == NULL || strcmp(dtype, "bf16") != 0 || !simt_gemm_walk16_runs(h100, &req))
+                continue;
+            json_t *first = json_array_get(json_object_get(run, "kernels"), 0);
+            ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(first, "grid"), 2)), 1);
+            struct simt_gemm_result r;
+            ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
+            double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+            ck_assert_msg(fabs(e) <= 0.25, "bf16 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
+                          (long long)req.k, 100.0 * e);
+            ck_assert_int_eq(r.split_k, 1);
+            ck_assert_int_eq(gemm_says(&r, "walks K alone"), 1);
+            near += fabs(e) <= 0.11;
+            rows++;
+        }
+        json_decref(doc);
+    }
+    ck_assert_uint_eq(rows, 42);
+    ck_assert_uint_ge(near, 36);
+    gemm_db_unload();
+}
+END_TEST
+
 static Suite *gemm_align1_suite(void)
 {
     Suite *s = suite_create("gemm_align1");
@@ -339,6 +401,7 @@ static Suite *gemm_align1_suite(void)
     tcase_add_test(tc, split_form_boundaries);
     tcase_add_test(tc, setup_drops_the_wmma_tile);
     tcase_add_test(tc, small_tiles_share_a_fill);
+    tcase_add_test(tc, walk16_one_block);
     tcase_add_test(tc, split_form_pieces_past_16_ways);
     tcase_add_test(tc, stage_latency_by_hand);
     tcase_add_test(tc, bf16_pays_the_reduction_fp16_does_not);
