@@ -14,9 +14,9 @@
  * for its loads: 1.39 DRAM latencies a stage cold (0.48 us on the H100,
  * whose latency figure is 0.344 us), fitted by least squares over those 42
  * rows after the launch and the kernel floor; they go from -26..-82% (the
- * split the model priced, which cuBLAS does not run here) to within 11%
- * but gemmSN's 4 x 2 rows (+16% to +23%: its walk runs 1.1 latencies a
- * stage, 4 x 4's 1.5; one figure taken for both). Not 6
+ * split the model priced, which cuBLAS does not run here) to a median of
+ * 3.3%, 37 within 11%, the worst gemmSN's 4 x 2 rows (+16% to +24%: its
+ * walk runs 1.1 latencies a stage, 4 x 4's 1.5; one figure for both). Not 6
  * or more rows (split K in pieces of 8 with the reduction kernel: gemm.c,
  * gemm_splitk.c), not fp16 (split, its wmma kernels and the reduction),
  * not odd n or K (the s1688 align1 kernels, split: gemm_align1.c), not
