@@ -144,10 +144,12 @@ def kernels_of(fn):
     return out
 
 
-def main(cases, default_out, shapes, budget_s=150.0, seed=1234, extra_meta=None):
+def main(cases, default_out, shapes, budget_s=150.0, seed=1234, extra_meta=None, split="fit"):
     """--list prints the cases; else times each (cold, 7 repeats) with its
     kernels and writes {"gpu", "meta", "runs", "skipped"} to --out. shapes
-    says in the method which shapes these are and which script ran."""
+    says in the method which shapes these are and which script ran; split
+    names the rows' half ("fit", or "check" for a set that judges rules
+    committed before it ran and is never fitted)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=default_out)
     ap.add_argument("--list", action="store_true", help="print the shapes and exit (no GPU)")
@@ -187,7 +189,7 @@ def main(cases, default_out, shapes, budget_s=150.0, seed=1234, extra_meta=None)
         med = statistics.median(t)
         runs.append({"name": name, "m": m, "n": n, "k": k, "dtype": dt, "batch": 1, "measured_s": med,
                      "tflops": 2.0 * m * n * k / med / 1e12, "min_s": min(t), "max_s": max(t), "repeats": 7,
-                     "timing": "cold", "shape_class": cls, "split": "fit", "kernels": kernels_of(fn)})
+                     "timing": "cold", "shape_class": cls, "split": split, "kernels": kernels_of(fn)})
         del fn, keep
         print("%4d/%d %-40s %10.2f us  (%.0f s)" % (i, len(cases), name, med * 1e6, time.time() - t_start),
               flush=True)
@@ -201,7 +203,10 @@ def main(cases, default_out, shapes, budget_s=150.0, seed=1234, extra_meta=None)
                    "call; 2 untimed, 7 timed, measured_s the median (tests/gpu/torch_cold.py); then "
                    "torch.profiler over three back-to-back calls for the kernels (name, grid, block, "
                    "registers, shared memory, blocks per SM, mean duration; tests/gpu/gemm_probe.py). "
-                   "Shapes: %s; no held-out shape; fit data." % (torch.__version__, sleep_cycles, shapes)),
+                   "Shapes: %s; no held-out shape; %s." % (torch.__version__, sleep_cycles, shapes,
+                                                            "fit data" if split == "fit" else
+                                                            "a check of rules committed before it ran, "
+                                                            "never fitted")),
     })
     meta.update(extra_meta or {})
     with open(args.out, "w") as f:
