@@ -139,7 +139,12 @@ class Daemon:
 
     # ---- HTTP ----
 
-    def connection(self, timeout=10):
+    def connection(self, timeout=None):
+        # under SIMTD_WRAPPER (valgrind: simtd 20-50x slower) the costliest
+        # request allowed (a 4-GPU compare of sweeps) can pass 10 s on a
+        # loaded 2-core machine: wait longer there, not in the plain stage
+        if timeout is None:
+            timeout = 60 if WRAPPER else 10
         return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
 
     def request(self, method, path, body=None, headers=None, conn=None):
