@@ -9,7 +9,6 @@
 
 #include "gemm.h"
 #include "gemm_internal.h"
-#include "occupancy.h"
 
 /* FP64 tensor cores run the warp-level DMMA (mma.sync) kernels, never
  * wgmma (gemm.c, setup_rate): cuBLAS 13.1 on an H200 runs
@@ -303,15 +302,9 @@ void simt_gemm_fallback16_fills(const struct shape_context *ctx, const struct ca
         const struct fallback16_kernel *k = &fallback16_kernels[i];
         if (c->tile->m != k->m || c->tile->n != k->n)
             continue;
-        struct simt_occupancy_request req;
-        simt_occupancy_request_init(&req);
-        req.block_size = k->threads;
-        req.registers_per_thread = k->registers;
-        req.dynamic_shared_bytes = k->shared_bytes;
-        struct simt_occupancy_result occ;
-        if (simt_occupancy_compute(ctx->fallback16_gpu, &req, &occ, NULL) == SIMT_OK &&
-            occ.active_blocks_per_sm > 1)
-            *fills = ceil(*fills / (double)occ.active_blocks_per_sm);
+        int resident =
+            simt_gemm_blocks_resident(ctx->fallback16_gpu, k->threads, k->registers, k->shared_bytes);
+        *fills = ceil(*fills / (double)resident);
         return;
     }
 }

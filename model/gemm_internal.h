@@ -421,6 +421,11 @@ void simt_gemm_shortk_setup(const struct simt_gpu_spec *gpu, const struct simt_g
  * memory (1 when gpu is NULL, the tile is not of the list or has no
  * resources given, or nothing fits). */
 int simt_gemm_shortk_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile);
+/* Blocks of a kernel of threads, registers a thread and shared_bytes an SM
+ * of gpu holds at once, by the occupancy rules (1 where none fits or the
+ * rules refuse). */
+int simt_gemm_blocks_resident(const struct simt_gpu_spec *gpu, int threads, int registers,
+                              int64_t shared_bytes);
 /* One block's time in the load/store path on a tile of that list: the
  * operands of the K that exists (in one stage; past it, the stages' whole
  * depth) and C's elements (the larger in one stage, their sum past it) at

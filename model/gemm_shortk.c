@@ -173,20 +173,27 @@ void simt_gemm_shortk_setup(const struct simt_gpu_spec *gpu, const struct simt_g
     *count = SHORTK_KERNEL_COUNT;
 }
 
+int simt_gemm_blocks_resident(const struct simt_gpu_spec *gpu, int threads, int registers,
+                              int64_t shared_bytes)
+{
+    struct simt_occupancy_request req;
+    simt_occupancy_request_init(&req);
+    req.block_size = threads;
+    req.registers_per_thread = registers;
+    req.dynamic_shared_bytes = shared_bytes;
+    struct simt_occupancy_result occ;
+    if (simt_occupancy_compute(gpu, &req, &occ, NULL) != SIMT_OK || occ.active_blocks_per_sm < 1)
+        return 1;
+    return occ.active_blocks_per_sm;
+}
+
 int simt_gemm_shortk_resident(const struct simt_gpu_spec *gpu, const struct tile_shape *tile)
 {
     const struct shortk_kernel *kernel = kernel_of(tile);
     if (gpu == NULL || kernel == NULL || kernel->block_threads == 0)
         return 1;
-    struct simt_occupancy_request req;
-    simt_occupancy_request_init(&req);
-    req.block_size = kernel->block_threads;
-    req.registers_per_thread = kernel->registers_per_thread;
-    req.dynamic_shared_bytes = kernel->shared_bytes;
-    struct simt_occupancy_result occ;
-    if (simt_occupancy_compute(gpu, &req, &occ, NULL) != SIMT_OK || occ.active_blocks_per_sm < 1)
-        return 1;
-    return occ.active_blocks_per_sm;
+    return simt_gemm_blocks_resident(gpu, kernel->block_threads, kernel->registers_per_thread,
+                                     kernel->shared_bytes);
 }
 
 double simt_gemm_shortk_slot_time(const struct shape_context *ctx, const struct kernel_rate *rate,
