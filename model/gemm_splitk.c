@@ -146,6 +146,13 @@ int simt_gemm_fill_split(const struct shape_context *ctx, const struct kernel_ra
  * to +1%. Two columns kept pieces of 8 to 313 ways (6x2x2500, H100). */
 #define ALIGN2_WIDE_MIN_N 16
 #define ALIGN2_WIDE_CAP_BF16 160
+/* fp16 past 16 columns runs cutlass_75 wmma f16 32x32_128x1 (the 16x16
+ * kernel up to 16): an H100 SXM split 2 to 6 rows by 24 at K = 2001 251
+ * ways and at 2999 188 (pieces of 16, where 8 give 375: +49% to +63%),
+ * gemm_probe_windows2.json; an H200 12x20x2001 251, gemm_probe_tiny.json;
+ * fit data both: a cap of 251 to 374, taken at bf16's 256 (ESTIMATE
+ * within that range). */
+#define ALIGN1_CAP_FP16_WIDE 256
 
 /* K in pieces of a multiple of unit, the fewest whole pieces within cap
  * (the smallest such piece: K / piece <= cap, that is piece > K / (cap +
@@ -224,6 +231,8 @@ int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_ge
     int64_t cap = fp16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
     if (!fp16 && req->k % 2 == 0 && req->n % 2 == 0 && req->n > ALIGN2_WIDE_MIN_N)
         cap = ALIGN2_WIDE_CAP_BF16;
+    if (fp16 && req->n > ALIGN2_WIDE_MIN_N) /* its wmma 32x32 kernel, not the 16x16 */
+        cap = ALIGN1_CAP_FP16_WIDE;
     if (req->k >= ALIGN1_WAVE_KERNEL_MIN_K)
         cap = fp16 ? ALIGN1_WAVE_CAP_FP16 : ALIGN1_WAVE_CAP_BF16;
     return whole_pieces_within(req->k, ALIGN1_PIECE, cap);

@@ -140,6 +140,13 @@ START_TEST(fp16_align2_least_time)
     ck_assert_int_eq(simt_gemm_align1_split(&g, &twenty), 157);
     ck_assert_int_eq(simt_gemm_align1_split(&g, &two), 251);
     ck_assert_int_eq(simt_gemm_align1_split(&g, &odd), 164);
+    /* fp16 at odd K: 16 columns its 16x16 kernel's pieces of 8 (cap 384),
+     * 24 its 32x32 kernel's pieces of 16 at K = 2999 (cap 256), as cuBLAS
+     * ran on the H100 (375 and 188 ways) */
+    struct simt_gemm_request narrow16 = request(3, 16, 2999, SIMT_DTYPE_FP16);
+    struct simt_gemm_request wide16 = request(3, 24, 2999, SIMT_DTYPE_FP16);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &narrow16), 375);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &wide16), 188);
 
     gemm_db_load();
     const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
