@@ -39,6 +39,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gemm.h"
 #include "gemm_internal.h"
@@ -88,6 +89,7 @@ static const struct fp64u_kernel fp64u_kernels[] = {
 #define FP64U_WALK 3 /* candidate.fp64u of the small products' walk */
 #define FP64U_WALK_SPLIT 4
 #define FP64U_SHORT_ODD 5
+#define FP64U_TALL_TINY_K 6
 
 /* n and K whole 16-byte multiples (gemm.c's alignment_ok) */
 static int rows_aligned(const struct simt_gemm_request *req)
@@ -213,6 +215,56 @@ static void short_odd_k_floor(const struct simt_gpu_spec *gpu, const struct simt
     c->fp64u = FP64U_SHORT_ODD;
 }
 
+/* FP64 of few columns against many rows at K of 2 to 4, n or K odd: once
+ * the output has more than 2.5 SMs' worth of 32x32 tiles, cuBLAS runs
+ * sm90_xmma_gemm_f64f64 64x128x32 aligna8 (256 threads, 254 registers,
+ * 144 KiB: one block an SM), whose blocks go through their whole tile,
+ * padded columns too, one round of the SMs after another. Seen (fit data):
+ * an H100 SXM (gemm_probe_windows2.json group fp64tallk2, and gemm_probe_
+ * classes_h100t.json) at 12000, 14000 and 16000 rows by 2 to 5 columns,
+ * 188 to 250 blocks, 8.2 to 8.4 us a kernel, where 10000 rows and fewer
+ * (313 blocks of 32x32 or fewer) ran the 32x32 kernel; an H200 at 16384 x
+ * 14 x 3 (gemm_probe_classes.json). Priced as rounds x the tile's 8192
+ * elements at 1.31 an SM's clock, after the launch and the kernel floor:
+ * fitted by least squares over those 21 rows, median 0.9%, worst 2.5%
+ * (the tile kernels' price had them -39% to -43%). Not wider outputs
+ * (16384 x 146 and x 1000 ran d884, 4096 x 146 and x 1000 this kernel: a
+ * line the rows do not draw), so n of 16 or fewer. */
+#define FP64_TALL_MIN_K 2
+#define FP64_TALL_MAX_K 4
+#define FP64_TALL_MAX_N 16
+#define FP64_TALL_MIN_SMALL_TILES_PER_SM 2.5
+#define FP64_TALL_TILE_M 64
+#define FP64_TALL_TILE_N 128
+#define FP64_TALL_ELEMENTS_PER_CLOCK 1.31
+
+static const struct tile_shape tall_tile = {FP64_TALL_TILE_M, FP64_TALL_TILE_N, 3};
+
+static void tall_tiny_k(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
+                        const struct shape_context *ctx, double clock_hz, struct candidate *c)
+{
+    if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major != 9 || req->dtype != SIMT_DTYPE_FP64 ||
+        req->sparse || rows_aligned(req) || req->k < FP64_TALL_MIN_K || req->k > FP64_TALL_MAX_K ||
+        req->n > FP64_TALL_MAX_N || !(clock_hz > 0.0))
+        return;
+    double small_tiles = ceil((double)req->m / 32.0) * ceil((double)req->n / 32.0) * (double)req->batch;
+    if (small_tiles <= FP64_TALL_MIN_SMALL_TILES_PER_SM * (double)ctx->sm_count)
+        return;
+    double blocks = ceil((double)req->m / FP64_TALL_TILE_M) * ceil((double)req->n / FP64_TALL_TILE_N) *
+                    (double)req->batch;
+    double rounds = ceil(blocks / (double)ctx->sm_count);
+    memset(c, 0, sizeof *c);
+    c->tile = &tall_tile;
+    c->tile_k = 32;
+    c->split = 1;
+    c->tiles = (int64_t)blocks;
+    c->waves = blocks / (double)ctx->sm_count;
+    c->compute_s = rounds * FP64_TALL_TILE_M * FP64_TALL_TILE_N / (FP64_TALL_ELEMENTS_PER_CLOCK * clock_hz);
+    c->overhead_s = ctx->launch_s + ctx->floor_s;
+    c->time_s = c->overhead_s + c->compute_s;
+    c->fp64u = FP64U_TALL_TINY_K;
+}
+
 void simt_gemm_fp64u_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
                            const struct shape_context *ctx, double sm_flops_per_s, double clock_hz,
                            struct candidate *c)
@@ -220,6 +272,7 @@ void simt_gemm_fp64u_apply(const struct simt_gpu_spec *gpu, const struct simt_ge
     if (ctx->sm_count < 1 || !(ctx->dram_latency_s > 0.0))
         return;
     short_odd_k_floor(gpu, req, ctx, clock_hz, c);
+    tall_tiny_k(gpu, req, ctx, clock_hz, c);
     if (simt_gemm_fp64_walk_runs(gpu, req)) {
         price_walk(ctx, req, c);
         return;
@@ -240,6 +293,14 @@ int simt_gemm_fp64u_line(const struct candidate *c, char *buf, size_t size)
             "kernel: cuBLAS's FP64 kernels at odd K of one 16-deep stage (aligna8, d884 align1; seen at K = "
             "3 on an H200) store C through the SM about an element a clock, every element of their 64x32 "
             "tiles: an SM's share at that rate binds (fitted on an H200)");
+        return 1;
+    }
+    if (c->fp64u == FP64U_TALL_TINY_K) {
+        snprintf(buf, size,
+                 "kernel: cuBLAS's sm90_xmma_gemm_f64f64 64x128x32 aligna8 for tall FP64 of few columns at K "
+                 "of 2 to 4, n or K odd (seen on an H100 SXM and an H200): one block an SM, each through its "
+                 "whole tile, padding too, %.2f elements a clock, round after round (fitted there)",
+                 FP64_TALL_ELEMENTS_PER_CLOCK);
         return 1;
     }
     if (c->fp64u == FP64U_WALK) {

@@ -137,6 +137,52 @@ START_TEST(h200_short_odd_k_stores)
 }
 END_TEST
 
+/* Tall FP64 of few columns at K of 2 to 4, n or K odd: the 64x128 kernel,
+ * one block an SM, rounds of its tile's elements (gemm_fp64u.c). The
+ * H100's probes (fit data): every such row of 12000 rows or more within
+ * 5% and said so; 10000 rows (313 tiles of 32x32, not over 2.5 SMs'
+ * worth) and aligned n and K not. */
+START_TEST(tall_tiny_k_rounds)
+{
+    gemm_db_load();
+    const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
+    static const char *const files[] = {SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows2.json",
+                                        SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_classes_h100t.json"};
+    size_t taken = 0, others = 0;
+    for (size_t f = 0; f < 2; f++) {
+        json_t *doc = gemm_probe_load(files[f]);
+        size_t i;
+        json_t *run;
+        json_array_foreach(json_object_get(doc, "runs"), i, run)
+        {
+            const char *dtype = json_string_value(json_object_get(run, "dtype"));
+            struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_FP64);
+            if (dtype == NULL || strcmp(dtype, "fp64") != 0 || req.k < 2 || req.k > 4 || req.n > 16 ||
+                req.m < 4000)
+                continue;
+            struct simt_gemm_result r;
+            ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
+            int said = gemm_says(&r, "64x128x32 aligna8");
+            int odd = req.n % 2 != 0 || req.k % 2 != 0;
+            if (!odd || req.m <= 10000) {
+                ck_assert_int_eq(said, 0);
+                others++;
+                continue;
+            }
+            ck_assert_int_eq(said, 1);
+            double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+            ck_assert_msg(fabs(e) <= 0.05, "fp64 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
+                          (long long)req.k, 100.0 * e);
+            taken++;
+        }
+        json_decref(doc);
+    }
+    ck_assert_uint_eq(taken, 20);
+    ck_assert_uint_gt(others, 20);
+    gemm_db_unload();
+}
+END_TEST
+
 static Suite *gemm_fp64u_suite(void)
 {
     Suite *s = suite_create("gemm_fp64u");
@@ -147,6 +193,7 @@ static Suite *gemm_fp64u_suite(void)
     tcase_add_test(tc, what_ifs_move_it);
     tcase_add_test(tc, h200_small_products_walk_k);
     tcase_add_test(tc, h200_short_odd_k_stores);
+    tcase_add_test(tc, tall_tiny_k_rounds);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -298,6 +298,7 @@ START_TEST(kernel_lines_whole)
         {317, 4, 7967, SIMT_DTYPE_BF16},   /* the 16-bit fallback kernels' alignment line */
         {4400, 3, 4400, SIMT_DTYPE_FP64},  /* fp64's few columns streamed */
         {3, 2, 3000, SIMT_DTYPE_BF16},     /* bf16's one block walking K */
+        {12805, 3, 2, SIMT_DTYPE_FP64},    /* fp64's tall 64x128 rounds */
     };
     for (size_t g = 0; g < 2; g++) {
         const struct simt_gpu_spec *gpu = gemm_db_spec(gpus[g]);
