@@ -65,6 +65,16 @@
 #define SPLIT_FORM_MAX_TILES 64
 #define SPLIT_FORM_ONE_STAGE_K 32
 #define SPLIT_FORM_DEEP_K 128
+/* and one column of tiles (n of 64 or less) at K of 36 or less: up to this
+ * many. An H100 SXM (gemm_probe_windows2.json group tallfew, fit data)
+ * ran the split form, 2 to 5 ways and the reduction kernel, for bf16 of
+ * 4000 to 16000 rows by 3 columns at K = 20 to 44: 63 to 250 tiles, all
+ * but 16000 x 3 x 44 (250 tiles, unsplit); the line is drawn at K = 36
+ * (the deepest 250 tiles ran it at) and 250 tiles (the most seen): those
+ * rows at K 20 to 36 from -26..-48% to -2..-27% */
+#define SPLIT_FORM_ONE_COLUMN_N 64
+#define SPLIT_FORM_COLUMN_MAX_K 36
+#define SPLIT_FORM_COLUMN_TILES 250
 /* their stages' K depth: 16384 bytes of shared memory for 64x64 (24576
  * for 128x64) is two stages of 64 + 64 (128 + 64) rows by 32 bf16 */
 #define STAGE_K 32
@@ -89,7 +99,9 @@ int simt_gemm_bf16_align1_split_form(const struct simt_gpu_spec *gpu, const stru
     if (req->k < SPLIT_FORM_MIN_K)
         return 0;
     int64_t tiles = (req->m + 63) / 64 * ((req->n + 63) / 64) * req->batch;
-    if (tiles <= SPLIT_FORM_FEW_TILES)
+    if (tiles <= SPLIT_FORM_FEW_TILES ||
+        (req->n <= SPLIT_FORM_ONE_COLUMN_N && req->k <= SPLIT_FORM_COLUMN_MAX_K &&
+         tiles <= SPLIT_FORM_COLUMN_TILES))
         return 1;
     return (req->k <= SPLIT_FORM_ONE_STAGE_K || req->k > SPLIT_FORM_DEEP_K) && tiles <= SPLIT_FORM_MAX_TILES;
 }

@@ -86,6 +86,12 @@ START_TEST(split_form_boundaries)
     ck_assert_int_eq(split_form(&g, 17, 85, 2), 1);
     /* not where the rule does not run */
     ck_assert_int_eq(split_form(&g, 16, 85, 8), 0);
+    /* one column of tiles (n <= 64) at K <= 36: up to 250 tiles (16000 x
+     * 3 on the H100 probe), not 251, nor K of 37 */
+    ck_assert_int_eq(split_form(&g, 16000, 3, 36), 1);
+    ck_assert_int_eq(split_form(&g, 16001, 3, 36), 0);
+    ck_assert_int_eq(split_form(&g, 16000, 3, 37), 0);
+    ck_assert_int_eq(split_form(&g, 13000, 65, 20), 0);
 }
 END_TEST
 
