@@ -144,7 +144,6 @@ END_TEST
  * worth) and aligned n and K not. */
 START_TEST(tall_tiny_k_rounds)
 {
-    gemm_db_load();
     const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
     static const char *const files[] = {SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows2.json",
                                         SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_classes_h100t.json"};
@@ -179,7 +178,6 @@ START_TEST(tall_tiny_k_rounds)
     }
     ck_assert_uint_eq(taken, 20);
     ck_assert_uint_gt(others, 20);
-    gemm_db_unload();
 }
 END_TEST
 
