@@ -91,6 +91,28 @@ static inline json_t *gemm_probe_load(const char *path)
     return doc;
 }
 
+/* The runs of dtype ("bf16", "fp64", ...) in the H100 SXM's probe files
+ * windows2 and classes_h100t (fit data), in one new array. */
+static inline json_t *gemm_probe_h100_runs(const char *dtype)
+{
+    static const char *const files[] = {SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows2.json",
+                                        SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_classes_h100t.json"};
+    json_t *runs = json_array();
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        json_t *doc = gemm_probe_load(files[f]);
+        size_t i;
+        json_t *run;
+        json_array_foreach(json_object_get(doc, "runs"), i, run)
+        {
+            const char *d = json_string_value(json_object_get(run, "dtype"));
+            if (d != NULL && strcmp(d, dtype) == 0)
+                json_array_append(runs, run);
+        }
+        json_decref(doc);
+    }
+    return runs;
+}
+
 /* One of its runs as a single call of dtype: its m, n and k, batch 1. */
 static inline struct simt_gemm_request gemm_probe_request(const json_t *run, enum simt_dtype dtype)
 {

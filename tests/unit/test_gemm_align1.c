@@ -366,33 +366,27 @@ START_TEST(walk16_one_block)
     ck_assert(
         !simt_gemm_walk16_runs(h100, &(struct simt_gemm_request){3, 2, 4000, 1, SIMT_DTYPE_BF16, 0, 0, 0}));
 
-    static const char *const files[] = {SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows2.json",
-                                        SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_classes_h100t.json"};
-    size_t rows = 0, near = 0;
-    for (size_t f = 0; f < 2; f++) {
-        json_t *doc = gemm_probe_load(files[f]);
-        size_t i;
-        json_t *run;
-        json_array_foreach(json_object_get(doc, "runs"), i, run)
-        {
-            const char *dtype = json_string_value(json_object_get(run, "dtype"));
-            struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_BF16);
-            if (dtype == NULL || strcmp(dtype, "bf16") != 0 || !simt_gemm_walk16_runs(h100, &req))
-                continue;
-            json_t *first = json_array_get(json_object_get(run, "kernels"), 0);
-            ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(first, "grid"), 2)), 1);
-            struct simt_gemm_result r;
-            ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
-            double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
-            ck_assert_msg(fabs(e) <= 0.25, "bf16 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
-                          (long long)req.k, 100.0 * e);
-            ck_assert_int_eq(r.split_k, 1);
-            ck_assert_int_eq(gemm_says(&r, "walks K alone"), 1);
-            near += fabs(e) <= 0.11;
-            rows++;
-        }
-        json_decref(doc);
+    json_t *runs = gemm_probe_h100_runs("bf16");
+    size_t rows = 0, near = 0, i;
+    json_t *run;
+    json_array_foreach(runs, i, run)
+    {
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_BF16);
+        if (!simt_gemm_walk16_runs(h100, &req))
+            continue;
+        json_t *first = json_array_get(json_object_get(run, "kernels"), 0);
+        ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(first, "grid"), 2)), 1);
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
+        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        ck_assert_msg(fabs(e) <= 0.25, "bf16 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
+                      (long long)req.k, 100.0 * e);
+        ck_assert_int_eq(r.split_k, 1);
+        ck_assert_int_eq(gemm_says(&r, "walks K alone"), 1);
+        near += fabs(e) <= 0.11;
+        rows++;
     }
+    json_decref(runs);
     ck_assert_uint_eq(rows, 42);
     ck_assert_uint_ge(near, 36);
     gemm_db_unload();

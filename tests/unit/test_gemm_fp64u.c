@@ -145,37 +145,30 @@ END_TEST
 START_TEST(tall_tiny_k_rounds)
 {
     const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
-    static const char *const files[] = {SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows2.json",
-                                        SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_classes_h100t.json"};
-    size_t taken = 0, others = 0;
-    for (size_t f = 0; f < 2; f++) {
-        json_t *doc = gemm_probe_load(files[f]);
-        size_t i;
-        json_t *run;
-        json_array_foreach(json_object_get(doc, "runs"), i, run)
-        {
-            const char *dtype = json_string_value(json_object_get(run, "dtype"));
-            struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_FP64);
-            if (dtype == NULL || strcmp(dtype, "fp64") != 0 || req.k < 2 || req.k > 4 || req.n > 16 ||
-                req.m < 4000)
-                continue;
-            struct simt_gemm_result r;
-            ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
-            int said = gemm_says(&r, "64x128x32 aligna8");
-            int odd = req.n % 2 != 0 || req.k % 2 != 0;
-            if (!odd || req.m <= 10000) {
-                ck_assert_int_eq(said, 0);
-                others++;
-                continue;
-            }
-            ck_assert_int_eq(said, 1);
-            double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
-            ck_assert_msg(fabs(e) <= 0.05, "fp64 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
-                          (long long)req.k, 100.0 * e);
-            taken++;
+    json_t *runs = gemm_probe_h100_runs("fp64");
+    size_t taken = 0, others = 0, i;
+    json_t *run;
+    json_array_foreach(runs, i, run)
+    {
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_FP64);
+        if (req.k < 2 || req.k > 4 || req.n > 16 || req.m < 4000)
+            continue;
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
+        int said = gemm_says(&r, "64x128x32 aligna8");
+        int odd = req.n % 2 != 0 || req.k % 2 != 0;
+        if (!odd || req.m <= 10000) {
+            ck_assert_int_eq(said, 0);
+            others++;
+            continue;
         }
-        json_decref(doc);
+        ck_assert_int_eq(said, 1);
+        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        ck_assert_msg(fabs(e) <= 0.05, "fp64 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
+                      (long long)req.k, 100.0 * e);
+        taken++;
     }
+    json_decref(runs);
     ck_assert_uint_eq(taken, 20);
     ck_assert_uint_gt(others, 20);
 }
