@@ -234,9 +234,6 @@ START_TEST(fill_split_probe)
 }
 END_TEST
 
-/* The kernel lines of these rules fit the answer's assumption buffer
- * whole (a line cut at SIMT_GEMM_ASSUMPTION_BYTES - 1 loses its end): on
- * both GH100 cards, one call and back to back. */
 /* FP64 of few columns, n or K odd: the fallback kernels stream A, an
  * 8-byte element in two load slots (gemm_tiny.c). Against the H200's
  * fp64n3 probe (fit data): the odd-column rows, within 30% each and their
@@ -282,6 +279,9 @@ START_TEST(fp64_few_columns_probe)
 }
 END_TEST
 
+/* The kernel lines of these rules fit the answer's assumption buffer
+ * whole (a line cut at SIMT_GEMM_ASSUMPTION_BYTES - 1 loses its end): on
+ * both GH100 cards, one call and back to back. */
 START_TEST(kernel_lines_whole)
 {
     gemm_db_load();

@@ -17,16 +17,10 @@ the worst rows the third and fourth confirmation sets still have (README,
    shapes themselves refused): fp32 of 1 to 4 columns at K 2000 to 8000,
    16-bit of 2 to 8 rows by 2 to 24 columns at K 500 to 3000, fp64 of 2 to
    5 columns against 4000 to 16000 rows at K 2 to 4.
-For each shape: which kernels cuBLAS runs (name, grid, block, registers,
-shared memory, blocks per SM) and the single-call GPU time, measured as
-gemm_heldout.py measures its rows (torch_cold.cold_times: a sleep kernel, a
-256 MiB fill that evicts the L2, an event pair around ONE call; median of 7
-after 2 untimed). Runs on an H200 or an H100 SXM (same GH100 die, same
-cuBLAS; the card is in the file). No shape of the held-out half, of a
-confirmation set (the blind seed-2030 set's too, through its H100 run), nor
-any shape gemm_heldout.py's cases() draws and does not assign to the fit
-half, is ever run (tests/gpu/gemm_probe.py's guard): those are refused by
-name.
+For each shape: its kernels and its single-call GPU time, measured and
+guarded as gemm_probe_windows.py says (tests/gpu/gemm_probe.py: a sleep
+kernel, a 256 MiB L2 flush, an event pair around ONE call, median of 7;
+held-out and confirmation shapes refused by name).
 
     python3 tests/gpu/probe/gemm_probe_windows2.py --out gemm_probe_windows2.json [--list]
 """
