@@ -44,9 +44,13 @@
  * fourth of scatters and sparse stores (--sizes check4,
  * confirm/kernels4.json), a fifth of scatters near L2's size (--sizes
  * check5, confirm/kernels5.json) and a sixth of kernels the pipes pace
- * after one load round (--sizes check6, confirm/kernels6.json). Their rows
- * are left out of the per-kind table (a place to study) and out of the
- * dump. */
+ * after one load round (--sizes check6, confirm/kernels6.json). Then the
+ * H200's own runs of the seed-2030 GEMMs (confirm/gemm5.json, split
+ * "confirm5") and of the confirm2, check4 and check6 kernels
+ * (confirm/kernels2.json, kernels4.json, kernels6.json, whose rows' split
+ * names the set; read here as halves "h200-confirm2", "h200-check4" and
+ * "h200-check6"). Their rows are left out of the per-kind table (a place
+ * to study) and out of the dump. */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -82,23 +86,31 @@ enum {
     HALF_H100_CHECK4,
     HALF_H100_CHECK5,
     HALF_H100_CHECK6,
+    HALF_CONFIRM5,
+    HALF_H200_KERNELS2,
+    HALF_H200_CHECK4,
+    HALF_H200_CHECK6,
     HALF_COUNT
 };
 static const char *const half_names[HALF_COUNT] = {
-    "fit",         "heldout",       "confirm",       "confirm2",     "confirm3",
-    "confirm4",    "h100-confirm2", "h100-confirm5", "h100-heldout", "h100-check3",
-    "h100-check4", "h100-check5",   "h100-check6"};
+    "fit",           "heldout",       "confirm",       "confirm2",    "confirm3",    "confirm4",
+    "h100-confirm2", "h100-confirm5", "h100-heldout",  "h100-check3", "h100-check4", "h100-check5",
+    "h100-check6",   "confirm5",      "h200-confirm2", "h200-check4", "h200-check6"};
 #define IS_CONFIRM(h) ((h) >= HALF_CONFIRM)
 /* the halves that hold kernels: the held-out set's two, and the
  * independent kernel sets (the H200's and the H100's) */
 /* the H100's small kernel sets, check3 to check6 */
 #define IS_CHECK(h) ((h) >= HALF_H100_CHECK3 && (h) <= HALF_H100_CHECK6)
 #define CHECK_COUNT (HALF_H100_CHECK6 - HALF_H100_CHECK3 + 1)
+/* the H200's blind kernel sets, confirm2, check4 and check6 */
+#define IS_H200_KSET(h) ((h) >= HALF_H200_KERNELS2 && (h) <= HALF_H200_CHECK6)
+#define H200_KSET_COUNT (HALF_H200_CHECK6 - HALF_H200_KERNELS2 + 1)
 #define HAS_KERNELS(h)                                                                                       \
-    ((h) <= HALF_CONFIRM || (h) == HALF_H100_KERNELS || (h) == HALF_H100_HELDOUT || IS_CHECK(h))
-#define HAS_GEMMS(h) ((h) != HALF_H100_KERNELS && !IS_CHECK(h))
+    ((h) <= HALF_CONFIRM || (h) == HALF_H100_KERNELS || (h) == HALF_H100_HELDOUT || IS_CHECK(h) ||           \
+     IS_H200_KSET(h))
+#define HAS_GEMMS(h) ((h) != HALF_H100_KERNELS && !IS_CHECK(h) && !IS_H200_KSET(h))
 /* the sets of everyday kernels alone: check5 and check6 */
-#define EVERYDAY_ONLY(h) ((h) == HALF_H100_CHECK5 || (h) == HALF_H100_CHECK6)
+#define EVERYDAY_ONLY(h) ((h) == HALF_H100_CHECK5 || (h) == HALF_H100_CHECK6 || (h) == HALF_H200_CHECK6)
 /* whether a half holds rows of a class */
 #define HAS_CLASS(h, c)                                                                                      \
     ((c) == CLASS_GEMM ? HAS_GEMMS(h) : HAS_KERNELS(h) && !(EVERYDAY_ONLY(h) && (c) == CLASS_MICRO))
@@ -227,7 +239,17 @@ static const double confirm_ceiling[HALF_COUNT][2] = {
      * first compared after the day's rules were committed: 5.1% / 37.0%;
      * after the night's: 5.1% / 33.5% (bf16_random_12x6928x1372; bf16
      * 6x82x1306 +37% -> +1%) */
-    [HALF_H100_HELDOUT] = {0.07, 0.35}};
+    [HALF_H100_HELDOUT] = {0.07, 0.35},
+    /* the same seed-2030 shapes on the H200 (confirm/gemm5.json, 2026-12-07
+     * 23:22 UTC, tests/gpu/heldout/run_blind_h200.sh), committed before any
+     * comparison; judged first against the answers committed before the run
+     * (confirm/blind-predictions.json, model commit a34831d): 6.2% / 71.8%
+     * (fp16_random_3x23x2689) over the 170 rows that file holds; the model
+     * as it stood when the run was committed (whose night rules drew on the
+     * H100's run of these shapes, so not blind): 5.8% / 55.8%
+     * (bf16_random_6x2x557; fp64 637x8654x23 -42%, tf32 1168x128x16 -38%,
+     * fp32 2x1079x436 -30%). */
+    [HALF_CONFIRM5] = {0.06, 0.56}};
 
 /* the independent kernel set (confirm/kernels.json, simt-heldout --sizes
  * confirm: the held-out set's kinds at other sizes and parameters), its
@@ -300,6 +322,24 @@ static const double h100_check_ceiling[CHECK_COUNT][CLASS_COUNT][2] = {
     {[CLASS_MICRO] = {0.04, 0.06}, [CLASS_EVERYDAY] = {0.05, 0.11}},
     {[CLASS_EVERYDAY] = {0.13, 0.29}},
     {[CLASS_EVERYDAY] = {0.03, 0.12}}};
+
+/* the H200's own runs of the sets above (tests/gpu/heldout/run_blind_h200.sh,
+ * 2026-12-07 23:22 UTC): the second kernel set (confirm/kernels2.json),
+ * check4 and check6 (kernels4.json, kernels6.json), judged first against
+ * the answers committed before the run (confirm/blind-predictions.json,
+ * model commit a34831d): confirm2 micro 3.6% / 31.4%
+ * (coalesce_16B_stride32), everyday 5.1% / 21.1%
+ * (histogram_global_16777216bins); check4 micro 13.4% / 16.4%, everyday
+ * 14.2% / 21.0%; check6 everyday 3.7% / 12.1%. The model as it stood
+ * when the run was committed gave the same figures (the kernel rules
+ * committed after a34831d moved none of these medians or worsts): the
+ * ceilings, rounded up. Not met: confirm2's worst micro row, the 16-byte
+ * loads 512 B apart (the H100's worst too), and check4's micro median
+ * (4 rows of sparse 4-byte stores, -9% to -16%). */
+static const double h200_kset_ceiling[H200_KSET_COUNT][CLASS_COUNT][2] = {
+    {[CLASS_MICRO] = {0.04, 0.32}, [CLASS_EVERYDAY] = {0.06, 0.22}},
+    {[CLASS_MICRO] = {0.14, 0.17}, [CLASS_EVERYDAY] = {0.15, 0.22}},
+    {[CLASS_EVERYDAY] = {0.04, 0.13}}};
 
 struct row {
     int cls;
@@ -388,12 +428,15 @@ static double number(json_t *obj, const char *key)
     return json_number_value(json_object_get(obj, key));
 }
 
+/* one row; its half is forced_split where that is not NULL (a set whose
+ * rows' own split names a half of another card's set), else the row's */
 static void add_row(int cls, json_t *item, double predicted, double measured, const char *label,
-                    const char *kind)
+                    const char *kind, const char *forced_split)
 {
     ck_assert(row_count < MAX_ROWS);
     struct row *r = &rows[row_count++];
-    const char *split = json_string_value(json_object_get(item, "split"));
+    const char *split =
+        forced_split != NULL ? forced_split : json_string_value(json_object_get(item, "split"));
     r->half = HALF_COUNT;
     for (int h = 0; h < HALF_COUNT && split != NULL; h++)
         if (strcmp(split, half_names[h]) == 0)
@@ -405,7 +448,7 @@ static void add_row(int cls, json_t *item, double predicted, double measured, co
     snprintf(r->kind, sizeof r->kind, "%s", kind != NULL ? kind : "?");
 }
 
-static void read_gemms(const struct simt_hwdb *db, const char *path)
+static void read_gemms(const struct simt_hwdb *db, const char *path, const char *forced_split)
 {
     json_error_t jerr;
     json_t *doc = json_load_file(path, 0, &jerr);
@@ -427,14 +470,15 @@ static void read_gemms(const struct simt_hwdb *db, const char *path)
         char kind[32];
         snprintf(kind, sizeof kind, "%s/%s", json_string_value(json_object_get(run, "dtype")),
                  json_string_value(json_object_get(run, "shape_class")));
-        add_row(CLASS_GEMM, run, number(answer, "time_s"), number(run, "measured_s"), name, kind);
+        add_row(CLASS_GEMM, run, number(answer, "time_s"), number(run, "measured_s"), name, kind,
+                forced_split);
         json_decref(answer);
         json_decref(body);
     }
     json_decref(doc);
 }
 
-static void read_kernels(const struct simt_hwdb *db, const char *path)
+static void read_kernels(const struct simt_hwdb *db, const char *path, const char *forced_split)
 {
     json_error_t jerr;
     json_t *doc = json_load_file(path, 0, &jerr);
@@ -456,7 +500,7 @@ static void read_kernels(const struct simt_hwdb *db, const char *path)
         char label[96];
         snprintf(label, sizeof label, "%s (%s)", name, json_string_value(json_object_get(k, "kind")));
         add_row(strcmp(cls, "everyday") == 0 ? CLASS_EVERYDAY : CLASS_MICRO, k, number(answer, "time_s"),
-                number(k, "measured_s"), label, json_string_value(json_object_get(k, "kind")));
+                number(k, "measured_s"), label, json_string_value(json_object_get(k, "kind")), forced_split);
         json_decref(answer);
         json_decref(body);
     }
@@ -537,18 +581,22 @@ static void dump_rows(const char *path)
 
 static const char *half_title(int h)
 {
-    return h == HALF_H100_CHECK6    ? "H100 check6"
-           : h == HALF_H100_CHECK5  ? "H100 check5"
-           : h == HALF_H100_CHECK4  ? "H100 check4"
-           : h == HALF_H100_CHECK3  ? "H100 check3"
-           : h == HALF_H100_HELDOUT ? "H100 held-out list"
-           : h == HALF_H100_GEMM    ? "H100 confirmation"
-           : h == HALF_H100_KERNELS ? "H100 confirmation"
-           : h == HALF_CONFIRM4     ? "fourth confirmation"
-           : h == HALF_CONFIRM3     ? "third confirmation"
-           : h == HALF_CONFIRM2     ? "second confirmation"
-           : h == HALF_CONFIRM      ? "confirmation"
-                                    : "held-out";
+    return h == HALF_H200_CHECK6     ? "H200 check6"
+           : h == HALF_H200_CHECK4   ? "H200 check4"
+           : h == HALF_H200_KERNELS2 ? "H200 second kernel confirmation"
+           : h == HALF_CONFIRM5      ? "fifth confirmation"
+           : h == HALF_H100_CHECK6   ? "H100 check6"
+           : h == HALF_H100_CHECK5   ? "H100 check5"
+           : h == HALF_H100_CHECK4   ? "H100 check4"
+           : h == HALF_H100_CHECK3   ? "H100 check3"
+           : h == HALF_H100_HELDOUT  ? "H100 held-out list"
+           : h == HALF_H100_GEMM     ? "H100 confirmation"
+           : h == HALF_H100_KERNELS  ? "H100 confirmation"
+           : h == HALF_CONFIRM4      ? "fourth confirmation"
+           : h == HALF_CONFIRM3      ? "third confirmation"
+           : h == HALF_CONFIRM2      ? "second confirmation"
+           : h == HALF_CONFIRM       ? "confirmation"
+                                     : "held-out";
 }
 
 /* each class from `first` on: median and worst within its ceiling */
@@ -570,33 +618,38 @@ START_TEST(heldout_set_within_ceilings)
     memset(&diag, 0, sizeof diag);
     ck_assert_msg(simt_hwdb_load_dir(SIMT_SOURCE_DIR "/hwdb", &db, &diag) == 0, "hwdb: %s:%d: %s", diag.file,
                   diag.line, diag.message);
-    read_gemms(db, HELDOUT_DIR "/gemm.json");
-    read_gemms(db, CONFIRM_DIR "/gemm.json");
-    read_gemms(db, CONFIRM_DIR "/gemm2.json");
-    read_gemms(db, CONFIRM_DIR "/gemm3.json");
-    read_gemms(db, CONFIRM_DIR "/gemm4.json");
-    read_kernels(db, HELDOUT_DIR "/kernels.json");
-    read_kernels(db, CONFIRM_DIR "/kernels.json");
-    read_gemms(db, H100_DIR "/gemm5.json");
-    read_kernels(db, H100_DIR "/kernels2.json");
-    read_gemms(db, H100_HELDOUT_DIR "/gemm.json");
-    read_kernels(db, H100_HELDOUT_DIR "/kernels.json");
-    read_kernels(db, H100_DIR "/kernels3.json");
-    read_kernels(db, H100_DIR "/kernels4.json");
-    read_kernels(db, H100_DIR "/kernels5.json");
-    read_kernels(db, H100_DIR "/kernels6.json");
+    read_gemms(db, HELDOUT_DIR "/gemm.json", NULL);
+    read_gemms(db, CONFIRM_DIR "/gemm.json", NULL);
+    read_gemms(db, CONFIRM_DIR "/gemm2.json", NULL);
+    read_gemms(db, CONFIRM_DIR "/gemm3.json", NULL);
+    read_gemms(db, CONFIRM_DIR "/gemm4.json", NULL);
+    read_kernels(db, HELDOUT_DIR "/kernels.json", NULL);
+    read_kernels(db, CONFIRM_DIR "/kernels.json", NULL);
+    read_gemms(db, H100_DIR "/gemm5.json", NULL);
+    read_kernels(db, H100_DIR "/kernels2.json", NULL);
+    read_gemms(db, H100_HELDOUT_DIR "/gemm.json", NULL);
+    read_kernels(db, H100_HELDOUT_DIR "/kernels.json", NULL);
+    read_kernels(db, H100_DIR "/kernels3.json", NULL);
+    read_kernels(db, H100_DIR "/kernels4.json", NULL);
+    read_kernels(db, H100_DIR "/kernels5.json", NULL);
+    read_kernels(db, H100_DIR "/kernels6.json", NULL);
+    read_gemms(db, CONFIRM_DIR "/gemm5.json", NULL);
+    read_kernels(db, CONFIRM_DIR "/kernels2.json", "h200-confirm2");
+    read_kernels(db, CONFIRM_DIR "/kernels4.json", "h200-check4");
+    read_kernels(db, CONFIRM_DIR "/kernels6.json", "h200-check6");
     for (size_t i = 0; i < dropped_count; i++)
         printf("note: dropped '%s' from %d requests (the model does not read it yet)\n", dropped[i].name,
                dropped[i].count);
     printf("%-17s %-8s %5s %8s %8s   %s\n", "class", "half", "rows", "median", "worst",
            "issue 11 bars / ceiling");
     double got[CLASS_COUNT][2], confirm[HALF_COUNT][2], kconfirm[CLASS_COUNT][2], kh100[CLASS_COUNT][2],
-        kh100h[CLASS_COUNT][2], kcheck[CHECK_COUNT][CLASS_COUNT][2];
+        kh100h[CLASS_COUNT][2], kcheck[CHECK_COUNT][CLASS_COUNT][2], kh200[H200_KSET_COUNT][CLASS_COUNT][2];
     memset(confirm, 0, sizeof confirm);
     memset(kconfirm, 0, sizeof kconfirm);
     memset(kh100, 0, sizeof kh100);
     memset(kh100h, 0, sizeof kh100h);
     memset(kcheck, 0, sizeof kcheck);
+    memset(kh200, 0, sizeof kh200);
     for (int c = 0; c < CLASS_COUNT; c++) {
         for (int h = 0; h < HALF_COUNT; h++) {
             double med, worst;
@@ -607,7 +660,8 @@ START_TEST(heldout_set_within_ceilings)
             printf("%-17s %-8s %5zu %7.1f%% %7.1f%%   bars %.0f%%/%.0f%%%s", class_names[c], half_names[h], n,
                    100.0 * med, 100.0 * worst, 100.0 * issue_bars[c][0], 100.0 * issue_bars[c][1],
                    med <= issue_bars[c][0] && worst <= issue_bars[c][1] ? " (met)" : " (not met)");
-            const double *ceiling = IS_CHECK(h) ? h100_check_ceiling[h - HALF_H100_CHECK3][c]
+            const double *ceiling = IS_CHECK(h)       ? h100_check_ceiling[h - HALF_H100_CHECK3][c]
+                                    : IS_H200_KSET(h) ? h200_kset_ceiling[h - HALF_H200_KERNELS2][c]
                                     : h == HALF_H100_HELDOUT && c != CLASS_GEMM ? h100_heldout_ceiling[c]
                                     : h == HALF_H100_KERNELS                    ? h100_kernel_ceiling[c]
                                     : IS_CONFIRM(h) && c != CLASS_GEMM          ? kernel_confirm_ceiling[c]
@@ -619,6 +673,7 @@ START_TEST(heldout_set_within_ceilings)
             double *keep = h == HALF_HELDOUT                           ? got[c]
                            : h == HALF_H100_KERNELS                    ? kh100[c]
                            : IS_CHECK(h)                               ? kcheck[h - HALF_H100_CHECK3][c]
+                           : IS_H200_KSET(h)                           ? kh200[h - HALF_H200_KERNELS2][c]
                            : h == HALF_H100_HELDOUT && c != CLASS_GEMM ? kh100h[c]
                            : IS_CONFIRM(h) && c != CLASS_GEMM          ? kconfirm[c]
                            : IS_CONFIRM(h)                             ? confirm[h]
@@ -652,6 +707,9 @@ START_TEST(heldout_set_within_ceilings)
     within_ceilings(kh100h, h100_heldout_ceiling, CLASS_MICRO, "H100 held-out list");
     for (int h = HALF_H100_CHECK3; h <= HALF_H100_CHECK6; h++)
         within_ceilings(kcheck[h - HALF_H100_CHECK3], h100_check_ceiling[h - HALF_H100_CHECK3],
+                        HAS_CLASS(h, CLASS_MICRO) ? CLASS_MICRO : CLASS_EVERYDAY, half_title(h));
+    for (int h = HALF_H200_KERNELS2; h <= HALF_H200_CHECK6; h++)
+        within_ceilings(kh200[h - HALF_H200_KERNELS2], h200_kset_ceiling[h - HALF_H200_KERNELS2],
                         HAS_CLASS(h, CLASS_MICRO) ? CLASS_MICRO : CLASS_EVERYDAY, half_title(h));
     for (int h = HALF_CONFIRM; h < HALF_COUNT; h++) {
         if (!HAS_GEMMS(h))
