@@ -274,6 +274,9 @@ void simt_gemm_bf16_align1_setup(const struct simt_gpu_spec *gpu, const struct s
                                  const struct tile_shape **tiles, size_t *count);
 const char *simt_gemm_bf16_align1_phrase(const struct shape_context *ctx);
 int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
+/* bf16 of 6 to 8 rows against even n and K off 16 bytes: cuBLAS's align2
+ * wmma kernels in pieces of 8 of K (gemm_splitk.c), not gemmSN */
+int simt_gemm_bf16_align2_fine(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req);
 /* FP32's in-kernel serial split of outputs of a few rows by 65 to 128
  * columns (gemm_splitk.c): the split cuBLAS takes, or 0 where it does not
  * run; the setup that fixes it, its tile and ctx->fma_serial (where ctx's

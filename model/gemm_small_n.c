@@ -128,7 +128,7 @@ static int bf16_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_
     return gpu->vendor == SIMT_VENDOR_NVIDIA && req->dtype == SIMT_DTYPE_BF16 && !req->sparse &&
            req->batch == 1 && req->m >= SN_MIN_M && req->m <= SN_BF16_MAX_M &&
            req->n % simt_gemm_alignment_elements(req->dtype) != 0 && req->n <= SN_BF16_MAX_N &&
-           req->k >= SN_BF16_MIN_K && req->k <= SN_BF16_MAX_K;
+           req->k >= SN_BF16_MIN_K && req->k <= SN_BF16_MAX_K && !simt_gemm_bf16_align2_fine(gpu, req);
 }
 
 int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)

@@ -153,6 +153,20 @@ int simt_gemm_fill_split(const struct shape_context *ctx, const struct kernel_ra
  * fit data both: a cap of 251 to 374, taken at bf16's 256 (ESTIMATE
  * within that range). */
 #define ALIGN1_CAP_FP16_WIDE 256
+/* bf16 of 6 to 8 rows against even n and K (not both multiples of 8: the
+ * align2 wmma kernels) keeps pieces of 8 from K = 500 and whatever K is
+ * mod 8: an H100 SXM (gemm_probe_windows2.json, fit data) ran cutlass_80
+ * wmma bf16 16x16 for 6 and 8 rows by 2 and 4 columns at K = 500, 1000,
+ * 2000 and 3000 63, 125, 250 and 375 ways (10 to 20 us; the least-time
+ * split, 12 to 16 ways, put them -21% to -53%), and by 8, 16 and 24 at K
+ * = 500 63 (the 32x32 kernel at 24); the walk of one block (2 and 3 rows,
+ * gemm_walk16.c) and gemmSN (4 rows) below them. Up to 16 columns past K =
+ * 1000 (wider: the cap of 160 above); a cap of 384 (375 seen; ESTIMATE
+ * past it), K from 500 (ESTIMATE under it: the rows seen there ran
+ * gemmSN, all of odd n or K). */
+#define ALIGN2_FINE_MIN_M 6
+#define ALIGN2_FINE_MIN_K 500
+#define ALIGN2_FINE_CAP 384
 
 /* K in pieces of a multiple of unit, the fewest whole pieces within cap
  * (the smallest such piece: K / piece <= cap, that is piece > K / (cap +
@@ -213,6 +227,15 @@ static int tf32_align1_split(const struct simt_gpu_spec *gpu, const struct simt_
     return whole_pieces_within(req->k, req->k % 8 == 0 ? TF32_ALIGNED_K_PIECE : TF32_PIECE, cap);
 }
 
+int simt_gemm_bf16_align2_fine(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
+{
+    return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major >= 8 && !req->sparse &&
+           req->dtype == SIMT_DTYPE_BF16 && req->k % 2 == 0 && req->n % 2 == 0 &&
+           (req->k % ALIGN1_PIECE != 0 || req->n % ALIGN1_PIECE != 0) && req->m >= ALIGN2_FINE_MIN_M &&
+           req->m <= ALIGN1_FEW_ROWS && req->k >= ALIGN2_FINE_MIN_K && req->k < ALIGN1_WAVE_KERNEL_MIN_K &&
+           (req->n <= ALIGN2_WIDE_MIN_N || (req->k < ALIGN1_MIN_K && req->m * req->n <= ALIGN1_MAX_OUTPUT));
+}
+
 int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
 {
     if (gpu->vendor != SIMT_VENDOR_NVIDIA || gpu->compute_major < 8 || req->sparse)
@@ -222,6 +245,9 @@ int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_ge
     int sixteen_bit = req->dtype == SIMT_DTYPE_FP16 || req->dtype == SIMT_DTYPE_BF16;
     int few_rows = req->dtype == SIMT_DTYPE_BF16 && req->m <= ALIGN1_FEW_ROWS &&
                    req->m * req->n <= ALIGN1_FEW_ROWS_MAX_OUTPUT;
+    if (simt_gemm_bf16_align2_fine(gpu, req))
+        return whole_pieces_within(req->k, ALIGN1_PIECE,
+                                   req->n <= ALIGN2_WIDE_MIN_N ? ALIGN2_FINE_CAP : ALIGN2_WIDE_CAP_BF16);
     if (!sixteen_bit || req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K || req->m > ALIGN1_MAX_M ||
         (req->m * req->n > ALIGN1_MAX_OUTPUT && !few_rows))
         return 0;

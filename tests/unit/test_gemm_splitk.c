@@ -173,6 +173,56 @@ START_TEST(fp16_align2_least_time)
 }
 END_TEST
 
+/* bf16 of 6 to 8 rows against even n and K off 16 bytes: pieces of 8 from
+ * K = 500, K a multiple of 8 too, as the H100 ran them (its fit probes'
+ * wmma kernels with a reduction after: the model's split is their grid.z,
+ * the time within 15%); not 4 rows (gemmSN), odd n (align1) nor K under
+ * 500. */
+START_TEST(bf16_align2_fine_pieces)
+{
+    struct simt_gpu_spec g;
+    gemm_round_gpu(&g, 9);
+    struct simt_gemm_request k8 = request(6, 2, 2000, SIMT_DTYPE_BF16);
+    struct simt_gemm_request four = request(4, 2, 2000, SIMT_DTYPE_BF16);
+    struct simt_gemm_request odd_n = request(6, 7, 2000, SIMT_DTYPE_BF16);
+    struct simt_gemm_request short_k = request(6, 2, 400, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &k8), 250);
+    ck_assert(simt_gemm_bf16_align2_fine(&g, &k8));
+    ck_assert(!simt_gemm_bf16_align2_fine(&g, &four));
+    ck_assert(!simt_gemm_bf16_align2_fine(&g, &odd_n));
+    ck_assert(!simt_gemm_bf16_align2_fine(&g, &short_k));
+
+    gemm_db_load();
+    const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
+    json_t *runs = gemm_probe_h100_runs("bf16");
+    size_t rows = 0, i;
+    json_t *run;
+    json_array_foreach(runs, i, run)
+    {
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_BF16);
+        json_t *kernels = json_object_get(run, "kernels");
+        const char *name = json_string_value(json_object_get(json_array_get(kernels, 0), "name"));
+        if (req.m < 6 || req.m > 8 || req.n % 2 != 0 || req.k % 2 != 0 ||
+            (req.n % 8 == 0 && req.k % 8 == 0) || name == NULL || strstr(name, "wmma") == NULL ||
+            json_array_size(kernels) != 2)
+            continue;
+        int64_t grid_z =
+            json_integer_value(json_array_get(json_object_get(json_array_get(kernels, 0), "grid"), 2));
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
+        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        ck_assert_msg(r.split_k == grid_z, "bf16 %lldx%lldx%lld: split %d, cuBLAS %lld", (long long)req.m,
+                      (long long)req.n, (long long)req.k, r.split_k, (long long)grid_z);
+        ck_assert_msg(fabs(e) <= 0.15, "bf16 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
+                      (long long)req.k, 100.0 * e);
+        rows++;
+    }
+    ck_assert_uint_ge(rows, 25);
+    json_decref(runs);
+    gemm_db_unload();
+}
+END_TEST
+
 /* Tensor kernels: tf32 and unaligned 16-bit past 16 ways only in pieces
  * of 256 or more; aligned 16-bit (nvjet, stream-K) never. */
 START_TEST(tensor_splits_keep_deep_pieces)
@@ -379,6 +429,7 @@ static Suite *suite(void)
     tcase_add_test(tc, fma_splits_fill_one_wave);
     tcase_add_test(tc, unaligned_fill_one_wave);
     tcase_add_test(tc, fp16_align2_least_time);
+    tcase_add_test(tc, bf16_align2_fine_pieces);
     tcase_add_test(tc, tensor_splits_keep_deep_pieces);
     tcase_add_test(tc, align1_pieces_by_hand);
     tcase_add_test(tc, tf32_unaligned_pieces_by_hand);
