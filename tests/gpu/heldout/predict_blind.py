@@ -9,10 +9,13 @@ already committed under tests/gpu/results/h100/confirm/: simt-heldout names
 and sizes its rows without looking at the device, and sizes grids by the SM
 count, 132 on both cards; the GEMM shapes come from the seed. So the
 requests are read from the H100 files, their "gpu" set to h200-sxm, and
-asked of a running simtd.
+asked of a running simtd. --sets picks others: check3 and check5 (the
+H100's kernels3.json and kernels5.json) and gemm6, a GEMM set of seed 2031
+that no card has run (its shapes from gemm_heldout.py's draw).
 
     predict: python3 tests/gpu/heldout/predict_blind.py --server URL \\
-                 --out tests/gpu/results/h200/confirm/blind-predictions.json
+                 --out tests/gpu/results/h200/confirm/blind-predictions.json \\
+                 [--sets confirm2,check4,check6,gemm5]
     judge:   python3 tests/gpu/heldout/predict_blind.py \\
                  --judge tests/gpu/results/h200/confirm/blind-predictions.json \\
                  MEASURED.json [MEASURED.json ...]
@@ -35,7 +38,10 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 H100 = os.path.join(HERE, "..", "results", "h100", "confirm")
 SETS = [("confirm2", "kernels2.json"), ("check4", "kernels4.json"), ("check6", "kernels6.json"),
-        ("gemm5", "gemm5.json")]
+        ("gemm5", "gemm5.json"), ("check3", "kernels3.json"), ("check5", "kernels5.json"),
+        ("gemm6", "gemm6.json")]
+DEFAULT_SETS = "confirm2,check4,check6,gemm5"
+GEMM6_SEED = 2031  # gemm6: drawn by gemm_heldout.py, run on no card before its prediction
 GPU = "h200-sxm"
 
 
@@ -57,6 +63,18 @@ def rows_of(doc):
     return doc["kernels"] if "kernels" in doc else doc["runs"]
 
 
+def source_rows(label, name):
+    """the rows whose requests a set's prediction asks: the H100's committed
+    run of the set, or for gemm6 the seed's draw"""
+    if label == "gemm6":
+        sys.path.insert(0, HERE)
+        import gemm_heldout  # noqa: E402  the draw, not torch (imported in its main only)
+        return [{"name": c[0], "dtype": c[1], "m": c[2], "n": c[3], "k": c[4], "batch": 1}
+                for c in gemm_heldout.cases(GEMM6_SEED)]
+    with open(os.path.join(H100, name)) as f:
+        return rows_of(json.load(f))
+
+
 def predict(args):
     with urllib.request.urlopen(args.server.rstrip("/") + "/healthz", timeout=30) as f:
         version = json.load(f).get("version")
@@ -64,19 +82,23 @@ def predict(args):
     dirty = subprocess.run(["git", "-C", HERE, "status", "--porcelain", "--", "../../../model", "../../../hwdb"],
                            capture_output=True, text=True).stdout.strip()
     out = {"gpu": GPU, "meta": {
-        "purpose": "The model's answers for the H200 sets of run_blind_h200.sh, committed before the H200 "
-                   "measured them: the blind test of the model as it stands at this commit.",
+        "purpose": "The model's answers for H200 sets (%s), committed before the H200 measured them: the "
+                   "blind test of the model as it stands at this commit." % args.sets,
         "method": "Each row's request as the committed H100 run of the same set issued it "
                   "(tests/gpu/results/h100/confirm/), its gpu set to h200-sxm, asked of simtd (/v1/kernel, "
                   "/v1/gemm); simt-heldout names and sizes rows without the device and grids by the SM count "
                   "(132 on both cards), GEMM shapes by the seed.",
         "model_commit": commit + (" (model or hwdb modified)" if dirty else ""),
         "simtd": version}, "sets": {}}
+    wanted = args.sets.split(",")
+    unknown = [w for w in wanted if w not in dict(SETS)]
+    if unknown:
+        raise SystemExit("--sets: unknown %s (known: %s)" % (", ".join(unknown), ", ".join(l for l, _ in SETS)))
     for label, name in SETS:
-        with open(os.path.join(H100, name)) as f:
-            doc = json.load(f)
+        if label not in wanted:
+            continue
         rows = []
-        for r in rows_of(doc):
+        for r in source_rows(label, name):
             if "request" in r:
                 body = dict(r["request"], gpu=GPU)
                 a = ask(args.server, "/v1/kernel", body)
@@ -141,6 +163,9 @@ def main():
     ap.add_argument("--server", default="http://127.0.0.1:8080", help="simtd to ask (predict mode)")
     ap.add_argument("--out", help="predict: where to write the answers")
     ap.add_argument("--judge", metavar="PREDICTIONS", help="judge: the committed answers")
+    ap.add_argument("--sets", default=DEFAULT_SETS,
+                    help="predict: which sets, comma-separated (default %s; also check3, check5, gemm6)"
+                         % DEFAULT_SETS)
     ap.add_argument("measured", nargs="*", help="judge: the H200 run's result files")
     args = ap.parse_args()
     if args.judge:
