@@ -159,7 +159,11 @@ double simt_gemm_tf32_sm_intake(const struct simt_gpu_spec *gpu, double l2_bytes
 #define TF32_ONE_STAGE_K 16
 #define TF32_SPLIT_MIN_K 128
 #define TF32_FEW_TILES 16
-#define TF32_TALL_TILES 32
+/* taller than wide at K <= 16: up to 32 tiles seen on the H200; an H100
+ * (gemm_probe_windows3.json, fit data) ran the split form (z = 4) for
+ * 1000x192, 1150x128 and 1500x128 at K = 16 (48, 36 and 48 tiles), not
+ * for 1150x192 (54) nor 2000x128 (64): 48 (ESTIMATE: 49 to 53 not seen) */
+#define TF32_TALL_TILES 48
 #define TF32_ONE_COLUMN_N 64
 #define TF32_ONE_COLUMN_TILES 64
 #define TF32_SHORT_K_TILES 4

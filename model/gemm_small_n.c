@@ -96,6 +96,20 @@
 #define SN_NARROW_SLABS 96
 #define SN_NARROW_K_MID 1024
 #define SN_NARROW_K_WIDE 4608
+/* Fewer slabs at mid K: an H100 (gemm_probe_windows3.json, fit data) ran
+ * gemmSN for 2 and 4 rows against n = 800, 1100 and 1500 (13 to 24 slabs)
+ * at K = 300 and 450 (11.5 to 14.8 us), and at K = 600 its 128-thread
+ * form (gemmSN_NN_kernel<float, 128, 2, 4, ...>: 26.0 to 26.5 us, half
+ * the loads in flight) for 2 rows and for 4 rows of 13 slabs (4 x 1100
+ * and 1500 ran the split SIMT SGEMM); an H200 the 256-thread form for 2
+ * and 4 x 1024 and 4 x 2048 at K = 256 (gemm_probe_smalln.json; 2 x 2048
+ * the 128-thread one). From 13 slabs (ESTIMATE: fewer not seen past K =
+ * 64) to K = 600 (ESTIMATE past it), the 128-thread form past K = 450. */
+#define SN_MID_MIN_SLABS 13
+#define SN_MID_MAX_K 600
+#define SN_MID_HALF_K 450
+#define SN_MID_HALF_MAX_SLABS_WIDE_M 13
+#define SN_HALF_THREADS 128
 
 static int64_t slabs_of(const struct simt_gemm_request *req)
 {
@@ -128,7 +142,7 @@ static int bf16_small_n(const struct simt_gpu_spec *gpu, const struct simt_gemm_
     return gpu->vendor == SIMT_VENDOR_NVIDIA && req->dtype == SIMT_DTYPE_BF16 && !req->sparse &&
            req->batch == 1 && req->m >= SN_MIN_M && req->m <= SN_BF16_MAX_M &&
            req->n % simt_gemm_alignment_elements(req->dtype) != 0 && req->n <= SN_BF16_MAX_N &&
-           req->k >= SN_BF16_MIN_K && req->k <= SN_BF16_MAX_K && !simt_gemm_bf16_align2_fine(gpu, req);
+           req->k >= SN_BF16_MIN_K && req->k <= SN_BF16_MAX_K && simt_gemm_align1_split(gpu, req) == 0;
 }
 
 int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
@@ -139,9 +153,14 @@ int simt_gemm_small_n_runs(const struct simt_gpu_spec *gpu, const struct simt_ge
         req->m < SN_MIN_M || req->m > SIMT_GEMM_SMALL_N_M)
         return SIMT_GEMM_STREAM_NONE;
     int64_t slabs = slabs_of(req);
-    if (slabs < SN_MIN_SLABS)
-        return req->k <= SN_MAX_SHORT_K && req->m <= SN_SHORT_K_MAX_M ? SIMT_GEMM_STREAM_SN
-                                                                      : SIMT_GEMM_STREAM_NONE;
+    if (slabs < SN_MIN_SLABS) {
+        if (req->k <= SN_MAX_SHORT_K)
+            return req->m <= SN_SHORT_K_MAX_M ? SIMT_GEMM_STREAM_SN : SIMT_GEMM_STREAM_NONE;
+        int mid =
+            req->m <= SN_SHORT_K_MAX_M && slabs >= SN_MID_MIN_SLABS && req->k <= SN_MID_MAX_K &&
+            (req->k <= SN_MID_HALF_K || req->m < SN_SHORT_K_MAX_M || slabs <= SN_MID_HALF_MAX_SLABS_WIDE_M);
+        return mid ? SIMT_GEMM_STREAM_SN : SIMT_GEMM_STREAM_NONE;
+    }
     if (req->m <= LK_MAX_M &&
         ((2 * req->k > req->n && req->k >= (req->m < LK_WIDE_M ? LK_MIN_K : LK_MIN_K_WIDE_M) &&
           (req->n <= LK_SN_MIN_N || req->k > req->n || req->k % LK_SN_K_ALIGN != 0)) ||
@@ -220,12 +239,16 @@ void simt_gemm_small_n_stream(const struct simt_gpu_spec *gpu, const struct simt
         out->split = 1;
         out->rows_per_block = rows_per_block_count(req->m);
         out->blocks = slabs * out->rows_per_block;
-        int64_t slots = (int64_t)resident_per_sm(gpu, SN_THREADS, SN_REGISTERS, SN_SHARED_BYTES) * sms;
+        /* the 128-thread form past K = 450 under 64 slabs (above) */
+        int threads = slabs < SN_MIN_SLABS && req->k > SN_MID_HALF_K && req->dtype == SIMT_DTYPE_FP32
+                          ? SN_HALF_THREADS
+                          : SN_THREADS;
+        int64_t slots = (int64_t)resident_per_sm(gpu, threads, SN_REGISTERS, SN_SHARED_BYTES) * sms;
         double slab_bytes = (double)req->k * SIMT_GEMM_SMALL_N_COLUMNS * in->element_bytes;
         /* the same loads in flight whatever the element's size */
         out->stream_s =
             stream_time(in, out->blocks, slots, slabs, slab_bytes,
-                        SN_BYTES_IN_FLIGHT_PER_THREAD * in->element_bytes / 4.0 * SN_THREADS, &out->rounds);
+                        SN_BYTES_IN_FLIGHT_PER_THREAD * in->element_bytes / 4.0 * threads, &out->rounds);
         return;
     }
     /* sgemm_largek: the split of least time among those cuBLAS ran */

@@ -167,6 +167,29 @@ int simt_gemm_fill_split(const struct shape_context *ctx, const struct kernel_ra
 #define ALIGN2_FINE_MIN_M 6
 #define ALIGN2_FINE_MIN_K 500
 #define ALIGN2_FINE_CAP 384
+/* The H100's windows3 probe (gemm_probe_windows3.json, fit data) moved
+ * three lines above:
+ *  - bf16 of 5 to 8 rows at align1 (odd K or n) splits from K = 555 in
+ *    pieces of 8 (s1688 64x64, 70 ways at 555, 75 at 600 for n = 3, 101
+ *    at 801, every n of 2 to 42), where the H200 ran gemmSN up to K = 543
+ *    (2, 4 and 8 rows, gemm_probe_classes_bf16s.json; 6x7x511, 6x82x501):
+ *    from K = 544 (ESTIMATE between); fp16 splits from K = 511 (the H200's
+ *    6x7x511, 64 ways; 7x5x256 ran gemmSN): from 500 (ESTIMATE);
+ *  - K a multiple of 8 but not of 64 at odd n keeps pieces of 8 (5 to 8 x
+ *    3 x 600: 75 ways), where multiples of 64 take whole 64-deep stages
+ *    (7x5 at 1024 to 8192 on the H200: K / 64);
+ *  - bf16 align2 of 17 to 64 columns (one 64-wide tile) caps at 256 ways
+ *    (6 to 8 x 42: 226 at K = 1802, 188 at 2998, so 226 to 374; 6x20x2500
+ *    157, so under 313: taken at 256, ESTIMATE within), wider ones at 160
+ *    (6x82x1306 82 on the H200, 7x66 at 1802 and 2998 113 and 125: under
+ *    164); up to 1024 outputs at K under 1000 (7 and 8 x 42 at K = 600:
+ *    75 ways). */
+#define ALIGN1_FEW_ROWS_MIN_M 5
+#define ALIGN1_FEW_ROWS_MIN_K 544
+#define ALIGN1_FP16_MIN_K 500
+#define ALIGN1_WHOLE_STAGE 64
+#define ALIGN2_ONE_TILE_N 64
+#define ALIGN2_ONE_TILE_CAP 256
 
 /* K in pieces of a multiple of unit, the fewest whole pieces within cap
  * (the smallest such piece: K / piece <= cap, that is piece > K / (cap +
@@ -233,7 +256,27 @@ int simt_gemm_bf16_align2_fine(const struct simt_gpu_spec *gpu, const struct sim
            req->dtype == SIMT_DTYPE_BF16 && req->k % 2 == 0 && req->n % 2 == 0 &&
            (req->k % ALIGN1_PIECE != 0 || req->n % ALIGN1_PIECE != 0) && req->m >= ALIGN2_FINE_MIN_M &&
            req->m <= ALIGN1_FEW_ROWS && req->k >= ALIGN2_FINE_MIN_K && req->k < ALIGN1_WAVE_KERNEL_MIN_K &&
-           (req->n <= ALIGN2_WIDE_MIN_N || (req->k < ALIGN1_MIN_K && req->m * req->n <= ALIGN1_MAX_OUTPUT));
+           (req->n <= ALIGN2_WIDE_MIN_N ||
+            (req->k < ALIGN1_MIN_K && req->m * req->n <= ALIGN1_FEW_ROWS_MAX_OUTPUT));
+}
+
+/* the least K at which the 16-bit align1 kernels split (above) */
+static int64_t align1_min_k(const struct simt_gemm_request *req)
+{
+    if (req->dtype == SIMT_DTYPE_FP16)
+        return ALIGN1_FP16_MIN_K;
+    return req->m >= ALIGN1_FEW_ROWS_MIN_M && req->m <= ALIGN1_FEW_ROWS ? ALIGN1_FEW_ROWS_MIN_K
+                                                                        : ALIGN1_MIN_K;
+}
+
+/* K a multiple of 8: pieces of 8 for bf16's few rows at odd n while K is
+ * no multiple of 64; else the least-time split (gemm.c) */
+static int align1_whole_k(const struct simt_gemm_request *req, int few_rows)
+{
+    if (req->k % ALIGN1_PIECE != 0)
+        return 0;
+    return !(few_rows && req->m >= ALIGN1_FEW_ROWS_MIN_M && req->n % 2 != 0 &&
+             req->k % ALIGN1_WHOLE_STAGE != 0);
 }
 
 int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req)
@@ -247,16 +290,18 @@ int simt_gemm_align1_split(const struct simt_gpu_spec *gpu, const struct simt_ge
                    req->m * req->n <= ALIGN1_FEW_ROWS_MAX_OUTPUT;
     if (simt_gemm_bf16_align2_fine(gpu, req))
         return whole_pieces_within(req->k, ALIGN1_PIECE,
-                                   req->n <= ALIGN2_WIDE_MIN_N ? ALIGN2_FINE_CAP : ALIGN2_WIDE_CAP_BF16);
-    if (!sixteen_bit || req->k % ALIGN1_PIECE == 0 || req->k < ALIGN1_MIN_K || req->m > ALIGN1_MAX_M ||
-        (req->m * req->n > ALIGN1_MAX_OUTPUT && !few_rows))
+                                   req->n <= ALIGN2_WIDE_MIN_N   ? ALIGN2_FINE_CAP
+                                   : req->n <= ALIGN2_ONE_TILE_N ? ALIGN2_ONE_TILE_CAP
+                                                                 : ALIGN2_WIDE_CAP_BF16);
+    if (!sixteen_bit || align1_whole_k(req, few_rows) || req->k < align1_min_k(req) ||
+        req->m > ALIGN1_MAX_M || (req->m * req->n > ALIGN1_MAX_OUTPUT && !few_rows))
         return 0;
     int fp16 = req->dtype == SIMT_DTYPE_FP16;
     if (fp16 && req->k % 2 == 0 && req->n % 2 == 0) /* fp16's align2 kernels: the least-time split */
         return 0;
     int64_t cap = fp16 ? ALIGN1_CAP_FP16 : ALIGN1_CAP_BF16;
     if (!fp16 && req->k % 2 == 0 && req->n % 2 == 0 && req->n > ALIGN2_WIDE_MIN_N)
-        cap = ALIGN2_WIDE_CAP_BF16;
+        cap = req->n <= ALIGN2_ONE_TILE_N ? ALIGN2_ONE_TILE_CAP : ALIGN2_WIDE_CAP_BF16;
     if (fp16 && req->n > ALIGN2_WIDE_MIN_N) /* its wmma 32x32 kernel, not the 16x16 */
         cap = ALIGN1_CAP_FP16_WIDE;
     if (req->k >= ALIGN1_WAVE_KERNEL_MIN_K)

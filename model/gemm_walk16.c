@@ -1,4 +1,4 @@
-/* gemm_walk16.c - bf16 of two to four rows whose n or K is not a multiple
+/* gemm_walk16.c - bf16 of two to five rows whose n or K is not a multiple
  * of 8 elements (16 bytes) but both are even: cuBLAS runs one block that
  * walks the whole of K alone, no split. Pure.
  *
@@ -30,8 +30,13 @@
 #include "gemm_internal.h"
 
 #define WALK16_MIN_M 2
-#define WALK16_MAX_M 4
+#define WALK16_MAX_M 5
 #define WALK16_MAX_N 32
+/* 5 rows: gemmSN's one block of 64 columns (H100 windows3 probe, fit data:
+ * 5 x 2 to 42 at K = 600, 1802 and 2998, n and K even; the H200 the same
+ * at 5 x 42 and 66) */
+#define WALK16_SN_M 5
+#define WALK16_SN_MAX_N 64
 #define WALK16_MIN_K 500
 #define WALK16_MAX_K 3000
 #define WALK16_STAGE_K 32
@@ -44,8 +49,9 @@ int simt_gemm_walk16_runs(const struct simt_gpu_spec *gpu, const struct simt_gem
     int elements = simt_gemm_alignment_elements(req->dtype);
     return gpu->vendor == SIMT_VENDOR_NVIDIA && gpu->compute_major == 9 && req->dtype == SIMT_DTYPE_BF16 &&
            !req->sparse && req->batch == 1 && req->m >= WALK16_MIN_M && req->m <= WALK16_MAX_M &&
-           req->n <= WALK16_MAX_N && req->k >= WALK16_MIN_K && req->k <= WALK16_MAX_K && req->n % 2 == 0 &&
-           req->k % 2 == 0 && (req->n % elements != 0 || req->k % elements != 0);
+           req->n <= (req->m == WALK16_SN_M ? WALK16_SN_MAX_N : WALK16_MAX_N) && req->k >= WALK16_MIN_K &&
+           req->k <= WALK16_MAX_K && req->n % 2 == 0 && req->k % 2 == 0 &&
+           (req->n % elements != 0 || req->k % elements != 0);
 }
 
 void simt_gemm_walk16_apply(const struct simt_gpu_spec *gpu, const struct simt_gemm_request *req,
@@ -70,7 +76,7 @@ int simt_gemm_walk16_line(const struct candidate *c, char *buf, size_t size)
     if (!c->walk16)
         return 0;
     snprintf(buf, size,
-             "kernel: cuBLAS's one block for bf16 of 2 to 4 rows off 16 bytes (wmma 32x32 align2 or gemmSN, "
+             "kernel: cuBLAS's one block for bf16 of 2 to 5 rows off 16 bytes (wmma 32x32 align2 or gemmSN, "
              "seen on an H100 SXM): it walks K alone, no split, a 32-deep stage %.2f DRAM latencies "
              "(fitted there)",
              WALK16_STAGE_LATENCIES);

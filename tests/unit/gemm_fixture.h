@@ -92,10 +92,11 @@ static inline json_t *gemm_probe_load(const char *path)
 }
 
 /* The runs of dtype ("bf16", "fp64", ...) in the H100 SXM's probe files
- * windows2 and classes_h100t (fit data), in one new array. */
+ * windows2, windows3 and classes_h100t (fit data), in one new array. */
 static inline json_t *gemm_probe_h100_runs(const char *dtype)
 {
     static const char *const files[] = {SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows2.json",
+                                        SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_windows3.json",
                                         SIMT_TEST_DIR "/gpu/results/h100/gemm_probe_classes_h100t.json"};
     json_t *runs = json_array();
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {

@@ -186,7 +186,7 @@ END_TEST
  * simt_gemm_tf32_reduce_kernel): where cuBLAS ran its split-K form and the
  * reduction kernel behind (gemm_probe_shortk.json, gemm_probe_tf32.json,
  * gemm_probe_small.json, gemm_probe_classes_tf32n16.json: kernel names and grid.z; an H100's
- * gemm_probe_windows.json), and where it did not; and
+ * gemm_probe_windows.json and gemm_probe_windows3.json), and where it did not; and
  * the rule on its own, a request at a time. */
 START_TEST(tf32_reduction_kernel_follows_the_split_form)
 {
@@ -228,6 +228,10 @@ START_TEST(tf32_reduction_kernel_follows_the_split_form)
         {288, 256, 64, 0},  /* 20 x 4 */
         {512, 176, 32, 1},  /* 24 x 2 */
         {512, 176, 48, 0},  /* 24 x 3 */
+        /* its windows3 probe: taller than wide at one stage up to 48 tiles */
+        {1000, 192, 16, 1}, /* 48 tiles, z = 4 */
+        {1500, 128, 16, 1}, /* 48 */
+        {1150, 192, 16, 0}, /* 54 */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         struct simt_gemm_request req = {rows[i].m,
@@ -344,6 +348,57 @@ START_TEST(fp32_few_columns_split)
 }
 END_TEST
 
+/* FP32 of 2 to 4 rows against 13 to 63 slabs of 64 columns at K of 65 to
+ * 600 (model/gemm_small_n.c): gemmSN, its 128-thread form past K = 450;
+ * where it runs, by hand, then the H100's windows3 probe rows that ran
+ * gemmSN (fit data, -16% to -62% before): within 12%. */
+START_TEST(fp32_few_rows_gemmsn_at_mid_slabs)
+{
+    const struct simt_gpu_spec *h100 = gemm_db_spec("h100-sxm");
+    static const struct {
+        int64_t m, n, k;
+        int runs;
+    } cases[] = {
+        {2, 1100, 450, SIMT_GEMM_STREAM_SN},   {2, 1100, 600, SIMT_GEMM_STREAM_SN},
+        {4, 800, 600, SIMT_GEMM_STREAM_SN},    {4, 1500, 600, SIMT_GEMM_STREAM_NONE},
+        {2, 700, 450, SIMT_GEMM_STREAM_NONE},  {2, 1100, 700, SIMT_GEMM_STREAM_NONE},
+        {6, 1100, 450, SIMT_GEMM_STREAM_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct simt_gemm_request req = {cases[i].m,
+                                        cases[i].n,
+                                        cases[i].k,
+                                        1,
+                                        SIMT_DTYPE_FP32,
+                                        SIMT_POLICY_PREFER_MEASURED,
+                                        SIMT_GEMM_LAUNCH_SINGLE,
+                                        0};
+        ck_assert_msg(simt_gemm_small_n_runs(h100, &req) == cases[i].runs, "%lldx%lldx%lld",
+                      (long long)cases[i].m, (long long)cases[i].n, (long long)cases[i].k);
+    }
+    json_t *runs = gemm_probe_h100_runs("fp32");
+    size_t rows = 0, i;
+    json_t *run;
+    json_array_foreach(runs, i, run)
+    {
+        struct simt_gemm_request req = gemm_probe_request(run, SIMT_DTYPE_FP32);
+        const char *name =
+            json_string_value(json_object_get(json_array_get(json_object_get(run, "kernels"), 0), "name"));
+        if (req.m > 4 || req.n < 800 || req.n > 4095 || req.k < 65 || name == NULL ||
+            strstr(name, "gemmSN") == NULL)
+            continue;
+        struct simt_gemm_result r;
+        ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
+        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        ck_assert_msg(fabs(e) <= 0.12, "fp32 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
+                      (long long)req.k, 100.0 * e);
+        rows++;
+    }
+    ck_assert_uint_eq(rows, 16);
+    json_decref(runs);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("gemm_shortk");
@@ -355,6 +410,7 @@ static Suite *suite(void)
     tcase_add_test(tc, two_and_three_stages);
     tcase_add_test(tc, tf32_k1_runs_the_fma_kernel);
     tcase_add_test(tc, fp32_few_columns_split);
+    tcase_add_test(tc, fp32_few_rows_gemmsn_at_mid_slabs);
     tcase_add_test(tc, reduction_kernel_where_cublas_ran_it);
     tcase_add_test(tc, tf32_reduction_kernel_follows_the_split_form);
     tcase_add_test(tc, every_gpu_answers);

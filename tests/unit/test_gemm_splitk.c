@@ -279,11 +279,28 @@ START_TEST(align1_pieces_by_hand)
     /* bf16 of 8 rows or fewer: outputs up to 1024 (8 x 99 x 2047: 256) */
     r = request(8, 99, 2047, SIMT_DTYPE_BF16);
     ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 256);
-    /* outside: K a multiple of 8, K under 1000, larger outputs (fp16 of 8
-     * rows among them), more than 12 rows (33x6x1500 ran 12 ways, 20x3x2500
-     * 16), other types, other vendors */
+    /* under K = 1000: fp16 from 500 (6x7x511 ran 64 ways on the H200),
+     * bf16 of 5 to 8 rows from 544 (the H100's windows3 probe: 70 ways at
+     * 555, 75 at 600 for odd n, K a multiple of 8 but not of 64; 6 to 8 x
+     * 42 at 1802 226, one 64-wide tile's cap of 256) */
+    r = request(6, 7, 511, SIMT_DTYPE_FP16);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 64);
+    r = request(6, 2, 555, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 70);
+    r = request(5, 3, 600, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 75);
+    r = request(6, 42, 1802, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 226);
+    r = request(6, 82, 1306, SIMT_DTYPE_BF16);
+    ck_assert_int_eq(simt_gemm_align1_split(&g, &r), 82);
+    /* outside: K a multiple of 8 (of 64 at odd n: 7x5x1024, the least-time
+     * split), K under 1000 for bf16 of 4 rows and under 544 for 5 to 8
+     * (gemmSN there), larger outputs (fp16 of 8 rows among them), more than
+     * 12 rows (33x6x1500 ran 12 ways, 20x3x2500 16), other types, other
+     * vendors */
     struct simt_gemm_request out[] = {
-        request(6, 7, 2048, SIMT_DTYPE_FP16),  request(6, 7, 511, SIMT_DTYPE_FP16),
+        request(6, 7, 2048, SIMT_DTYPE_FP16),  request(7, 5, 1024, SIMT_DTYPE_BF16),
+        request(4, 7, 555, SIMT_DTYPE_BF16),   request(6, 7, 511, SIMT_DTYPE_BF16),
         request(6, 7, 16384, SIMT_DTYPE_BF16), request(30, 30, 2001, SIMT_DTYPE_FP16),
         request(8, 99, 2047, SIMT_DTYPE_FP16), request(9, 99, 2047, SIMT_DTYPE_BF16),
         request(6, 7, 2001, SIMT_DTYPE_FP32),  request(6, 7, 2001, SIMT_DTYPE_FP64),
