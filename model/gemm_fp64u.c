@@ -1,4 +1,4 @@
-/* gemm_fp64u.c - cuBLAS's FP64 kernels for short K (32 to 128) when n or
+/* gemm_fp64u.c - cuBLAS's FP64 kernels for short K (17 to 128) when n or
  * K is odd (rows not 16-byte multiples, so no TMA), on Hopper: a block of
  * these kernels works through its tile's math, stores its C tile and only
  * then takes the next, so an SM's tiles each cost their first loads, their
@@ -33,9 +33,13 @@
  * on 27 more of m = 1000 to 3000 (gemm_probe_classes_fp64u2.json, group
  * fp64u2: d884 at five of the nine of K = 64, sm90 tiles of 32x64 to
  * 64x128 elsewhere, priced as its 64x64): median 2.5%, worst 19.9% (the
- * square DMMA tiles: 12.9%, 38.2%). Outside the sizes seen (m of 1000 and
- * more, n of 500 and more, K of 32 to 128) gemm.c's tiles price it; other
- * GPUs (their cuBLAS not seen) too. */
+ * square DMMA tiles: 12.9%, 38.2%). An H100 (gemm_probe_windows3.json,
+ * fit data) ran d884 64x32 at K = 23 too (640, 1120 and 3000 rows by 4000
+ * and 8600): the rule from K = 17 (past one 16-deep stage, where the
+ * one-stage store rule below holds) and m = 600, those six rows
+ * from -24..-31% to +4..+22%. Outside the sizes seen (m of 600 and more, n
+ * of 500 and more, K of 17 to 128) gemm.c's tiles price it; other GPUs
+ * (their cuBLAS not seen) too. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,9 +71,9 @@
 #define FP64_WALK_STAGE_LATENCIES 1.12
 #define FP64_SPLIT_PIECE_LATENCIES 0.88
 
-#define FP64U_MIN_M 1000
+#define FP64U_MIN_M 600
 #define FP64U_MIN_N 500
-#define FP64U_MIN_K 32
+#define FP64U_MIN_K 17
 #define FP64U_MAX_K 128
 #define FP64U_D884_ONLY_K 48
 
@@ -328,7 +332,7 @@ int simt_gemm_fp64u_line(const struct candidate *c, char *buf, size_t size)
     const struct fp64u_kernel *kernel = &fp64u_kernels[c->fp64u - 1];
     snprintf(
         buf, size,
-        "kernel: cuBLAS's %s for FP64 of odd n or K at K of 32 to 128 (kernel names, on an H200): an SM's "
+        "kernel: cuBLAS's %s for FP64 of odd n or K at K of 17 to 128 (kernel names, on an H200): an SM's "
         "tiles one after another, each %.2f DRAM latencies of first loads, its math at %.2f of the FP64 "
         "tensor rate, then its C at the SM's share of the DRAM write rate (fitted on an H200)",
         kernel->name, kernel->latencies, kernel->rate_fraction);

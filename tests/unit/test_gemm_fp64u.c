@@ -10,7 +10,7 @@
 #include "gemm_fixture.h"
 #include "gemm_internal.h"
 
-/* FP64 on Hopper, n or K odd, m >= 1000, n >= 500, K of 32 to 128. */
+/* FP64 on Hopper, n or K odd, m >= 600, n >= 500, K of 17 to 128. */
 START_TEST(where_it_runs)
 {
     struct simt_gpu_spec g;
@@ -24,9 +24,11 @@ START_TEST(where_it_runs)
     ck_assert(simt_gemm_fp64u_runs(&g, &req));
     req.k = 129;
     ck_assert(!simt_gemm_fp64u_runs(&g, &req));
-    req.k = 31;
+    req.k = 31; /* from 17: the H100's d884 at K = 23 */
+    ck_assert(simt_gemm_fp64u_runs(&g, &req));
+    req.k = 15;
     ck_assert(!simt_gemm_fp64u_runs(&g, &req));
-    req.k = 63, req.m = 999;
+    req.k = 63, req.m = 599;
     ck_assert(!simt_gemm_fp64u_runs(&g, &req));
     req.m = 8192, req.dtype = SIMT_DTYPE_FP32;
     ck_assert(!simt_gemm_fp64u_runs(&g, &req));
