@@ -49,6 +49,9 @@ def guard():
     heldout = {(r["dtype"], r["m"], r["n"], r["k"]) for r in rows if r["split"] != "fit"}
     fit = {(r["dtype"], r["m"], r["n"], r["k"]) for r in rows if r["split"] == "fit"}
     drawn = {(c[1], c[2], c[3], c[4]) for c in gemm_heldout.cases()}
+    # a confirmation set predicted and not yet measured (predict_blind.py's
+    # gemm6): its shapes are as forbidden as a measured one's
+    drawn |= {(c[1], c[2], c[3], c[4]) for c in gemm_heldout.cases(2031)}
     confirm = set()
     for path in ([CONFIRM, CONFIRM2] + sorted(glob.glob(os.path.join(RESULTS, "confirm", "gemm[3-9]*.json"))) +
                  sorted(glob.glob(os.path.join(GPU_DIR, "results", "h100", "confirm", "gemm*.json")))):

@@ -42,7 +42,7 @@ SETS = [("confirm2", "kernels2.json"), ("check4", "kernels4.json"), ("check6", "
         ("gemm6", "gemm6.json")]
 DEFAULT_SETS = "confirm2,check4,check6,gemm5"
 GEMM6_SEED = 2031  # gemm6: drawn by gemm_heldout.py, run on no card before its prediction
-GPU = "h200-sxm"
+GPU = "h200-sxm"  # --gpu (predict) or the predictions' own (judge)
 
 
 def ask(server, path, body):
@@ -82,12 +82,15 @@ def predict(args):
     dirty = subprocess.run(["git", "-C", HERE, "status", "--porcelain", "--", "../../../model", "../../../hwdb"],
                            capture_output=True, text=True).stdout.strip()
     out = {"gpu": GPU, "meta": {
-        "purpose": "The model's answers for H200 sets (%s), committed before the H200 measured them: the "
-                   "blind test of the model as it stands at this commit." % args.sets,
-        "method": "Each row's request as the committed H100 run of the same set issued it "
-                  "(tests/gpu/results/h100/confirm/), its gpu set to h200-sxm, asked of simtd (/v1/kernel, "
-                  "/v1/gemm); simt-heldout names and sizes rows without the device and grids by the SM count "
-                  "(132 on both cards), GEMM shapes by the seed.",
+        "purpose": "The model's answers for %s sets (%s), committed before that card measured them: the "
+                   "blind test of the model as it stands at this commit." % (GPU, args.sets),
+        "method": ("The shapes gemm_heldout.py draws with seed %d (less every shape of the earlier sets "
+                   "and of both cards' fit probes committed by then), each asked of simtd (/v1/gemm) for %s."
+                   % (GEMM6_SEED, GPU)) if args.sets == "gemm6" else
+                  ("Each row's request as the committed H100 run of the same set issued it "
+                   "(tests/gpu/results/h100/confirm/), its gpu set to %s, asked of simtd (/v1/kernel, "
+                   "/v1/gemm); simt-heldout names and sizes rows without the device and grids by the SM count "
+                   "(132 on both cards), GEMM shapes by the seed." % GPU),
         "model_commit": commit + (" (model or hwdb modified)" if dirty else ""),
         "simtd": version}, "sets": {}}
     wanted = args.sets.split(",")
@@ -120,8 +123,10 @@ def predict(args):
 
 
 def judge(args):
+    global GPU
     with open(args.judge) as f:
         pred = json.load(f)
+    GPU = pred.get("gpu", GPU)
     by_name = {}
     for label, rows in pred["sets"].items():
         for r in rows:
@@ -159,6 +164,7 @@ def judge(args):
 
 
 def main():
+    global GPU
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--server", default="http://127.0.0.1:8080", help="simtd to ask (predict mode)")
     ap.add_argument("--out", help="predict: where to write the answers")
@@ -167,7 +173,9 @@ def main():
                     help="predict: which sets, comma-separated (default %s; also check3, check5, gemm6)"
                          % DEFAULT_SETS)
     ap.add_argument("measured", nargs="*", help="judge: the H200 run's result files")
+    ap.add_argument("--gpu", default=GPU, help="predict: the database GPU the requests name (default %s)" % GPU)
     args = ap.parse_args()
+    GPU = args.gpu
     if args.judge:
         if not args.measured:
             ap.error("--judge needs the measured files")
