@@ -12,10 +12,7 @@ the worst rows of the seed-2030 set as the H200 ran it blind (2026-12-07
  - fp32 of 2 and 4 rows by 800 to 1500 at K 300 to 600 (fp32 2x1079x436
    -30%) and of 60 to 120 rows by 2 and 3 at K 3000 to 6000 (fp32
    87x2x4405 -27%).
-For each shape: its kernels and its single-call GPU time, measured and
-guarded as gemm_probe_windows.py says (tests/gpu/gemm_probe.py: a sleep
-kernel, a 256 MiB L2 flush, an event pair around ONE call, median of 7;
-held-out and confirmation shapes refused by name).
+Each shape measured and guarded as gemm_probe_windows.py says.
 
     python3 tests/gpu/probe/gemm_probe_windows3.py --out gemm_probe_windows3.json [--list]
 """
