@@ -128,4 +128,13 @@ static inline struct simt_gemm_request gemm_probe_request(const json_t *run, enu
     return req;
 }
 
+/* The model's answer for a probe run's request on gpu, in *r, and its
+ * relative error against the run's measured_s. */
+static inline double gemm_probe_error(const struct simt_gpu_spec *gpu, const json_t *run,
+                                      const struct simt_gemm_request *req, struct simt_gemm_result *r)
+{
+    ck_assert_int_eq(simt_gemm_predict(gpu, req, r, NULL), SIMT_OK);
+    return r->time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+}
+
 #endif

@@ -160,8 +160,7 @@ START_TEST(fp16_align2_least_time)
         if (dtype == NULL || strcmp(dtype, "fp16") != 0 || req.k != 2500)
             continue;
         struct simt_gemm_result r;
-        ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
-        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        double e = gemm_probe_error(h100, run, &req, &r);
         ck_assert_int_eq(r.split_k, 16);
         ck_assert_msg(fabs(e) <= 0.10, "fp16 %lldx%lldx2500: %+.1f%%", (long long)req.m, (long long)req.n,
                       100.0 * e);
@@ -209,8 +208,7 @@ START_TEST(bf16_align2_fine_pieces)
         int64_t grid_z =
             json_integer_value(json_array_get(json_object_get(json_array_get(kernels, 0), "grid"), 2));
         struct simt_gemm_result r;
-        ck_assert_int_eq(simt_gemm_predict(h100, &req, &r, NULL), SIMT_OK);
-        double e = r.time_s / json_real_value(json_object_get(run, "measured_s")) - 1.0;
+        double e = gemm_probe_error(h100, run, &req, &r);
         ck_assert_msg(r.split_k == grid_z, "bf16 %lldx%lldx%lld: split %d, cuBLAS %lld", (long long)req.m,
                       (long long)req.n, (long long)req.k, r.split_k, (long long)grid_z);
         ck_assert_msg(fabs(e) <= 0.15, "bf16 %lldx%lldx%lld: %+.1f%%", (long long)req.m, (long long)req.n,
