@@ -115,17 +115,21 @@ static inline json_t *gemm_probe_h100_runs(const char *dtype)
 }
 
 /* One of its runs as a single call of dtype: its m, n and k, batch 1. */
-static inline struct simt_gemm_request gemm_probe_request(const json_t *run, enum simt_dtype dtype)
+/* A single call of m x n x k in dtype, batch 1, the measured figures
+ * preferred. */
+static inline struct simt_gemm_request gemm_single_request(int64_t m, int64_t n, int64_t k,
+                                                           enum simt_dtype dtype)
 {
-    struct simt_gemm_request req = {json_integer_value(json_object_get(run, "m")),
-                                    json_integer_value(json_object_get(run, "n")),
-                                    json_integer_value(json_object_get(run, "k")),
-                                    1,
-                                    dtype,
-                                    SIMT_POLICY_PREFER_MEASURED,
-                                    SIMT_GEMM_LAUNCH_SINGLE,
+    struct simt_gemm_request req = {m, n, k, 1, dtype, SIMT_POLICY_PREFER_MEASURED, SIMT_GEMM_LAUNCH_SINGLE,
                                     0};
     return req;
+}
+
+static inline struct simt_gemm_request gemm_probe_request(const json_t *run, enum simt_dtype dtype)
+{
+    return gemm_single_request(json_integer_value(json_object_get(run, "m")),
+                               json_integer_value(json_object_get(run, "n")),
+                               json_integer_value(json_object_get(run, "k")), dtype);
 }
 
 /* The model's answer for a probe run's request on gpu, in *r, and its

@@ -234,14 +234,7 @@ START_TEST(tf32_reduction_kernel_follows_the_split_form)
         {1150, 192, 16, 0}, /* 54 */
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        struct simt_gemm_request req = {rows[i].m,
-                                        rows[i].n,
-                                        rows[i].k,
-                                        1,
-                                        SIMT_DTYPE_TF32,
-                                        SIMT_POLICY_PREFER_MEASURED,
-                                        SIMT_GEMM_LAUNCH_SINGLE,
-                                        0};
+        struct simt_gemm_request req = gemm_single_request(rows[i].m, rows[i].n, rows[i].k, SIMT_DTYPE_TF32);
         ck_assert_msg(simt_gemm_tf32_reduce_kernel(gpu, &req) == rows[i].reduce, "%lldx%lldx%lld",
                       (long long)rows[i].m, (long long)rows[i].n, (long long)rows[i].k);
         int priced = predict(gpu, SIMT_DTYPE_TF32, rows[i].m, rows[i].n, rows[i].k).reduce_s > 0.0;
@@ -365,14 +358,8 @@ START_TEST(fp32_few_rows_gemmsn_at_mid_slabs)
         {6, 1100, 450, SIMT_GEMM_STREAM_NONE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct simt_gemm_request req = {cases[i].m,
-                                        cases[i].n,
-                                        cases[i].k,
-                                        1,
-                                        SIMT_DTYPE_FP32,
-                                        SIMT_POLICY_PREFER_MEASURED,
-                                        SIMT_GEMM_LAUNCH_SINGLE,
-                                        0};
+        struct simt_gemm_request req =
+            gemm_single_request(cases[i].m, cases[i].n, cases[i].k, SIMT_DTYPE_FP32);
         ck_assert_msg(simt_gemm_small_n_runs(h100, &req) == cases[i].runs, "%lldx%lldx%lld",
                       (long long)cases[i].m, (long long)cases[i].n, (long long)cases[i].k);
     }
