@@ -6,12 +6,18 @@ the ptxas check of every row's registers and shared memory (as split.py does
 for the held-out set), and "split": "confirm" (or "confirm2") on every row:
 no row of either set is fitted.
 
-    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|check3|check4|check5|check6|probe]
+    python3 confirm_kernels.py KERNELS_RAW META_BEFORE META_AFTER PTXAS OUT [--set confirm|confirm2|check3|check4|check5|check6|probe|wide]
 
 --set (default confirm) names the set: the raw file's meta "sizes" must say
 it, and it is every row's "split" (probe: the fit probes, split "fit"). For confirm2 the rows' names are checked
 against the committed held-out and confirm files (tests/gpu/results/h200/
 heldout/kernels.json, confirm/kernels.json): none may be shared.
+
+--set wide is the other way round: the rows measure again, by name and
+request, the 8- and 16-byte reads of the card's earlier lists, each element
+now loaded whole (heldout.cuh says why). Each row takes the split of the
+row it replaces on the same card and names that row's file in "replaces";
+a row no earlier list of that card has gets split "wide" (judged apart).
 """
 
 import json
@@ -101,6 +107,22 @@ SETS = {
                           "../h100/confirm/kernels3.json", "../h100/confirm/kernels4.json",
                           "../h100/confirm/kernels5.json", "../h100/kernels_probe.json"],
     },
+    "wide": {
+        "method": "simt-heldout --sizes wide (tests/gpu/heldout): the 8- and 16-byte reads of the heldout, "
+                  "confirm and confirm2 lists (coalesce_8B_*, coalesce_16B_*, l2_read_*) by the same names, sizes "
+                  "and requests, each element loaded whole (__ldg: ld.global.nc.v2/v4.u32), "
+                  + TIMING.replace("timed as it is", "timed as they are") + ".",
+        "purpose": "Issue 11: until 2026-12-08 m_coalesce and m_l2_read read an 8- or 16-byte element as 2 or 4 "
+                   "separate 4-byte loads (the PTX held ld.global.nc.u32; Nsight Compute on the H100 counted 2 or "
+                   "4 L1 requests an element and, lanes 256 B or more apart, 1.3-1.55x the L2 sectors of one "
+                   "load a lane: tests/gpu/results/h100/ncu/coalesce-*.json), so those rows measured another "
+                   "kernel than their request said. These rows replace them (\"replaces\": the earlier file, "
+                   "\"split\": its row's); the model's answers were committed before the run "
+                   "(tests/gpu/results/<card>/confirm/blind-predictions-wide.json); no row fitted.",
+        "replaces": {"h200": {"heldout/kernels.json": None, "confirm/kernels.json": None,
+                              "confirm/kernels2.json": "h200-confirm2"},
+                     "h100": {"heldout/kernels.json": None, "confirm/kernels2.json": None}},
+    },
     "probe": {
         "split": "fit",
         "method": "simt-heldout --sizes probe (tests/gpu/heldout): the held-out set's kernel kinds at sizes no "
@@ -143,9 +165,16 @@ def main():
     assert k["meta"].get("sizes") == which, "not a --sizes %s run" % which
     with open(ptxas) as f:
         pairs = set(merge_meta.ptxas_resources(f.read()).values())
-    others = set()
-    for rel in spec["disjoint_from"]:
+    others, earlier = set(), {}
+    for rel in spec.get("disjoint_from", []):
         others |= committed_names(rel)
+    if "replaces" in spec:
+        card = "h200" if "H200" in (smi_b.get("name") or "") else "h100"
+        for rel, forced in spec["replaces"][card].items():
+            path = os.path.join(HERE, "..", "results", card, rel)
+            with open(path) as f:
+                for r in json.load(f)["kernels"]:
+                    earlier[r["name"]] = (rel, forced or r["split"], r["request"])
     names = set()
     unmatched = 0
     for r in k["kernels"]:
@@ -156,6 +185,12 @@ def main():
         if (res["registers_per_thread"], res["static_shared_bytes"]) not in pairs:
             unmatched += 1
         r["split"] = spec.get("split", which)
+        if "replaces" in spec and r["name"] in earlier:
+            rel, split, request = earlier[r["name"]]
+            mine = dict(r["request"], resources=None, gpu=None)
+            theirs = dict(request, resources=None, gpu=None)
+            assert mine == theirs, "%s: request differs from %s's beyond gpu and resources" % (r["name"], rel)
+            r["split"], r["replaces"] = split, rel
     k["meta"].update({
         "card": smi_b.get("name"), "driver": smi_b.get("driver_version"),
         "clocks_before": {x: smi_b.get(x) for x in smi_b if x.startswith("clocks")},

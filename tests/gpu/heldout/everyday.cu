@@ -666,6 +666,8 @@ void run_everyday(Held &h) {
         run_paced(h);
         return;
     }
+    if (h.set == SizeSet::wide) /* microbenchmarks alone */
+        return;
     if (h.set == SizeSet::check4 || h.set == SizeSet::check5) { /* scatters past L2, near its size */
         run_indirect(h);
         return;

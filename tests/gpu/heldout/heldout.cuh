@@ -38,6 +38,17 @@
  *  - check5: a fifth, of scatters into tables near the L2's size (28 to 112
  *    MiB), measured blind once the store-table rule of the same day (a
  *    table keeps the share of its lines a gather's would) was committed;
+ *  - wide: the rows of heldout, confirm and confirm2 whose kernel read 8- or
+ *    16-byte elements (coalesce_8B_*, coalesce_16B_*, l2_read_*), again, by
+ *    the same names and requests. Until 2026-12-08 m_coalesce and m_l2_read
+ *    read such an element as 2 or 4 separate 4-byte loads (fold() of a
+ *    reference into global memory: the PTX held ld.global.nc.u32 where the
+ *    request says one 8- or 16-byte access; Nsight Compute on the H100 saw
+ *    2 or 4 L1 requests per element and, at lanes 256 B or more apart,
+ *    1.3-1.55x the L2 sectors of one load per lane:
+ *    tests/gpu/results/h100/ncu/coalesce-*.json). They now load the element
+ *    whole (__ldg: ld.global.nc.v2/v4); the earlier rows measured another
+ *    kernel than their request;
  *  - check6: a sixth, of kernels the pipes pace after one load round (hash
  *    loops at new round counts and grid sizes, a loaded value's FMA
  *    chain), measured blind once the waves-in-step rule was committed. */
@@ -46,8 +57,8 @@
 
 #include "../micro/common.cuh"
 
-/* --sizes heldout | confirm | confirm2 | probe | check3 | check4 | check5 | check6 (see above) */
-enum class SizeSet { heldout, confirm, confirm2, probe, check3, check4, check5, check6 };
+/* --sizes heldout | confirm | confirm2 | probe | check3 | check4 | check5 | check6 | wide (see above) */
+enum class SizeSet { heldout, confirm, confirm2, probe, check3, check4, check5, check6, wide };
 
 struct Held {
     Ctx c;

@@ -5,7 +5,7 @@
  * and "timing". The fit / held-out split is added afterwards by split.py.
  *
  *   simt-heldout --out kernels-raw.json [--only everyday|micro]
- *                [--sizes heldout|confirm|confirm2|probe|check3|check4|check5|check6]
+ *                [--sizes heldout|confirm|confirm2|probe|check3|check4|check5|check6|wide]
  *                [--list]
  * --sizes confirm: the confirmation set (the same kinds at other sizes);
  * --sizes confirm2: a second independent set (the same kinds at sizes and
@@ -18,6 +18,8 @@
  * --sizes check4: a fourth, of scatters and sparse stores (heldout.cuh);
  * --sizes check5: a fifth, of scatters into tables near L2's size;
  * --sizes check6: a sixth, of kernels the pipes pace after one load round;
+ * --sizes wide: the 8- and 16-byte reads of heldout, confirm and confirm2
+ *   again, each element loaded whole (heldout.cuh says why);
  * --list: prints the chosen set's case names, one a line, without CUDA. */
 #include "heldout.cuh"
 
@@ -111,14 +113,15 @@ int main(int argc, char **argv) {
                  (!std::strcmp(argv[i + 1], "heldout") || !std::strcmp(argv[i + 1], "confirm") ||
                   !std::strcmp(argv[i + 1], "confirm2") || !std::strcmp(argv[i + 1], "probe") ||
                   !std::strcmp(argv[i + 1], "check3") || !std::strcmp(argv[i + 1], "check4") ||
-                  !std::strcmp(argv[i + 1], "check5") || !std::strcmp(argv[i + 1], "check6")))
+                  !std::strcmp(argv[i + 1], "check5") || !std::strcmp(argv[i + 1], "check6") ||
+                  !std::strcmp(argv[i + 1], "wide")))
             size_set = argv[++i];
         else if (!std::strcmp(argv[i], "--list"))
             list = true;
         else {
             std::fprintf(stderr,
                          "usage: %s [--out FILE] [--only everyday|micro] "
-                         "[--sizes heldout|confirm|confirm2|probe|check3|check4|check5|check6] [--list]\n",
+                         "[--sizes heldout|confirm|confirm2|probe|check3|check4|check5|check6|wide] [--list]\n",
                          argv[0]);
             return 1;
         }
@@ -132,6 +135,7 @@ int main(int argc, char **argv) {
             : size_set == "check4"   ? SizeSet::check4
             : size_set == "check5"   ? SizeSet::check5
             : size_set == "check6"   ? SizeSet::check6
+            : size_set == "wide"     ? SizeSet::wide
                                      : SizeSet::heldout;
     if (list) {
         /* names only: no device is touched (sm_count sizes some grids, never a name) */

@@ -15,14 +15,16 @@ __device__ inline unsigned fold(const T &v) {
     return a;
 }
 
-/* 4 independent loads per thread; warp j-th access spans 32 * stride elements */
+/* 4 independent loads per thread; warp j-th access spans 32 * stride elements. __ldg loads an
+ * 8- or 16-byte element whole (ld.global.nc.v2/v4); fold() of p[i] itself read it as 4-byte words
+ * until 2026-12-08 (heldout.cuh, --sizes wide) */
 template <typename T>
 __global__ void m_coalesce(const T *__restrict__ p, int stride, int offset, unsigned *out, unsigned sentinel) {
     size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
     unsigned lane = threadIdx.x & 31;
     unsigned a = 0;
 #pragma unroll
-    for (int j = 0; j < 4; j++) a ^= fold(p[((warp * 4 + j) * 32 + lane) * stride + offset]);
+    for (int j = 0; j < 4; j++) a ^= fold(__ldg(p + ((warp * 4 + j) * 32 + lane) * stride + offset));
     if (a == sentinel) out[0] = a;
 }
 
@@ -189,7 +191,7 @@ __global__ void m_l2_read(const uint4 *__restrict__ p, int per_thread, unsigned 
     size_t T_ = (size_t)gridDim.x * blockDim.x, t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     unsigned a = 0;
 #pragma unroll 4
-    for (int j = 0; j < per_thread; j++) a ^= fold(p[j * T_ + t]);
+    for (int j = 0; j < per_thread; j++) a ^= fold(__ldg(p + j * T_ + t));
     if (a == sentinel) out[0] = a;
 }
 
@@ -229,33 +231,40 @@ static void coalesce_case(Held &h, int stride, int offset) {
 
 /* coalesce_case: threads x 4 x stride elements <= 1 GiB of h.A (+ offset: the pool's 1 MiB slack);
  * store_4B: threads x 4 x 4 x stride bytes <= 2 GiB (h.O); banks: lane x stride < SMEM_WORDS (/ 2), no wrap */
-static void run_memory(Held &h) {
-    if (h.set == SizeSet::check4) {
-        /* the sparse stores below alone */
-    } else if (h.set == SizeSet::confirm2) {
-        for (int st : {9, 10, 20, 33, 96, 256}) coalesce_case<unsigned>(h, st, 0);
+/* the coalescing strides of the chosen list; wide_only: the 8- and 16-byte elements alone (--sizes wide) */
+static void run_coalesce(Held &h, bool wide_only) {
+    auto c4 = [&](int st, int off) {
+        if (!wide_only) coalesce_case<unsigned>(h, st, off);
+    };
+    if (h.set == SizeSet::confirm2) {
+        for (int st : {9, 10, 20, 33, 96, 256}) c4(st, 0);
         for (int st : {5, 6, 64}) coalesce_case<uint2>(h, st, 0);
         for (int st : {5, 16, 32}) coalesce_case<uint4>(h, st, 0);
-        coalesce_case<unsigned>(h, 1, 3);
-        coalesce_case<unsigned>(h, 1, 16);
-        coalesce_case<unsigned>(h, 4, 1);
+        c4(1, 3);
+        c4(1, 16);
+        c4(4, 1);
         coalesce_case<uint2>(h, 2, 1);
         coalesce_case<uint4>(h, 1, 2);
     } else if (h.set == SizeSet::confirm) {
-        for (int st : {5, 6, 7, 12, 24, 48, 128}) coalesce_case<unsigned>(h, st, 0);
+        for (int st : {5, 6, 7, 12, 24, 48, 128}) c4(st, 0);
         for (int st : {3, 8, 32}) coalesce_case<uint2>(h, st, 0);
         for (int st : {3, 4, 8}) coalesce_case<uint4>(h, st, 0);
-        coalesce_case<unsigned>(h, 1, 2);
-        coalesce_case<unsigned>(h, 2, 1);
+        c4(1, 2);
+        c4(2, 1);
         coalesce_case<uint2>(h, 1, 3);
         coalesce_case<uint4>(h, 1, 1);
     } else {
-        for (int st : {1, 2, 3, 4, 8, 16, 32, 64}) coalesce_case<unsigned>(h, st, 0);
+        for (int st : {1, 2, 3, 4, 8, 16, 32, 64}) c4(st, 0);
         for (int st : {1, 2, 4, 16}) coalesce_case<uint2>(h, st, 0);
         for (int st : {1, 2}) coalesce_case<uint4>(h, st, 0);
-        coalesce_case<unsigned>(h, 1, 1);
+        c4(1, 1);
         coalesce_case<uint2>(h, 1, 1);
     }
+}
+
+static void run_memory(Held &h) {
+    if (h.set != SizeSet::check4) /* check4: the sparse stores below alone */
+        run_coalesce(h, false);
     const std::vector<int> stores = h.set == SizeSet::check4 ? std::vector<int>{48, 96, 192, 512}
                                                              : sizes<int>(h, {1, 4, 32}, {2, 8, 16, 64}, {3, 5, 24, 128});
     for (int st : stores) {
@@ -499,7 +508,7 @@ static void run_compute(Held &h) {
 /* per = mib x 2^16 / threads must be whole: mib < 4, or a multiple of 4; reads h.A, writes h.O.
  * --sizes probe: the warm read of 52 MiB and the warm writes of 12, 24, 52 and 56 MiB alone (fit
  * probes: L2 writes, and where back-to-back reuse stops fitting) */
-static void run_l2(Held &h) {
+static void run_l2(Held &h, bool reads_only = false) {
     const int n_back = 20;
     const bool probe = h.set == SizeSet::probe;
     const std::vector<int> also_cold = sizes<int>(h, {8, 32}, {12, 40}, {20, 44});
@@ -523,6 +532,7 @@ static void run_l2(Held &h) {
                      cold ? "cold" : "warm_back_to_back_" + sz(n_back), "\"working_set_bytes\": " + sz((long long)mib << 20));
         }
     }
+    if (reads_only) return;
     for (int mib : probe ? std::vector<int>{12, 24, 52, 56} : sizes<int>(h, {8, 32}, {4, 16, 48}, {2, 40, 64})) {
         size_t words = ((size_t)mib << 20) / 16;
         size_t threads = std::min<size_t>((size_t)1 << 18, words);
@@ -585,6 +595,15 @@ void run_microbench(Held &h) {
     }
     if (h.set == SizeSet::check5 || h.set == SizeSet::check6) /* everyday kernels alone */
         return;
+    if (h.set == SizeSet::wide) { /* the three lists' 8- and 16-byte reads, loaded whole */
+        for (SizeSet s : {SizeSet::heldout, SizeSet::confirm, SizeSet::confirm2}) {
+            h.set = s;
+            run_coalesce(h, true);
+            run_l2(h, true);
+        }
+        h.set = SizeSet::wide;
+        return;
+    }
     run_launch(h);
     run_memory(h);
     run_latency(h);

@@ -11,7 +11,11 @@ count, 132 on both cards; the GEMM shapes come from the seed. So the
 requests are read from the H100 files, their "gpu" set to h200-sxm, and
 asked of a running simtd. --sets picks others: check3 and check5 (the
 H100's kernels3.json and kernels5.json) and gemm6, a GEMM set of seed 2031
-that no card has run (its shapes from gemm_heldout.py's draw).
+that no card has run (its shapes from gemm_heldout.py's draw), and wide:
+the 8- and 16-byte reads of the H200's heldout, confirm and confirm2 lists
+again (simt-heldout --sizes wide, each element loaded whole since
+2026-12-08; heldout.cuh says why), their requests the H200 files' own with
+the registers of the current build's ptxas log (--ptxas).
 
     predict: python3 tests/gpu/heldout/predict_blind.py --server URL \\
                  --out tests/gpu/results/h200/confirm/blind-predictions.json \\
@@ -39,10 +43,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 H100 = os.path.join(HERE, "..", "results", "h100", "confirm")
 SETS = [("confirm2", "kernels2.json"), ("check4", "kernels4.json"), ("check6", "kernels6.json"),
         ("gemm5", "gemm5.json"), ("check3", "kernels3.json"), ("check5", "kernels5.json"),
-        ("gemm6", "gemm6.json")]
+        ("gemm6", "gemm6.json"), ("wide", "kernels-wide.json")]
 DEFAULT_SETS = "confirm2,check4,check6,gemm5"
 GEMM6_SEED = 2031  # gemm6: drawn by gemm_heldout.py, run on no card before its prediction
 GPU = "h200-sxm"  # --gpu (predict) or the predictions' own (judge)
+H200 = os.path.join(HERE, "..", "results", "h200")
+WIDE_FILES = ("heldout/kernels.json", "confirm/kernels.json", "confirm/kernels2.json")
+WIDE_KERNELS = {"coalesce_8B_": "_Z10m_coalesceI5uint2EvPKT_iiPjj", "coalesce_16B_": "_Z10m_coalesceI5uint4EvPKT_iiPjj",
+                "l2_read_": "_Z9m_l2_readPK5uint4iPjj"}
+PTXAS = "build-gpu/dev/ptxas-heldout.txt"  # --ptxas (predict, set wide)
 
 
 def ask(server, path, body):
@@ -63,9 +72,32 @@ def rows_of(doc):
     return doc["kernels"] if "kernels" in doc else doc["runs"]
 
 
+def wide_rows():
+    """the H200 lists' 8- and 16-byte reads, each request's registers those
+    ptxas gave the whole-element kernel"""
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    import merge_meta  # noqa: E402
+    with open(PTXAS) as f:
+        regs = merge_meta.ptxas_resources(f.read())
+    rows = []
+    for rel in WIDE_FILES:
+        with open(os.path.join(H200, rel)) as f:
+            for r in json.load(f)["kernels"]:
+                fn = next((v for k, v in WIDE_KERNELS.items() if r["name"].startswith(k)), None)
+                if fn is None:
+                    continue
+                if fn not in regs:
+                    raise SystemExit("%s: no %s in %s" % (r["name"], fn, PTXAS))
+                r["request"]["resources"]["registers_per_thread"] = regs[fn][0]
+                rows.append(r)
+    return rows
+
+
 def source_rows(label, name):
     """the rows whose requests a set's prediction asks: the H100's committed
-    run of the set, or for gemm6 the seed's draw"""
+    run of the set, for gemm6 the seed's draw, for wide the H200's lists"""
+    if label == "wide":
+        return wide_rows()
     if label == "gemm6":
         sys.path.insert(0, HERE)
         import gemm_heldout  # noqa: E402  the draw, not torch (imported in its main only)
@@ -87,6 +119,10 @@ def predict(args):
         "method": ("The shapes gemm_heldout.py draws with seed %d (less every shape of the earlier sets "
                    "and of both cards' fit probes committed by then), each asked of simtd (/v1/gemm) for %s."
                    % (GEMM6_SEED, GPU)) if args.sets == "gemm6" else
+                  ("The 8- and 16-byte reads of the H200's heldout, confirm and confirm2 lists "
+                   "(tests/gpu/results/h200/: %s), each request as that run issued it with the registers "
+                   "%s gives the whole-element kernels, its gpu set to %s, asked of simtd (/v1/kernel)."
+                   % (", ".join(WIDE_FILES), PTXAS, GPU)) if args.sets == "wide" else
                   ("Each row's request as the committed H100 run of the same set issued it "
                    "(tests/gpu/results/h100/confirm/), its gpu set to %s, asked of simtd (/v1/kernel, "
                    "/v1/gemm); simt-heldout names and sizes rows without the device and grids by the SM count "
@@ -170,12 +206,14 @@ def main():
     ap.add_argument("--out", help="predict: where to write the answers")
     ap.add_argument("--judge", metavar="PREDICTIONS", help="judge: the committed answers")
     ap.add_argument("--sets", default=DEFAULT_SETS,
-                    help="predict: which sets, comma-separated (default %s; also check3, check5, gemm6)"
+                    help="predict: which sets, comma-separated (default %s; also check3, check5, gemm6, wide)"
                          % DEFAULT_SETS)
     ap.add_argument("measured", nargs="*", help="judge: the H200 run's result files")
     ap.add_argument("--gpu", default=GPU, help="predict: the database GPU the requests name (default %s)" % GPU)
+    ap.add_argument("--ptxas", default=PTXAS, help="predict, set wide: the build's ptxas log (default %s)" % PTXAS)
     args = ap.parse_args()
     GPU = args.gpu
+    globals()["PTXAS"] = args.ptxas
     if args.judge:
         if not args.measured:
             ap.error("--judge needs the measured files")

@@ -8,7 +8,11 @@
 # (tests/gpu/results/{h200,h100}/confirm/blind-predictions-gemm6.json: judge
 # with predict_blind.py --judge PREDICTIONS gemm6.json). On an H200 it then
 # runs the check3 and check5 kernel sets (run_check.sh; their H200 answers
-# in tests/gpu/results/h200/confirm/blind-predictions2.json). Binaries: BIN
+# in tests/gpu/results/h200/confirm/blind-predictions2.json). First, on
+# either card, the wide set (run_check.sh wide: the 8- and 16-byte reads of
+# the earlier lists, each element loaded whole, -> $OUT/kernels-wide.json;
+# answers in tests/gpu/results/<card>/confirm/blind-predictions-wide.json).
+# Binaries: BIN
 # (default build-gpu/dev, from tests/gpu/build.sh; carry it with the call).
 set -u
 O=${OUT:-/tmp/simt-out}
@@ -18,6 +22,8 @@ t0=$(date +%s)
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "$card"
 case "$card" in *H200*) split=confirm6 ;; *H100*) split=h100-confirm6 ;; *) echo "not a GH100 card: stop"; exit 3 ;; esac
+echo "=== wide at +$(($(date +%s) - t0)) s"
+OUT="$O" timeout 150 bash tests/gpu/heldout/run_check.sh wide 2>&1 | tail -n 2
 for i in 1 2 3; do
     echo "=== gemm seed 2031 run $i at +$(($(date +%s) - t0)) s"
     timeout 180 python3 tests/gpu/heldout/gemm_heldout.py --seed 2031 --out "$R/gemm6-run$i.json" > "$R/gemm6-run$i.log" 2>&1
