@@ -1,8 +1,8 @@
 #!/bin/bash
 # tests/gpu/build.sh - builds the GPU programs with nvcc alone (no CMake):
-# simt-micro (tests/gpu/micro), simt-calibrate (clients/calibrate) and
-# simt-heldout (tests/gpu/heldout), with the shared kernels of
-# clients/calibrate/kernels.cu, for
+# simt-micro (tests/gpu/micro), simt-calibrate (clients/calibrate),
+# simt-heldout (tests/gpu/heldout) and ksparse_probe (tests/gpu/probe), the
+# first three with the shared kernels of clients/calibrate/kernels.cu, for
 # Hopper (sm_90), keeping ptxas -v's register and shared-memory report.
 #   tests/gpu/build.sh [OUTDIR]       (default build-gpu/dev)
 # Run from the repository root.
@@ -21,3 +21,6 @@ $NVCC -O3 -std=c++17 $arch -lineinfo -Xptxas -v -Iclients/calibrate -o "$out/sim
     tests/gpu/micro/common.cu clients/calibrate/kernels.cu \
     2> "$out/ptxas-heldout.txt" || { cat "$out/ptxas-heldout.txt"; exit 1; }
 echo "built $out/simt-heldout"
+$NVCC -O3 -std=c++17 $arch -Xptxas -v -o "$out/ksparse_probe" tests/gpu/probe/ksparse_probe.cu \
+    2> "$out/ptxas-ksparse.txt" || { cat "$out/ptxas-ksparse.txt"; exit 1; }
+echo "built $out/ksparse_probe"

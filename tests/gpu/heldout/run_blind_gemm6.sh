@@ -12,7 +12,8 @@
 # either card, the wide set (run_check.sh wide: the 8- and 16-byte reads of
 # the earlier lists, each element loaded whole, -> $OUT/kernels-wide.json;
 # answers in tests/gpu/results/<card>/confirm/blind-predictions-wide.json).
-# Binaries: BIN
+# Then the fit probe probe/ksparse_probe.cu (sparse reads after a dirty
+# and after a clean L2, -> $OUT/ksparse_probe.json). Binaries: BIN
 # (default build-gpu/dev, from tests/gpu/build.sh; carry it with the call).
 set -u
 O=${OUT:-/tmp/simt-out}
@@ -24,6 +25,9 @@ echo "$card"
 case "$card" in *H200*) split=confirm6 ;; *H100*) split=h100-confirm6 ;; *) echo "not a GH100 card: stop"; exit 3 ;; esac
 echo "=== wide at +$(($(date +%s) - t0)) s"
 OUT="$O" timeout 150 bash tests/gpu/heldout/run_check.sh wide 2>&1 | tail -n 2
+echo "=== ksparse_probe at +$(($(date +%s) - t0)) s"
+timeout 60 "${BIN:-build-gpu/dev}/ksparse_probe" "$O/ksparse_probe.json" > "$R/ksparse.log" 2>&1
+tail -n 3 "$R/ksparse.log"
 for i in 1 2 3; do
     echo "=== gemm seed 2031 run $i at +$(($(date +%s) - t0)) s"
     timeout 180 python3 tests/gpu/heldout/gemm_heldout.py --seed 2031 --out "$R/gemm6-run$i.json" > "$R/gemm6-run$i.log" 2>&1
