@@ -32,20 +32,6 @@ __global__ void sparse_read(const unsigned *__restrict__ p, int stride, unsigned
     if (a == 0x1234567u) out[0] = a;
 }
 
-static cudaEvent_t e0, e1;
-
-template <class F> static double timed(F launch) {
-    spin<<<1, 1>>>(50000);
-    CK(cudaEventRecord(e0));
-    launch();
-    CK(cudaGetLastError());
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    return ms * 1e-3;
-}
-
 int main(int argc, char **argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: ksparse_probe OUT.json\n");
@@ -57,8 +43,7 @@ int main(int argc, char **argv) {
     int driver = 0, runtime = 0;
     CK(cudaDriverGetVersion(&driver));
     CK(cudaRuntimeGetVersion(&runtime));
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
+    probe_events();
     cudaFuncAttributes attr;
     CK(cudaFuncGetAttributes(&attr, sparse_read));
     unsigned *outu;

@@ -1,8 +1,9 @@
-/* probe.cuh - what the kernel probes in this folder share (kmemory_probe.cu,
+/* probe.cuh - what the kernel probes in this folder share (kmemory_probe.cu, ksparse_probe.cu,
  * kissue_probe.cu): a CUDA error check, a sleep kernel on %globaltimer that
  * covers the host's queueing before a timed launch, kernels that flush the
- * L2 by writing (dirty lines) or reading (clean) a large buffer, and the
- * median (the upper middle) of a set of times. */
+ * L2 by writing (dirty lines) or reading (clean) a large buffer, one
+ * launch's GPU time between events, and the median (the upper middle) of a
+ * set of times. */
 #ifndef SIMT_PROBE_CUH
 #define SIMT_PROBE_CUH
 
@@ -42,6 +43,27 @@ __global__ void flush_read(const uint4 *p, size_t n, unsigned *out) {
         a ^= v.x ^ v.y ^ v.z ^ v.w;
     }
     if (a == 0x5eed5eedu) out[0] = a;
+}
+
+/* GPU time of one launch between CUDA events, a 50 us spin first covering
+ * the host's queueing (probe_events() creates the events once) */
+static cudaEvent_t probe_e0, probe_e1;
+
+static void probe_events() {
+    CK(cudaEventCreate(&probe_e0));
+    CK(cudaEventCreate(&probe_e1));
+}
+
+template <class F> static double timed(F launch) {
+    spin<<<1, 1>>>(50000);
+    CK(cudaEventRecord(probe_e0));
+    launch();
+    CK(cudaGetLastError());
+    CK(cudaEventRecord(probe_e1));
+    CK(cudaEventSynchronize(probe_e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, probe_e0, probe_e1));
+    return ms * 1e-3;
 }
 
 static double median(std::vector<double> v) {
